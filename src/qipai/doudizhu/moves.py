@@ -7,7 +7,7 @@ moves with kickers are taken from per-rank tables, and only plane kickers are en
 >>> from qipai.doudizhu.rules import PRESETS
 >>> classic = PRESETS["classic"]
 >>> [str(m) for m in legal_moves("3345", classic)]
-['3', '4', '5', '33']
+['3', '33', '4', '5']
 >>> last = legal_moves("44", classic)[-1]
 >>> [str(m) for m in legal_moves("3355BR", classic, to_beat=last)]
 ['55', 'BR']
@@ -91,6 +91,7 @@ class _Tables:
             if kind in kinds:
                 self.chain_spec.append((kind, width, lo_len, hi_len))
         self.chain: dict[str, list[list[Move | None]]] = {}
+        self.chains_by_mask: dict[str, list[_Tuple]] = {}
         self.runs: dict[str, list[list[_Tuple]]] = {}
         for kind, width, lo_len, hi_len in self.chain_spec:
             by_hi: list[list[Move | None]] = [[None] * 13 for _ in range(TOP_CHAIN_RANK + 1)]
@@ -109,6 +110,13 @@ class _Tables:
                         if (m := by_hi[h][length]) is not None
                     )
             self.runs[kind] = runs
+            by_mask: list[_Tuple] = []
+            for mask in range(1 << (TOP_CHAIN_RANK + 1)):
+                acc2: list[Move] = []
+                for lo, hi in _mask_runs(mask):
+                    acc2.extend(runs[lo][hi])
+                by_mask.append(tuple(acc2))
+            self.chains_by_mask[kind] = by_mask
 
         # kicker tables
         self.ts: list[list[Move | None]] | None = None
@@ -137,32 +145,67 @@ class _Tables:
         self.ps = "plane_singles" in kinds
         self.pp = "plane_pairs" in kinds
         self.plane_min, self.plane_max = rules.plane_min, rules.plane_max
+        self._two: dict[tuple[str, int, int], list[list[Move | None]]] = {}
 
     # --- kicker moves --------------------------------------------------------------------------------------
+    def two_kicker_table(self, kind: str, lo: int, hi: int, width: int) -> list[list[Move | None]]:
+        """``table[a][b]`` (a <= b): the move whose main part is ranks lo..hi ``width`` deep, with two
+        single kickers ``a``, ``b`` (``kind`` ends in ``singles``) or two pair kickers (``pairs``)."""
+        key = (kind, lo, hi)
+        table = self._two.get(key)
+        if table is None:
+            table = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
+            per = 2 if kind.endswith("pairs") else 1
+            for a in range(NUM_RANKS):
+                if lo <= a <= hi:
+                    continue
+                for b in range(a, NUM_RANKS):
+                    if lo <= b <= hi or (a == b and (per == 2 or not self.share)):
+                        continue
+                    c = [0] * NUM_RANKS
+                    for r in range(lo, hi + 1):
+                        c[r] = width
+                    c[a] += per
+                    c[b] += per
+                    if kickers_hold_rocket(c, self.decks):
+                        continue
+                    table[a][b] = Move.make(kind, hi, hi - lo + 1, tuple(c))
+            self._two[key] = table
+        return table
+
+    def add_two(self, out: list[Move], c: tuple[int, ...], kind: str, lo: int, hi: int, width: int) -> None:
+        """Append every move of ``kind`` with main part lo..hi and two kickers available in ``c``."""
+        table = self.two_kicker_table(kind, lo, hi, width)
+        if kind.endswith("pairs"):
+            avail = [r for r in range(NUM_RANKS) if c[r] >= 2 and not lo <= r <= hi]
+            for i, a in enumerate(avail):
+                row = table[a]
+                out.extend([m for b in avail[i + 1:] if (m := row[b]) is not None])
+        else:
+            avail = [r for r in range(NUM_RANKS) if c[r] and not lo <= r <= hi]
+            for i, a in enumerate(avail):
+                row = table[a]
+                if c[a] >= 2 and (m := row[a]) is not None:
+                    out.append(m)
+                out.extend([m for b in avail[i + 1:] if (m := row[b]) is not None])
+
     def four_two(self, out: list[Move], c: tuple[int, ...], f: int) -> None:
         """Append four-with-two moves with four ``f`` (``c[f] >= 4``)."""
-        decks = self.decks
         if self.f2s:
-            avail = [r for r in range(NUM_RANKS) if c[r] and r != f]
-            for i, a in enumerate(avail):
-                if self.share and c[a] >= 2:
-                    out.append(_four(f, ((a, 2),), "four_two_singles"))
-                for b in avail[i + 1:]:
-                    if decks == 1 and a == BLACK_JOKER and b == RED_JOKER:
-                        continue
-                    out.append(_four(f, ((a, 1), (b, 1)), "four_two_singles"))
+            self.add_two(out, c, "four_two_singles", f, f, 4)
         if self.f2p:
-            pairs = [r for r in range(NUM_RANKS) if c[r] >= 2 and r != f]
-            for i, a in enumerate(pairs):
-                for b in pairs[i + 1:]:
-                    if a == BLACK_JOKER and b == RED_JOKER:
-                        continue  # BB + RR is the two-deck rocket
-                    out.append(_four(f, ((a, 2), (b, 2)), "four_two_pairs"))
+            self.add_two(out, c, "four_two_pairs", f, f, 4)
 
     def planes(self, out: list[Move], c: tuple[int, ...], lo: int, hi: int) -> None:
         """Append planes with kickers whose triples are exactly ranks ``lo..hi`` (each ``c[r] >= 3``)."""
         k = hi - lo + 1
         if k < self.plane_min or k > self.plane_max:
+            return
+        if k == 2:
+            if self.ps:
+                self.add_two(out, c, "plane_singles", lo, hi, 3)
+            if self.pp:
+                self.add_two(out, c, "plane_pairs", lo, hi, 3)
             return
         decks = self.decks
         base = [0] * NUM_RANKS
@@ -217,21 +260,6 @@ def _multisets(caps: list[tuple[int, int]], k: int) -> list[list[tuple[int, int]
     return res
 
 
-_FOUR_CACHE: dict[tuple[int, tuple[tuple[int, int], ...], str], Move] = {}
-
-
-def _four(f: int, kick: tuple[tuple[int, int], ...], kind: str) -> Move:
-    key = (f, kick, kind)
-    m = _FOUR_CACHE.get(key)
-    if m is None:
-        c = [0] * NUM_RANKS
-        c[f] = 4
-        for r, n in kick:
-            c[r] += n
-        m = _FOUR_CACHE[key] = Move.make(kind, f, 1, tuple(c))
-    return m
-
-
 _TABLES: dict[Rules, _Tables] = {}
 
 
@@ -242,63 +270,64 @@ def _tables(rules: Rules) -> _Tables:
     return t
 
 
-def _runs(c: tuple[int, ...], need: int) -> list[tuple[int, int]]:
-    """Maximal runs of chain ranks (3..A) with at least ``need`` cards each, as (lo, hi)."""
+def _mask_runs(mask: int) -> list[tuple[int, int]]:
+    """Maximal runs of set bits in ``mask`` (chain ranks), as (lo, hi)."""
     out = []
     lo = -1
-    for r in range(TOP_CHAIN_RANK + 1):
-        if c[r] >= need:
+    for r in range(TOP_CHAIN_RANK + 2):
+        if r <= TOP_CHAIN_RANK and mask >> r & 1:
             if lo < 0:
                 lo = r
         elif lo >= 0:
             out.append((lo, r - 1))
             lo = -1
-    if lo >= 0:
-        out.append((lo, TOP_CHAIN_RANK))
     return out
+
+
+_CHAIN_RANKS = range(TOP_CHAIN_RANK + 1)
+_RUNS_BY_MASK = [_mask_runs(m) for m in range(1 << (TOP_CHAIN_RANK + 1))]
 
 
 def _leads(t: _Tables, c: tuple[int, ...]) -> list[Move]:
     out: list[Move] = []
     simple = t.simple
-    singles = []
-    pairs = []
-    triples = []
-    fours = []
-    for r in range(NUM_RANKS):
-        n = c[r]
-        if n:
-            out.extend(simple[r][n])
-            singles.append(r)
+    singles = [r for r in range(NUM_RANKS) if c[r]]
+    for r in singles:
+        out += simple[r][c[r]]
+    m1 = m2 = m3 = 0
+    for r in singles:
+        if r <= TOP_CHAIN_RANK:
+            n = c[r]
+            m1 |= 1 << r
             if n >= 2:
-                pairs.append(r)
-                if n >= 3 and r < BLACK_JOKER:
-                    triples.append(r)
-                    if n >= 4:
-                        fours.append(r)
+                m2 |= 1 << r
+                if n >= 3:
+                    m3 |= 1 << r
     if t.rocket is not None and c[BLACK_JOKER] >= t.decks and c[RED_JOKER] >= t.decks:
         out.append(t.rocket)
+    cbm = t.chains_by_mask
     for kind, width, _lo, _hi in t.chain_spec:
-        runs = t.runs[kind]
-        for lo, hi in _runs(c, width):
-            out.extend(runs[lo][hi])
+        out += cbm[kind][m1 if width == 1 else m2 if width == 2 else m3]
+    triples = [r for r in singles if c[r] >= 3 and r < BLACK_JOKER]
     if triples:
         if t.ts is not None:
             for tr in triples:
                 row = t.ts[tr]
-                out.extend([row[k] for k in singles if k != tr])  # type: ignore[misc]
+                out += [row[k] for k in singles if k != tr]  # type: ignore[misc]
         if t.tp is not None:
+            pairs = [r for r in singles if c[r] >= 2]
             for tr in triples:
                 row = t.tp[tr]
-                out.extend([m for k in pairs if k != tr and (m := row[k]) is not None])
-        if t.ps or t.pp:
-            for lo, hi in _runs(c, 3):
+                out += [row[k] for k in pairs if k != tr]  # type: ignore[misc]
+        if (t.ps or t.pp) and m3 & (m3 >> 1):
+            for lo, hi in _RUNS_BY_MASK[m3]:
                 for a in range(lo, hi):
                     for b in range(a + 1, hi + 1):
                         t.planes(out, c, a, b)
-    if fours and (t.f2s or t.f2p):
-        for f in fours:
-            t.four_two(out, c, f)
+        if t.f2s or t.f2p:
+            for f in triples:
+                if c[f] >= 4:
+                    t.four_two(out, c, f)
     return out
 
 
