@@ -1,0 +1,71 @@
+"""Engines and migrations.
+
+:func:`make_engine` opens SQLite (``sqlite+aiosqlite:///path``, the default) or PostgreSQL
+(``postgresql+asyncpg://user@host/db``); :func:`upgrade` applies the Alembic migrations up to the newest one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def make_engine(url: str, *, schema: str | None = None, echo: bool = False) -> AsyncEngine:
+    """An async engine for ``url``.
+
+    SQLite gets WAL journaling, a busy timeout and foreign keys.  ``schema`` (PostgreSQL only) puts every
+    table in that schema through the connection's ``search_path``: tests use it for a fresh schema each.
+    """
+    kwargs: dict[str, Any] = {"echo": echo}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": 30}
+    elif schema is not None:
+        kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    if url.startswith("postgresql"):
+        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_async_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA synchronous=NORMAL",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=30000",
+            ):
+                cur.execute(pragma)
+            cur.close()
+
+    return engine
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def _upgrade_sync(connection: Connection, revision: str) -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, revision)
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Apply the migrations to ``revision`` (default: the newest) in one transaction."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade_sync, revision)

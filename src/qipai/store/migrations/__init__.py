@@ -1,0 +1,1 @@
+"""Alembic migrations of the qipai database (applied at server start by :func:`qipai.store.db.upgrade`)."""
