@@ -167,8 +167,10 @@ class Rules:
             raise bad("need 2 <= plane_min <= plane_max <= 12")
         if not 4 <= self.bomb_min <= 4 * self.decks:
             raise bad(f"bomb_min must be 4..{4 * self.decks}")
-        if self.stake < 1:
-            raise bad(f"stake must be at least 1, got {self.stake}")
+        for name in ("stake", "bid_seconds", "play_seconds", "first_play_seconds", "show_hand_factor",
+                     "escape_factor", "rocket_factor", "forced_bid_from_redeal", "dissolve_after"):
+            if getattr(self, name) < 1:
+                raise bad(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.landlord_share != self.players - 1:
             raise bad(f"landlord_share must be {self.players - 1} with {self.players} players")
 
@@ -209,7 +211,7 @@ class Rules:
         opts = dict(options)
         preset = opts.pop("preset", None)
         if preset is not None:
-            if preset not in PRESETS:
+            if not isinstance(preset, str) or preset not in PRESETS:
                 raise RulesError(f"unknown preset {preset!r}: expected one of {sorted(PRESETS)}")
             base = PRESETS[preset]
         names = {f.name for f in dataclasses.fields(cls)}
@@ -218,7 +220,9 @@ class Rules:
                 raise RulesError(f"unknown rule option {k!r}")
         if "kinds" in opts:
             kinds = opts["kinds"]
-            if isinstance(kinds, str) or not all(isinstance(k, str) for k in kinds):
+            if not isinstance(kinds, list | tuple | set | frozenset) or not all(
+                isinstance(k, str) for k in kinds
+            ):
                 raise RulesError("kinds must be a list of kind names")
             opts["kinds"] = frozenset(kinds)
         for f in dataclasses.fields(cls):

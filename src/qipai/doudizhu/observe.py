@@ -1,0 +1,79 @@
+"""What one seat may see (RULES.md §2, §5, §6): its own hand, the others' card counts, public history.
+
+A spectator (``seat=None``) sees no hand.  The kitty shows once taken, to everybody if the rules show it and
+always to the landlord; a shown hand (亮牌) is public.  Two deals that differ only in cards a seat cannot see
+give that seat equal observations until the deal is over, when every remaining hand is turned face up.
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import TYPE_CHECKING
+
+from ..cards import NUM_RANKS, RANK_LETTERS
+from ..game import JSON
+from .rules import preset_name
+from .settle import common_factors
+
+if TYPE_CHECKING:
+    from .state import Game
+
+
+def observe(game: Game, seat: int | None) -> JSON:
+    """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
+    r = game.rules
+    n = r.players
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"no such seat {seat}")
+    over = game.phase == "over"
+    landlord = game.landlord
+    kitty = None
+    if game.kitty_taken and (r.kitty_visible or (seat is not None and seat == landlord) or over):
+        kitty = [str(c) for c in game.kitty]
+    played = [0] * NUM_RANKS
+    for ev in game.log:
+        if ev["event"] == "redeal":
+            played = [0] * NUM_RANKS
+        elif ev["event"] == "play":
+            for ch in ev["move"]:
+                played[RANK_LETTERS.index(ch)] += 1
+    factors = common_factors(game)
+    t = game.trick
+    obs: JSON = {
+        "game": "doudizhu",
+        "preset": preset_name(r),
+        "players": n,
+        "seat": seat,
+        "phase": game.phase,
+        "to_act": game.to_act,
+        "hand": [str(c) for c in game.hands[seat]] if seat is not None else None,
+        "card_counts": [len(h) for h in game.hands],
+        "first_bidder": game.first_bidder,
+        "face_up": str(game.face_up) if game.face_up else None,
+        "redeals": game.redeals,
+        "bids": [{"seat": s, "value": v} for s, v in game.bids],
+        "landlord": landlord,
+        "bid": game.bid,
+        "kitty": kitty,
+        "shown_hand": [str(c) for c in game.hands[landlord]] if game.shown and landlord is not None else None,
+        "doubling": [{"seat": s, "name": nm} for s, nm in game.doubling],
+        "farmer_factors": list(game.farmer_factors),
+        "factors": [str(f) for f in factors],
+        "multiplier": prod(f.factor for f in factors),
+        "trick": {
+            "last": t.last.text if t.last else None,
+            "kind": t.last.kind if t.last else None,
+            "by": t.by if t.last else None,
+            "plays": [[s, m] for s, m in t.plays],
+        },
+        "last_trick": [[s, m] for s, m in game.last_trick],
+        "played": {RANK_LETTERS[k]: played[k] for k in range(NUM_RANKS) if played[k]},
+        "moves_played": list(game.moves_played),
+        "autoplay": list(game.autoplay),
+        "history": [dict(ev) for ev in game.log],
+        "legal_actions": game.legal_actions() if seat is not None and seat == game.to_act else [],
+        "time_limit": game.time_limit(),
+        "outcome": game.outcome(),
+        "hands": [[str(c) for c in h] for h in game.hands] if over else None,
+    }
+    return obs

@@ -1,0 +1,621 @@
+"""One Dou Dizhu deal as a state machine: deal → bid → (doubling, show) → play → over (RULES.md §2–§7).
+
+A deal is fully determined by ``(rules, seed, actions)``: :meth:`Game.new` shuffles with the project's own
+:class:`~qipai.doudizhu.rng.Rng`, and every change goes through :meth:`Game.apply` with a text action.  An
+illegal action raises :class:`~qipai.game.IllegalAction` saying why, and leaves the state untouched.
+
+>>> from qipai.doudizhu.rules import PRESETS
+>>> g = Game.new(PRESETS["classic"], seed=7)
+>>> g.phase, g.to_act, g.legal_actions()
+('bid', 2, ['pass', 'bid 1', 'bid 2', 'bid 3'])
+>>> g.apply("bid 3")
+>>> g.phase, g.landlord, len(g.hands[2])
+('play', 2, 20)
+>>> g.apply("pass")
+Traceback (most recent call last):
+...
+qipai.game.IllegalAction: seat 2 leads and may not pass
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, deck, format_ranks, parse_cards
+from ..game import JSON, IllegalAction
+from .actions import Action, format_action, parse_action
+from .combos import Move, classify
+from .moves import legal_moves
+from .rng import Rng
+from .rules import Rules
+from .settle import Outcome, settle
+
+PHASES = ("bid", "double", "show", "play", "over")
+
+
+@dataclass
+class _Trick:
+    """The trick in progress: the move to beat, who played it, and passes since."""
+
+    last: Move | None = None
+    by: int = -1
+    passes: int = 0
+    plays: list[tuple[int, str]] = field(default_factory=list)
+
+
+class Game:
+    """One deal of Dou Dizhu for 3 or 4 seats.  Seats are numbered in turn order.
+
+    Public state (read-only by convention): ``rules``, ``seed``, ``phase``, ``to_act``, ``hands`` (each seat's
+    cards), ``kitty``, ``first_bidder``, ``landlord``, ``bid``, ``redeals``, ``log`` (public events).
+    """
+
+    def __init__(self, rules: Rules, seed: int, first_bidder: int | None, table_points: Sequence[int] | None,
+                 deal: tuple[list[list[Card]], list[Card]] | None) -> None:
+        n = rules.players
+        self.rules = rules
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.fixed_first_bidder = first_bidder
+        self.table_points = list(table_points) if table_points is not None else None
+        if self.table_points is not None and len(self.table_points) != n:
+            raise IllegalAction(f"table_points needs {n} entries, got {len(self.table_points)}")
+        self.given_deal = deal
+        self.actions: list[tuple[int, str]] = []
+        self.log: list[JSON] = []
+        self.redeals = 0
+        self.autoplay = [False] * n
+        self.autoplay_counted = [False] * n
+        self.escaped: int | None = None
+        self.dissolved = False
+        self.result: Outcome | None = None
+        self._deal(deal, first_bidder)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, rules: Rules, seed: int, *, first_bidder: int | None = None,
+            table_points: Sequence[int] | None = None) -> Game:
+        """A deal shuffled from ``seed``.
+
+        ``first_bidder`` fixes who bids first (a table passes it for ``random_then_rotate`` after its first
+        deal); otherwise the rules decide (random, face-up card or ♠5).  ``table_points`` are the seats' chips
+        for score minimisation.
+        """
+        return cls(rules, seed, first_bidder, table_points, None)
+
+    @classmethod
+    def from_deal(cls, rules: Rules, hands: Sequence[str | Iterable[Card]], kitty: str | Iterable[Card], *,
+                  first_bidder: int | None = 0, seed: int = 0,
+                  table_points: Sequence[int] | None = None) -> Game:
+        """A deal from given cards (puzzles, tests, real deals).  Hands and kitty are suited card notation
+        (``"3S 3H 4D ..."``) or :class:`Card` lists.  Impossible deals raise
+        :class:`~qipai.game.IllegalAction` naming the problem.  A redeal after an all-pass shuffles from
+        ``seed``.
+        """
+        n = rules.players
+        if len(hands) != n:
+            raise IllegalAction(f"{n} hands needed for {n} players, got {len(hands)}")
+        text_pool: dict[int, int] = {}
+
+        def cards_of(x: str | Iterable[Card], what: str) -> list[Card]:
+            if isinstance(x, str):
+                out = []
+                try:
+                    base = parse_cards(x, decks=4)
+                except NotationError as e:
+                    raise IllegalAction(f"{what}: {e}") from None
+                for c in base:  # allot copies across decks in the order they appear in the whole deal
+                    k = c.id % 54
+                    d = text_pool.get(k, 0)
+                    text_pool[k] = d + 1
+                    out.append(Card(k + 54 * d))
+                return out
+            return list(x)
+
+        hs = [cards_of(h, f"hand {i}") for i, h in enumerate(hands)]
+        kt = cards_of(kitty, "kitty")
+        for i, h in enumerate(hs):
+            if len(h) != rules.hand_size:
+                raise IllegalAction(f"hand {i} has {len(h)} cards; {rules.hand_size} are dealt to each player")
+        if len(kt) != rules.kitty_size:
+            raise IllegalAction(f"the kitty has {len(kt)} cards; it must have {rules.kitty_size}")
+        allc = [c for h in hs for c in h] + kt
+        for c in allc:
+            if c.deck >= rules.decks:
+                raise IllegalAction(f"too many copies of {c}: {rules.decks} deck(s) hold {rules.decks}")
+        if len(set(allc)) != len(allc):
+            raise IllegalAction("the same card is dealt twice")
+        if first_bidder is not None and not 0 <= first_bidder < n:
+            raise IllegalAction(f"first_bidder must be a seat 0..{n - 1}")
+        return cls(rules, seed, first_bidder, table_points, (hs, kt))
+
+    def _deal(self, deal: tuple[list[list[Card]], list[Card]] | None, first_bidder: int | None) -> None:
+        rules = self.rules
+        n = rules.players
+        self.face_up: Card | None = None
+        if deal is not None:
+            self.hands = [sorted(h) for h in deal[0]]
+            self.kitty = sorted(deal[1])
+        else:
+            cards = deck(rules.decks)
+            self.rng.shuffle(cards)
+            hs = rules.hand_size
+            self.hands = [sorted(cards[i * hs:(i + 1) * hs]) for i in range(n)]
+            self.kitty = sorted(cards[n * hs:])
+        self.initial_hands = [list(h) for h in self.hands]
+        self.initial_kitty = list(self.kitty)
+        if first_bidder is None:
+            fb = rules.first_bidder
+            if fb == "face_up_card":
+                k = self.rng.below(n * rules.hand_size)
+                self.face_up = self.hands[k // rules.hand_size][k % rules.hand_size]
+                first_bidder = k // rules.hand_size
+            elif fb == "spade_five":
+                first_bidder = self._spade_five_holder()
+            else:
+                first_bidder = self.rng.below(n)
+        self.first_bidder = first_bidder
+        self.counts = [self._count(h) for h in self.hands]
+        self.phase = "bid"
+        self.to_act: int | None = first_bidder
+        self.bids: list[tuple[int, int]] = []  # (seat, 0 for pass / bid value / 1 for call)
+        self.landlord: int | None = None
+        self.bid = 0
+        self.kitty_taken = False
+        self.farmer_factors = [1] * n
+        self.doubling: list[tuple[int, str]] = []
+        self._double_queue: list[tuple[int, str]] = []
+        self._dstage = 0
+        self.shown = False
+        self.trick = _Trick()
+        self.moves_played = [0] * n
+        self.cards_played = [0] * n
+        self.bombs: list[tuple[int, Move, bool]] = []  # (seat, move, beat another play)
+        self.last_trick: list[tuple[int, str]] = []
+        self.winner: int | None = None
+        self.log.append({"event": "deal", "redeal": self.redeals, "first_bidder": first_bidder,
+                         **({"face_up": str(self.face_up)} if self.face_up else {})})
+
+    def _spade_five_holder(self) -> int:
+        for suit in "SHCD":
+            for seat, h in enumerate(self.hands):
+                if any(c.rank == 2 and c.suit == suit for c in h):
+                    return seat
+        return 0  # unreachable with 3 kitty cards: some five is always dealt
+
+    @staticmethod
+    def _count(cards: Iterable[Card]) -> list[int]:
+        c = [0] * NUM_RANKS
+        for card in cards:
+            c[card.rank] += 1
+        return c
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended."""
+        return self.phase == "over"
+
+    @property
+    def max_bid(self) -> int:
+        """The highest bid so far (0 if none)."""
+        return max((v for _, v in self.bids), default=0)
+
+    def legal_moves(self) -> list[Move]:
+        """The legal plays (not counting pass) of the seat to act in the play phase."""
+        if self.phase != "play" or self.to_act is None:
+            return []
+        return legal_moves(tuple(self.counts[self.to_act]), self.rules, self.trick.last)
+
+    def legal_actions(self) -> list[str]:
+        """Every text action the seat to act may take now (turn actions only)."""
+        if self.phase == "over" or self.to_act is None:
+            return []
+        if self.phase == "bid":
+            out = [] if self._must_bid(self.to_act) else ["pass"]
+            if self.rules.bidding == "call":
+                return [*out, "call"]
+            return out + [f"bid {v}" for v in range(self.max_bid + 1, 4)]
+        if self.phase == "double":
+            return ["pass", self._double_queue[0][1]]
+        if self.phase == "show":
+            return ["pass", "show"]
+        moves = self.legal_moves()
+        out = [] if self.trick.last is None else ["pass"]
+        return out + ["play " + _label(m, self.rules) for m in moves]
+
+    def time_limit(self) -> int | None:
+        """Seconds for the current decision (RULES.md §6): bid, the landlord's first play, later plays."""
+        if self.phase == "over":
+            return None
+        r = self.rules
+        if self.phase in ("bid", "double", "show"):
+            return r.bid_seconds
+        if self.to_act == self.landlord and self.moves_played[self.to_act] == 0 and self.trick.last is None \
+                and sum(self.moves_played) == 0:
+            return r.first_play_seconds
+        return r.play_seconds
+
+    def in_autoplay(self, seat: int) -> bool:
+        """Whether the seat is in auto-play (托管)."""
+        return self.autoplay[seat]
+
+    def _must_bid(self, seat: int) -> bool:
+        r = self.rules
+        if r.all_pass == "redeal_then_forced" and self.redeals >= r.forced_bid_from_redeal \
+                and len(self.bids) == r.players - 1 and all(v == 0 for _, v in self.bids):
+            return True
+        if r.forced_bid_hands and all(v == 0 for _, v in self.bids):
+            c = self.counts[seat]
+            jokers = c[13] + c[RED_JOKER]
+            bombs = sum(1 for k in range(13) if c[k] >= 4)
+            if jokers >= 2 * r.decks or bombs >= 3:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: str | Action, seat: int | None = None) -> None:
+        """Apply one action by ``seat`` (default: the seat to act).  Raises ``IllegalAction`` saying why."""
+        a = parse_action(action) if isinstance(action, str) else action
+        if self.phase == "over":
+            raise IllegalAction("the deal is over")
+        if seat is None:
+            seat = self.to_act
+        if seat is None or not 0 <= seat < self.players:
+            raise IllegalAction(f"no such seat {seat}")
+        if a.verb == "autoplay":
+            self._set_autoplay(seat, a.value == "on")
+        elif a.verb == "escape":
+            self._escape(seat)
+        else:
+            if seat != self.to_act:
+                raise IllegalAction(f"not your turn: seat {self.to_act} is to act, not seat {seat}")
+            if a.verb == "timeout":
+                self._timeout(seat)
+            elif self.phase == "bid":
+                self._bid(seat, a)
+            elif self.phase == "double":
+                self._double(seat, a)
+            elif self.phase == "show":
+                self._show(seat, a)
+            else:
+                self._play(seat, a)
+        self.actions.append((seat, format_action(a)))
+
+    def apply_move(self, move: Move | None) -> None:
+        """Fast path for engines and bots: the seat to act plays ``move`` (``None`` passes).
+
+        The move must come from :meth:`legal_moves` (it is not re-checked beyond passing rules).
+        """
+        seat = self.to_act
+        if self.phase != "play" or seat is None:
+            raise IllegalAction("not in the play phase")
+        if move is None:
+            if self.trick.last is None:
+                raise IllegalAction(f"seat {seat} leads and may not pass")
+            self._pass(seat)
+            self.actions.append((seat, "pass"))
+        else:
+            self._do_play(seat, move)
+            self.actions.append((seat, "play " + _label(move, self.rules)))
+
+    def _set_autoplay(self, seat: int, on: bool) -> None:
+        if self.autoplay[seat] == on:
+            raise IllegalAction(f"seat {seat} is {'already' if on else 'not'} in auto-play")
+        self.autoplay[seat] = on
+        if on and not (self.phase == "play" and sum(self.counts[seat]) == 1):
+            self.autoplay_counted[seat] = True
+        self.log.append({"event": "autoplay", "seat": seat, "on": on})
+
+    def _timeout(self, seat: int) -> None:
+        if self.phase == "bid":
+            if self._must_bid(seat):
+                self._bid(seat, Action("call") if self.rules.bidding == "call" else Action("bid", self.max_bid + 1))
+            else:
+                self._bid(seat, Action("pass"))
+        elif self.phase in ("double", "show"):
+            (self._double if self.phase == "double" else self._show)(seat, Action("pass"))
+        elif self.trick.last is None:
+            c = self.counts[seat]
+            r = next(k for k in range(NUM_RANKS) if c[k])
+            single = next(m for m in legal_moves(tuple(c), self.rules) if m.kind == "single" and m.main == r)
+            self._do_play(seat, single)
+        else:
+            self._pass(seat)
+        if not self.autoplay[seat]:
+            self._set_autoplay(seat, True)
+
+    def _escape(self, seat: int) -> None:
+        if not self.rules.escape_penalty:
+            if not self.autoplay[seat]:
+                self._set_autoplay(seat, True)
+            return
+        self.escaped = seat
+        self.phase = "over"
+        self.to_act = None
+        self.log.append({"event": "escape", "seat": seat})
+        self.result = settle(self)
+
+    # --- bidding
+    def _bid(self, seat: int, a: Action) -> None:
+        r = self.rules
+        if a.verb == "pass":
+            if self._must_bid(seat):
+                raise IllegalAction(f"seat {seat} must bid: " + (
+                    "the last bidder after the third redeal must bid at least 1"
+                    if r.all_pass == "redeal_then_forced" and len(self.bids) == r.players - 1
+                    else "a hand with all the jokers or three bombs must bid at least 1"))
+            value = 0
+        elif r.bidding == "call":
+            if a.verb != "call":
+                raise IllegalAction(f"this table calls the landlord: say 'call' or 'pass', not {format_action(a)!r}")
+            value = 1
+        else:
+            if a.verb != "bid":
+                raise IllegalAction(f"this table bids 1-3: say 'bid N' or 'pass', not {format_action(a)!r}")
+            assert isinstance(a.value, int)
+            value = a.value
+            if value <= self.max_bid:
+                raise IllegalAction(f"bid too low: a bid must be higher than {self.max_bid}")
+        self.bids.append((seat, value))
+        self.log.append({"event": "bid", "seat": seat, "value": value})
+        n = r.players
+        if (r.bidding == "call" and value == 1) or value == 3:
+            self._make_landlord(seat, value)
+        elif len(self.bids) == n:
+            best = self.max_bid
+            if best > 0:
+                winner = next(s for s, v in self.bids if v == best)
+                self._make_landlord(winner, best)
+            else:
+                self._all_pass()
+        else:
+            self.to_act = (seat + 1) % n
+
+    def _all_pass(self) -> None:
+        r = self.rules
+        policy = r.all_pass
+        if policy == "starter_is_landlord":
+            self._make_landlord(self.first_bidder, 1)
+            return
+        if policy == "redeal_then_dissolve" and self.redeals + 1 >= r.dissolve_after:
+            self.dissolved = True
+            self.phase = "over"
+            self.to_act = None
+            self.log.append({"event": "dissolved"})
+            self.result = settle(self)
+            return
+        self.redeals += 1
+        self.log.append({"event": "redeal", "count": self.redeals})
+        self._deal(None, self.first_bidder)
+
+    def _make_landlord(self, seat: int, bid: int) -> None:
+        self.landlord = seat
+        self.bid = bid
+        self.hands[seat] = sorted(self.hands[seat] + self.kitty)
+        self.counts[seat] = self._count(self.hands[seat])
+        self.kitty_taken = True
+        self.log.append({"event": "landlord", "seat": seat, "bid": bid,
+                         **({"kitty": [str(c) for c in self.kitty]} if self.rules.kitty_visible else {})})
+        if self.rules.chengdu_doubling:
+            n = self.rules.players
+            farmers = [(seat + i) % n for i in range(1, n)]
+            self._double_queue = [
+                (f, "double") for f in farmers
+                if not (f == self.first_bidder and any(s == f and v == 0 for s, v in self.bids))
+            ]
+            if self._double_queue:
+                self.phase = "double"
+                self.to_act = self._double_queue[0][0]
+                return
+        self._after_doubling()
+
+    def _after_doubling(self) -> None:
+        if self.rules.show_hand:
+            self.phase = "show"
+            self.to_act = self.landlord
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = "play"
+        self.to_act = self.landlord
+        self.log.append({"event": "start_play"})
+
+    # --- Chengdu doubling 倒/反/斡/垒
+    def _double(self, seat: int, a: Action) -> None:
+        _, verb = self._double_queue[0]
+        if a.verb not in ("pass", verb):
+            raise IllegalAction(f"seat {seat} may say {verb!r} or 'pass' now, not {format_action(a)!r}")
+        self._double_queue.pop(0)
+        n = self.rules.players
+        assert self.landlord is not None
+        farmers = [(self.landlord + i) % n for i in range(1, n)]
+        stage = self._dstage
+        name = _DOUBLING_NAMES[stage] if a.verb != "pass" else "pass"
+        if a.verb != "pass":
+            if stage in (0, 2):  # a farmer doubles (倒) or doubles again (斡)
+                self.farmer_factors[seat] *= 2
+            else:  # the landlord answers every farmer who doubled in the stage before (反 after 倒, 垒 after 斡)
+                for f in farmers:
+                    if (f, _DOUBLING_NAMES[stage - 1]) in self.doubling:
+                        self.farmer_factors[f] *= 2
+            self.doubling.append((seat, name))
+        self.log.append({"event": "double", "seat": seat, "name": name})
+        if not self._double_queue:
+            done = {nm for s, nm in self.doubling}
+            if stage == 0 and "倒" in done:
+                self._double_queue = [(self.landlord, "redouble")]
+            elif stage == 1 and "反" in done:
+                self._double_queue = [(f, "double") for f in farmers if (f, "倒") in self.doubling]
+            elif stage == 2 and "斡" in done:
+                self._double_queue = [(self.landlord, "redouble")]
+            if self._double_queue:
+                self._dstage = stage + 1
+        if self._double_queue:
+            self.to_act = self._double_queue[0][0]
+        else:
+            self._after_doubling()
+
+    def _show(self, seat: int, a: Action) -> None:
+        if a.verb not in ("pass", "show"):
+            raise IllegalAction(f"the landlord may 'show' the hand or 'pass' now, not {format_action(a)!r}")
+        if a.verb == "show":
+            self.shown = True
+            self.log.append({"event": "show", "seat": seat, "hand": [str(c) for c in self.hands[seat]]})
+        self._start_play()
+
+    # --- play
+    def _play(self, seat: int, a: Action) -> None:
+        if a.verb == "pass":
+            if self.trick.last is None:
+                raise IllegalAction(f"seat {seat} leads and may not pass")
+            self._pass(seat)
+            return
+        if a.verb != "play":
+            raise IllegalAction(f"in the play phase say 'play CARDS' or 'pass', not {format_action(a)!r}")
+        counts = self.counts[seat]
+        want = [0] * NUM_RANKS
+        for ch in a.cards:
+            want["3456789TJQKA2BR".index(ch)] += 1
+        missing = [r for r in range(NUM_RANKS) if want[r] > counts[r]]
+        if missing:
+            held = format_ranks(r for r in range(NUM_RANKS) for _ in range(counts[r]))
+            raise IllegalAction(f"you do not hold {a.cards}: missing {format_ranks(r for r in missing)} "
+                                f"(your hand: {held})")
+        readings = classify(tuple(want), self.rules)
+        if not readings:
+            raise IllegalAction(f"{a.cards} is not a valid combination at this table")
+        if a.kind:
+            readings = [m for m in readings if m.kind == a.kind]
+            if not readings:
+                raise IllegalAction(f"{a.cards} does not read as {a.kind} at this table")
+        if a.main:
+            readings = [m for m in readings if m.main_letter == a.main]
+            if not readings:
+                raise IllegalAction(f"{a.cards}:{a.kind} has no reading with main rank {a.main}")
+        last = self.trick.last
+        if last is not None:
+            from .combos import beats
+
+            good = [m for m in readings if beats(m, last, self.rules)]
+            if not good:
+                raise IllegalAction(f"{a.cards} does not beat the last play {last.text} ({last.kind})")
+            readings = good
+        if len(readings) > 1:
+            options = ", ".join(_label(m, self.rules) for m in readings)
+            raise IllegalAction(f"{a.cards} reads more than one way; say which: {options}")
+        self._do_play(seat, readings[0])
+
+    def _pass(self, seat: int) -> None:
+        t = self.trick
+        t.passes += 1
+        t.plays.append((seat, "pass"))
+        self.log.append({"event": "pass", "seat": seat})
+        n = self.rules.players
+        nxt = (seat + 1) % n
+        if t.passes == n - 1:
+            self.last_trick = t.plays
+            self.trick = _Trick()
+            self.log.append({"event": "trick", "winner": t.by})
+            nxt = t.by
+        self.to_act = nxt
+
+    def _do_play(self, seat: int, move: Move) -> None:
+        counts = self.counts[seat]
+        hand = self.hands[seat]
+        taken: list[Card] = []
+        need = list(move.counts)
+        keep: list[Card] = []
+        for c in hand:
+            if need[c.rank]:
+                need[c.rank] -= 1
+                taken.append(c)
+            else:
+                keep.append(c)
+        if any(need):
+            raise IllegalAction(f"you do not hold {move.text}")
+        self.hands[seat] = keep
+        for r in range(NUM_RANKS):
+            counts[r] -= move.counts[r]
+        t = self.trick
+        if move.is_bomb:
+            self.bombs.append((seat, move, t.last is not None))
+        t.last = move
+        t.by = seat
+        t.passes = 0
+        t.plays.append((seat, move.text))
+        self.moves_played[seat] += 1
+        self.cards_played[seat] += move.size
+        self.log.append({"event": "play", "seat": seat, "move": move.text, "kind": move.kind,
+                         "cards": [str(c) for c in taken]})
+        if not keep:
+            self.winner = seat
+            self.phase = "over"
+            self.to_act = None
+            self.last_trick = t.plays
+            self.result = settle(self)
+        else:
+            self.to_act = (seat + 1) % self.rules.players
+
+    # ------------------------------------------------------------------ outcome, observation, record
+    def outcome(self) -> JSON | None:
+        """The settlement as JSON once over, else ``None`` (see :class:`~qipai.doudizhu.settle.Outcome`)."""
+        return self.result.to_json() if self.result else None
+
+    def observe(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator).  See :mod:`qipai.doudizhu.observe`."""
+        from .observe import observe
+
+        return observe(self, seat)
+
+    def record(self) -> JSON:
+        """The JSON game record (see ``docs/records.md``)."""
+        from .record import make_record
+
+        return make_record(self)
+
+    def clone(self) -> Game:
+        """An independent copy (for search)."""
+        return copy.deepcopy(self)
+
+
+_DOUBLING_NAMES = ("倒", "反", "斡", "垒")
+"""Chengdu doubling stages: farmers 倒, landlord 反, farmers 斡, landlord 垒 (seed 004)."""
+
+
+_LABELS: dict[tuple[Rules, Move], str] = {}
+
+
+def _label(move: Move, rules: Rules) -> str:
+    key = (rules, move)
+    s = _LABELS.get(key)
+    if s is None:
+        s = _LABELS[key] = move.label(rules)
+    return s
+
+
+def next_first_bidder(rules: Rules, previous: Game | None) -> int | None:
+    """Who bids first in a table's next deal: the next seat under ``random_then_rotate``, else the rules decide.
+
+    >>> from qipai.doudizhu.rules import PRESETS
+    >>> next_first_bidder(PRESETS["classic"], Game.new(PRESETS["classic"], 1))
+    1
+    """
+    if previous is None or rules.first_bidder != "random_then_rotate":
+        return None
+    return (previous.first_bidder + 1) % rules.players
+
+
+def game_from_options(options: Mapping[str, Any], seed: int, context: Mapping[str, Any]) -> Game:
+    """Build a game from rule options and table context (``first_bidder``, ``table_points``)."""
+    rules = Rules.from_options(options)
+    return Game.new(rules, seed, first_bidder=context.get("first_bidder"), table_points=context.get("table_points"))
