@@ -243,9 +243,14 @@ def parse_cards(text: str, decks: int = 1) -> list[Card]:
     return out
 
 
+def card_order(card: Card) -> tuple[int, int]:
+    """Sort key: by rank, then suit (黑红梅方), then deck."""
+    return card.id % CARDS_PER_DECK, card.deck
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as suited tokens, ascending by rank then suit, space-separated."""
-    return " ".join(str(c) for c in sorted(cards, key=lambda c: (c.rank, c.id % CARDS_PER_DECK, c.deck)))
+    return " ".join(str(c) for c in sorted(cards, key=card_order))
 
 
 def check_counts(counts: Sequence[int], decks: int) -> None:

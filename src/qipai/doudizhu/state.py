@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, deck, format_ranks, parse_cards
+from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, card_order, deck, format_ranks, parse_cards
 from ..game import JSON, IllegalAction
 from .actions import Action, format_action, parse_action
 from .combos import Move, classify
@@ -137,14 +137,14 @@ class Game:
         n = rules.players
         self.face_up: Card | None = None
         if deal is not None:
-            self.hands = [sorted(h) for h in deal[0]]
-            self.kitty = sorted(deal[1])
+            self.hands = [sorted(h, key=card_order) for h in deal[0]]
+            self.kitty = sorted(deal[1], key=card_order)
         else:
             cards = deck(rules.decks)
             self.rng.shuffle(cards)
             hs = rules.hand_size
-            self.hands = [sorted(cards[i * hs:(i + 1) * hs]) for i in range(n)]
-            self.kitty = sorted(cards[n * hs:])
+            self.hands = [sorted(cards[i * hs:(i + 1) * hs], key=card_order) for i in range(n)]
+            self.kitty = sorted(cards[n * hs:], key=card_order)
         self.initial_hands = [list(h) for h in self.hands]
         self.initial_kitty = list(self.kitty)
         if first_bidder is None:
@@ -400,7 +400,7 @@ class Game:
     def _make_landlord(self, seat: int, bid: int) -> None:
         self.landlord = seat
         self.bid = bid
-        self.hands[seat] = sorted(self.hands[seat] + self.kitty)
+        self.hands[seat] = sorted(self.hands[seat] + self.kitty, key=card_order)
         self.counts[seat] = self._count(self.hands[seat])
         self.kitty_taken = True
         self.log.append({"event": "landlord", "seat": seat, "bid": bid,

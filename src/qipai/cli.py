@@ -1,0 +1,143 @@
+"""The ``qipai`` command: self-play, replays, terminal play, the arena and the server."""
+
+from __future__ import annotations
+
+import json
+import locale
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(
+    name="qipai",
+    help="qipai (棋牌): Dou Dizhu rules engine, bots, terminal play and a multiplayer server.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def default_lang() -> str:
+    """``zh`` when the locale is Chinese, else ``en``."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        v = os.environ.get(var)
+        if v:
+            return "zh" if v.lower().startswith("zh") else "en"
+    loc = locale.getlocale()[0] or ""
+    return "zh" if loc.lower().startswith("zh") else "en"
+
+
+def _fail(msg: str) -> None:
+    typer.secho(f"error: {msg}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+def _check_lang(lang: str | None) -> str:
+    lang = lang or default_lang()
+    if lang not in ("zh", "en"):
+        _fail(f"--lang must be zh or en, got {lang!r}")
+    return lang
+
+
+@app.command()
+def rules(
+    preset: Annotated[str | None, typer.Argument(help="Show one preset's options in full.")] = None,
+) -> None:
+    """List the rule presets, or print one preset's options as JSON."""
+    from .doudizhu.rules import PRESETS
+
+    if preset is None:
+        for name, r in PRESETS.items():
+            typer.echo(f"{name:18} {r.players} players, {r.bidding} bidding, bombs {r.bomb_factor}")
+        return
+    if preset not in PRESETS:
+        _fail(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    typer.echo(json.dumps(PRESETS[preset].to_options(), ensure_ascii=False, indent=2))
+
+
+@app.command()
+def selfplay(
+    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    seed: Annotated[int, typer.Option(help="Deal seed: the same seed gives the same deal.")] = 0,
+    bots: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat (or one for all).")] = "random",
+    lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+    record: Annotated[Path | None, typer.Option(help="Write the JSON game record to this file.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the outcome.")] = False,
+) -> None:
+    """Play one deal with bots in every seat and print the deal and its outcome."""
+    from .bots import get_bot
+    from .doudizhu.rules import PRESETS
+    from .doudizhu.state import Game
+    from .doudizhu.text import describe_deal, describe_outcome
+
+    lang = _check_lang(lang)
+    if rules_name not in PRESETS:
+        _fail(f"unknown preset {rules_name!r}: choose one of {', '.join(PRESETS)}")
+    r = PRESETS[rules_name]
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= r.players
+    if len(names) != r.players:
+        _fail(f"--bots needs 1 or {r.players} names, got {len(names)}")
+    try:
+        seats = [get_bot(name, seed * 31 + i) for i, name in enumerate(names)]
+    except KeyError as e:
+        _fail(str(e.args[0]))
+    g = Game.new(r, seed)
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        g.apply(seats[seat].act(g.observe(seat), g.legal_actions()), seat)
+    if not quiet:
+        for line in describe_deal(g, lang):
+            typer.echo(line)
+    for line in describe_outcome(g, lang):
+        typer.echo(line)
+    if record:
+        record.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1))
+        typer.echo(f"record: {record}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A JSON game record.")],
+    lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+) -> None:
+    """Replay a game record step by step (refuses a record with an illegal action, naming it)."""
+    from .doudizhu.record import RecordError
+    from .doudizhu.record import replay as do_replay
+    from .doudizhu.text import describe_deal, describe_outcome
+
+    lang = _check_lang(lang)
+    try:
+        data: Any = json.loads(file.read_text())
+    except FileNotFoundError:
+        _fail(f"no such file: {file}")
+    except json.JSONDecodeError as e:
+        _fail(f"{file} is not JSON: {e}")
+    try:
+        g = do_replay(data)
+    except RecordError as e:
+        _fail(str(e))
+    for line in describe_deal(g, lang):
+        typer.echo(line)
+    for line in describe_outcome(g, lang):
+        typer.echo(line)
+
+
+# --- play command (terminal game) ---
+
+# --- arena command (bots) ---
+
+# --- serve command (server) ---
+
+
+def main() -> None:
+    """Entry point of the ``qipai`` command."""
+    app(prog_name="qipai")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
