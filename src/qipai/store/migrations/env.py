@@ -16,7 +16,10 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from qipai.store.models import Base
 
-config = context.config
+try:
+    config = context.config
+except NameError:  # imported outside Alembic (pytest --doctest-modules collects every module)
+    config = None
 target_metadata = Base.metadata
 
 
@@ -38,6 +41,7 @@ async def _run_async(url: str) -> None:
 
 
 def run() -> None:
+    assert config is not None
     connection = config.attributes.get("connection")
     if connection is not None:
         _run(connection)
@@ -53,4 +57,5 @@ def run() -> None:
     asyncio.run(_run_async(url))
 
 
-run()
+if config is not None:
+    run()

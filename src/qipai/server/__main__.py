@@ -1,0 +1,40 @@
+"""``python -m qipai.server [--host H] [--port P] [--database-url URL] …``: the server without the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from qipai.server.run import serve
+from qipai.server.settings import Settings
+
+SKIP = ("rooms", "games", "bots", "inline_bots", "allowed_origins")
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m qipai.server", description="Run the qipai server.")
+    defaults = Settings()
+    for f in dataclasses.fields(Settings):
+        if f.name in SKIP:
+            continue
+        default = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(default, bool):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        elif isinstance(default, int):
+            p.add_argument(flag, type=int, default=None)
+        elif isinstance(default, float):
+            p.add_argument(flag, type=float, default=None)
+        elif isinstance(default, Path) or f.name == "static_dir":
+            p.add_argument(flag, type=Path, default=None)
+        else:
+            p.add_argument(flag, type=str, default=None)
+    args = p.parse_args(argv)
+    overrides: dict[str, Any] = {k: v for k, v in vars(args).items() if v is not None}
+    serve(Settings.from_env(**overrides))
+
+
+if __name__ == "__main__":
+    main()
