@@ -1,6 +1,6 @@
 """What one seat may see (RULES.md §2, §5, §6): its own hand, the others' card counts, public history.
 
-A spectator (``seat=None``) sees no hand.  The kitty shows once taken, to everybody if the rules show it and
+A spectator (``seat=None``) sees no hand.  Plays are shown as ranks (Dou Dizhu ignores suits).  The kitty shows once taken, to everybody if the rules show it and
 always to the landlord; a shown hand (亮牌) is public.  Two deals that differ only in cards a seat cannot see
 give that seat equal observations until the deal is over, when every remaining hand is turned face up.
 """
@@ -17,6 +17,14 @@ from .settle import common_factors
 
 if TYPE_CHECKING:
     from .state import Game
+
+
+def _public(event: JSON) -> JSON:
+    """A log event as every seat may see it.  Plays show ranks only: which physical cards (suits) the engine
+    took from a hand would tell the others about the cards left in it."""
+    if event["event"] == "play":
+        return {k: v for k, v in event.items() if k != "cards"}
+    return dict(event)
 
 
 def observe(game: Game, seat: int | None) -> JSON:
@@ -70,7 +78,7 @@ def observe(game: Game, seat: int | None) -> JSON:
         "played": {RANK_LETTERS[k]: played[k] for k in range(NUM_RANKS) if played[k]},
         "moves_played": list(game.moves_played),
         "autoplay": list(game.autoplay),
-        "history": [dict(ev) for ev in game.log],
+        "history": [_public(ev) for ev in game.log],
         "legal_actions": game.legal_actions() if seat is not None and seat == game.to_act else [],
         "time_limit": game.time_limit(),
         "outcome": game.outcome(),
