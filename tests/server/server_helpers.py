@@ -1,0 +1,252 @@
+"""Test helpers: a real uvicorn server in-process on a free port, and real WebSocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+from qipai.server.protocol import server_adapter
+from qipai.server.run import Server, make_config
+from qipai.server.settings import Settings
+
+Msg = dict[str, Any]
+
+
+@dataclass
+class Database:
+    url: str
+    schema: str | None = None
+
+
+def fast_settings(db: Database, **kw: Any) -> Settings:
+    base = Settings(
+        database_url=db.url,
+        database_schema=db.schema,
+        bot_fill_wait=0.2,
+        bot_delay=0.0,
+        autoplay_delay=0.0,
+        next_deal_delay=0.2,
+        time_scale=1.0,
+        log_level="warning",
+        auth_rate_limit=1000.0,
+    )
+    return replace(base, **kw)
+
+
+class LiveServer:
+    """uvicorn serving the app on 127.0.0.1 in this event loop."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.server = Server(make_config(settings, log_config=None))
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def app(self) -> Any:
+        return self.server.config.app
+
+    @property
+    def lobby(self) -> Any:
+        return self.app.state.lobby
+
+    async def start(self) -> LiveServer:
+        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+        for _ in range(500):
+            if self.server.started:
+                return self
+            if self.task.done():
+                self.task.result()
+            await asyncio.sleep(0.01)
+        raise RuntimeError("server did not start")
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        if self.task is not None:
+            await asyncio.wait_for(self.task, 20)
+        self.sock.close()
+
+
+class ProtocolViolation(AssertionError):
+    pass
+
+
+@dataclass
+class Client:
+    """A logged-in user with an HTTP client and (after :meth:`connect`) a WebSocket."""
+
+    server: LiveServer
+    token: str
+    user: Msg
+    ws: ClientConnection | None = None
+    msgs: list[Msg] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
+    last_seq: int = 0
+    cond: asyncio.Condition = field(default_factory=asyncio.Condition)
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    violations: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def register(cls, server: LiveServer, name: str, password: str = "secret-pw") -> Client:
+        async with httpx.AsyncClient(base_url=server.http) as h:
+            r = await h.post("/api/register", json={"name": name, "password": password})
+            assert r.status_code == 201, r.text
+            data = r.json()
+        return cls(server, data["token"], data["user"])
+
+    @classmethod
+    async def guest(cls, server: LiveServer) -> Client:
+        async with httpx.AsyncClient(base_url=server.http) as h:
+            r = await h.post("/api/guest")
+            assert r.status_code == 201, r.text
+            data = r.json()
+        return cls(server, data["token"], data["user"])
+
+    def api(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.server.http, headers={"Authorization": f"Bearer {self.token}"})
+
+    async def get(self, path: str) -> Any:
+        async with self.api() as h:
+            r = await h.get(path)
+            assert r.status_code == 200, (path, r.status_code, r.text)
+            return r.json()
+
+    async def post(self, path: str, body: Any = None, status: int = 200) -> Any:
+        async with self.api() as h:
+            r = await h.post(path, json=body if body is not None else {})
+            assert r.status_code == status, (path, r.status_code, r.text)
+            return r.json()
+
+    # ------------------------------------------------------------------ websocket
+    async def connect(self) -> Client:
+        self.ws = await connect(
+            self.server.ws, additional_headers={"Authorization": f"Bearer {self.token}"}, max_size=2**22
+        )
+        self.last_seq = 0
+        self.reader = asyncio.create_task(self._read())
+        await self.wait_for(lambda m: m["type"] == "welcome")
+        return self
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                server_adapter.validate_python(m)
+                if m["seq"] != self.last_seq + 1:
+                    raise ProtocolViolation(f"seq gap: {self.last_seq} then {m['seq']}")
+                self.last_seq = m["seq"]
+                async with self.cond:
+                    self.msgs.append(m)
+                    self.cond.notify_all()
+        except ProtocolViolation as e:
+            self.violations.append(str(e))
+        except Exception as e:
+            if "ConnectionClosed" not in type(e).__name__:
+                self.violations.append(f"{type(e).__name__}: {e}")
+        async with self.cond:
+            self.msgs.append({"type": "_closed"})
+            self.cond.notify_all()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            if self.reader is not None:
+                await self.reader
+            self.ws = None
+        assert not self.violations, self.violations
+
+    async def send(self, msg: Msg | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def mark(self) -> int:
+        return len(self.msgs)
+
+    async def wait_for(self, pred: Callable[[Msg], bool], timeout: float = 10.0, since: int = 0) -> Msg:
+        async def find() -> Msg:
+            async with self.cond:
+                i = since
+                while True:
+                    while i < len(self.msgs):
+                        m = self.msgs[i]
+                        i += 1
+                        if pred(m):
+                            return m
+                        if m["type"] == "_closed":
+                            raise AssertionError("connection closed while waiting")
+                    await self.cond.wait()
+
+        return await asyncio.wait_for(find(), timeout)
+
+    async def error(self, code: str, since: int, timeout: float = 5.0) -> Msg:
+        return await self.wait_for(lambda m: m["type"] == "error" and m["code"] == code, timeout, since)
+
+    def latest_state(self) -> Msg | None:
+        for m in reversed(self.msgs):
+            if m["type"] == "state":
+                return m
+            if m["type"] == "snapshot":
+                return m["state"]
+            if m["type"] == "deal_over":
+                return None
+        return None
+
+    def choose(self, legal: list[str]) -> str:
+        plays = [a for a in legal if a.startswith("play")]
+        if plays and self.rng.random() < 0.7:
+            return self.rng.choice(plays)
+        return self.rng.choice(legal)
+
+    async def play_until_over(self, timeout: float = 60.0, act: bool = True) -> Msg:
+        """Answer every turn of this seat (random legal actions) until ``deal_over``."""
+        acted: set[tuple[int, int]] = set()
+        start = self.mark()
+
+        async def loop() -> Msg:
+            i = start
+            while True:
+                async with self.cond:
+                    while i >= len(self.msgs):
+                        await self.cond.wait()
+                    m = self.msgs[i]
+                    i += 1
+                if m["type"] == "deal_over":
+                    return m
+                if m["type"] == "_closed":
+                    raise AssertionError("connection closed during the deal")
+                st = m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
+                if not act or st is None or st["legal"] is None or st["to_act"] != st["you"]:
+                    continue
+                if st["autoplay"][st["you"]]:
+                    continue
+                key = (st["deal"], st["version"])
+                if key in acted or i < len(self.msgs) and self._newer_state_waiting(i):
+                    continue
+                acted.add(key)
+                await self.send({"type": "action", "table": st["table"], "deal": st["deal"],
+                                 "version": st["version"], "action": self.choose(st["legal"])})
+
+        return await asyncio.wait_for(loop(), timeout)
+
+    def _newer_state_waiting(self, i: int) -> bool:
+        return any(m["type"] in ("state", "snapshot") for m in self.msgs[i:])

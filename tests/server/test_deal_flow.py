@@ -1,0 +1,44 @@
+"""End to end: register, quick match against bots, a whole deal to settlement checked in the database."""
+
+from __future__ import annotations
+
+from server_helpers import Client, LiveServer
+
+from qipai.games import get_factory
+
+
+async def test_quick_match_deal_to_settlement(server: LiveServer) -> None:
+    alice = await Client.register(server, "alice")
+    assert alice.user["points"] == 1000 and alice.user["title"] == "商人"
+    await alice.connect()
+    mark = alice.mark()
+    await alice.send({"type": "quick_match", "room": "classic-1", "id": "q1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined", since=mark)
+    assert joined["ref"] == "q1" and joined["seat"] == 0
+    over = await alice.play_until_over()
+    seat = joined["seat"]
+    delta = over["outcome"]["scores"][seat]
+    mine = next(c for c in over["changes"] if c["seat"] == seat)
+    assert mine["delta"] == delta and mine["points"] == 1000 + delta
+
+    # the database agrees: profile, history, record
+    me = await alice.get("/api/me")
+    assert me["points"] == 1000 + delta and me["games_played"] == 1
+    outcome = over["outcome"]
+    if outcome["winner"] == "landlord" and outcome["landlord"] == seat:
+        assert me["landlord_wins"] == 1
+    elif outcome["winner"] == "farmers" and outcome["landlord"] != seat:
+        assert me["farmer_wins"] == 1
+    else:
+        assert me["landlord_wins"] == me["farmer_wins"] == 0
+    hist = (await alice.get("/api/history"))["deals"]
+    assert len(hist) == 1 and hist[0]["delta"] == delta and hist[0]["deal_id"] == over["deal"]
+    rec = await alice.get(f"/api/deals/{over['deal']}")
+    assert rec["status"] == "over" and rec["you"] == seat
+    replayed = get_factory("doudizhu").replay(rec["record"])
+    assert replayed.is_over and replayed.outcome() == outcome
+    steps = (await alice.get(f"/api/deals/{over['deal']}/replay"))["steps"]
+    assert steps[-1]["observation"]["outcome"] == outcome
+    board = (await alice.get("/api/leaderboard"))["users"]
+    assert board[0]["name"] == "alice"
+    await alice.close()
