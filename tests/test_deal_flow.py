@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from ddz_deals import game, hand_ranks, landlord_plays_out
 
 from qipai.cards import Card
 from qipai.doudizhu.rules import PRESETS
 from qipai.doudizhu.state import Game, next_first_bidder
 from qipai.game import IllegalAction
+
+from ddz_deals import game, hand_ranks, landlord_plays_out
 
 CLASSIC = PRESETS["classic"]
 
@@ -155,7 +156,7 @@ def test_jj_forced_bid_not_when_someone_bid() -> None:
 
 def test_dissolve_after_three_deals_without_bid() -> None:
     g = Game.new(PRESETS["four_player"], seed=2)
-    for deal in range(3):
+    for _ in range(3):
         assert g.phase == "bid"
         for _ in range(4):
             g.apply("pass")

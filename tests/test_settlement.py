@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ddz_deals import game, hand_ranks, landlord_plays_out
-
 from qipai.doudizhu.rules import PRESETS
 from qipai.doudizhu.state import Game
+
+from ddz_deals import game, hand_ranks, landlord_plays_out
 
 CLASSIC = PRESETS["classic"]
 

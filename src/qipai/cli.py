@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import locale
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -140,4 +139,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
+from typing import ClassVar
 
 from ..cards import (
     BLACK_JOKER,
@@ -33,7 +33,7 @@ from ..cards import (
 )
 from .rules import KIND_NAMES_ZH, KINDS, Rules
 
-HandLike = Union[str, Sequence[int], Iterable[Card]]
+HandLike = str | Sequence[int] | Iterable[Card]
 """A hand or a set of cards: rank notation, a 15-entry rank-count vector, or :class:`Card` objects."""
 
 TOP_CHAIN_RANK = 11
@@ -70,8 +70,9 @@ class Move:
     text: str
     key: tuple[str, int, int, tuple[int, ...]]
     kind_index: int
+    _hash: int
 
-    _interned: dict[tuple[str, int, int, tuple[int, ...]], Move] = {}
+    _interned: ClassVar[dict[tuple[str, int, int, tuple[int, ...]], Move]] = {}
 
     @classmethod
     def make(cls, kind: str, main: int, length: int, counts: tuple[int, ...]) -> Move:
@@ -162,7 +163,7 @@ def as_counts(cards: HandLike, rules: Rules | None = None) -> tuple[int, ...]:
     else:
         items = list(cards)
         if items and all(isinstance(x, Card) for x in items):
-            counts = counts_of(c.rank for c in items)  # type: ignore[union-attr]
+            counts = counts_of(c.rank for c in items if isinstance(c, Card))
         elif len(items) == NUM_RANKS and all(isinstance(x, int) and x >= 0 for x in items):
             counts = tuple(items)  # type: ignore[arg-type]
         elif not items:
@@ -251,7 +252,7 @@ def classify(cards: HandLike, rules: Rules) -> list[Move]:
             span = _chain_of(counts, width)
             if span:
                 out.append(Move.make(kind, span[1], span[1] - span[0] + 1, counts))
-    for kind, per in (("plane_singles", 4), ("plane_pairs", 5)):
+    for per in (4, 5):  # plane_singles: 4 cards a unit; plane_pairs: 5
         if n % per:
             continue
         k = n // per

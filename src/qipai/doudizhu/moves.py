@@ -123,22 +123,22 @@ class _Tables:
         self.tp: list[list[Move | None]] | None = None
         if "triple_single" in kinds:
             self.ts = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
-            for t in range(BLACK_JOKER):
+            for tr in range(BLACK_JOKER):
                 for k in range(NUM_RANKS):
-                    if k != t:
+                    if k != tr:
                         c = z.copy()
-                        c[t] = 3
+                        c[tr] = 3
                         c[k] = 1
-                        self.ts[t][k] = Move.make("triple_single", t, 1, tuple(c))
+                        self.ts[tr][k] = Move.make("triple_single", tr, 1, tuple(c))
         if "triple_pair" in kinds:
             self.tp = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
-            for t in range(BLACK_JOKER):
+            for tr in range(BLACK_JOKER):
                 for k in range(NUM_RANKS):
-                    if k != t:
+                    if k != tr:
                         c = z.copy()
-                        c[t] = 3
+                        c[tr] = 3
                         c[k] = 2
-                        self.tp[t][k] = Move.make("triple_pair", t, 1, tuple(c))
+                        self.tp[tr][k] = Move.make("triple_pair", tr, 1, tuple(c))
         self.share = rules.single_kickers_share_rank
         self.f2s = "four_two_singles" in kinds
         self.f2p = "four_two_pairs" in kinds

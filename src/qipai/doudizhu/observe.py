@@ -1,8 +1,9 @@
 """What one seat may see (RULES.md §2, §5, §6): its own hand, the others' card counts, public history.
 
-A spectator (``seat=None``) sees no hand.  Plays are shown as ranks (Dou Dizhu ignores suits).  The kitty shows once taken, to everybody if the rules show it and
-always to the landlord; a shown hand (亮牌) is public.  Two deals that differ only in cards a seat cannot see
-give that seat equal observations until the deal is over, when every remaining hand is turned face up.
+A spectator (``seat=None``) sees no hand.  Plays are shown as ranks (Dou Dizhu ignores suits).  The kitty
+shows once taken, to everybody if the rules show it and always to the landlord; a shown hand (亮牌) is
+public.  Two deals that differ only in cards a seat cannot see give that seat equal observations until the deal
+is over, when every remaining hand is turned face up.
 """
 
 from __future__ import annotations

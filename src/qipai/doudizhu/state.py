@@ -239,8 +239,7 @@ class Game:
         r = self.rules
         if self.phase in ("bid", "double", "show"):
             return r.bid_seconds
-        if self.to_act == self.landlord and self.moves_played[self.to_act] == 0 and self.trick.last is None \
-                and sum(self.moves_played) == 0:
+        if self.to_act == self.landlord and sum(self.moves_played) == 0:
             return r.first_play_seconds
         return r.play_seconds
 
