@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Database, LiveServer, fast_settings
+from server_helpers import Database, LiveServer, StartServer, fast_settings
 
 PG_URL = os.environ.get("QIPAI_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -56,9 +56,6 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
 @pytest.fixture
 async def sqlite_db(tmp_path: Path) -> Database:
     return Database(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}")
-
-
-StartServer = Callable[..., Awaitable[LiveServer]]
 
 
 @pytest.fixture

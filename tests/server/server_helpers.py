@@ -6,7 +6,7 @@ import asyncio
 import json
 import random
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,6 +18,7 @@ from qipai.server.run import Server, make_config
 from qipai.server.settings import Settings
 
 Msg = dict[str, Any]
+StartServer = Callable[..., Awaitable["LiveServer"]]
 
 
 @dataclass

@@ -407,6 +407,9 @@ class Table:
         except TableError as e:
             if e.code != "illegal_action":
                 raise
+        body = json.dumps({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": None})
+        for c in self.lobby.conns_of(user_id):
+            c.send_body(body)
         self.broadcast_table()
         return "leaving"
 

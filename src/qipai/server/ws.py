@@ -219,9 +219,7 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             t, seat = await lobby.join_invite(uid, msg.invite)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Leave():
-            result = await lobby.leave(uid, msg.table)
-            if result == "leaving":
-                conn.send({"type": "left", "table": msg.table, "reason": "leaving_after_deal", "ref": ref})
+            await lobby.leave(uid, msg.table)
         case Spectate():
             await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Unspectate():

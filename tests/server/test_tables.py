@@ -1,0 +1,99 @@
+"""Private tables of humans, spectators, and what each connection may see."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from server_helpers import Client, LiveServer, Msg, StartServer
+
+from qipai.games import get_factory
+
+
+def game_at(deal: dict[str, Any], n: int) -> Any:
+    """The deal's game after its first ``n`` actions, rebuilt from the stored seed and record."""
+    g = get_factory(deal["game"]).new(deal["options"], deal["seed"], deal["context"])
+    for a in deal["record"]["actions"][:n]:
+        g.apply(a["action"], a["seat"])
+    return g
+
+
+def check_views(msgs: list[Msg], deal: dict[str, Any], seat: int | None) -> int:
+    """Every state a connection received equals the game's own view for that seat at that version, and no
+    message but ``deal_over`` carries anything else about the deal.  Returns the number of states checked."""
+    checked = 0
+    for m in msgs:
+        st = m.get("state") if m["type"] == "snapshot" else m if m["type"] == "state" else None
+        if st is None or st["deal"] != deal["id"]:
+            continue
+        assert st["you"] == seat
+        g = game_at(deal, st["version"])
+        assert st["observation"] == g.observe(seat), (seat, st["version"])
+        assert st["legal"] == (g.legal_actions() if seat is not None and g.to_act == seat else None)
+        obs = st["observation"]
+        if seat is None:
+            assert obs["hand"] is None
+        if obs["phase"] != "over":
+            assert obs["hands"] is None
+        checked += 1
+    return checked
+
+
+async def test_private_table_three_humans_and_a_spectator(start_server: StartServer) -> None:
+    server = await start_server(next_deal_delay=30)
+    a, b, c = [await Client.register(server, n) for n in ("ann", "bob", "cat")]
+    watcher = await Client.guest(server)
+    for x in (a, b, c, watcher):
+        await x.connect()
+    made = await a.post("/api/tables", {"room": "classic-1"})
+    code, table = made["invite_code"], made["table"]
+    assert len(code) == 6 and made["seat"] == 0
+    await b.send({"type": "join", "invite": code.lower(), "id": 1})
+    jb = await b.wait_for(lambda m: m["type"] == "joined")
+    assert jb["ref"] == 1 and jb["seat"] == 1 and jb["table"] == table
+    # the spectator needs the code for a private table
+    mark = watcher.mark()
+    await watcher.send({"type": "spectate", "table": table})
+    await watcher.error("private_table", mark)
+    await watcher.send({"type": "spectate", "table": table, "invite": code})
+    snap = await watcher.wait_for(lambda m: m["type"] == "snapshot", since=mark)
+    assert snap["table"]["invite_code"] is None and snap["table"]["you"] is None
+    r = await c.post("/api/tables/join", {"invite": code})
+    assert r["seat"] == 2
+    overs = await asyncio.gather(a.play_until_over(), b.play_until_over(), c.play_until_over())
+    assert overs[0]["outcome"] == overs[1]["outcome"] == overs[2]["outcome"]
+    w_over = await watcher.wait_for(lambda m: m["type"] == "deal_over")
+    deal_id = w_over["deal"]
+    deal = await a.get(f"/api/deals/{deal_id}")
+    assert [s["name"] for s in deal["seats"]] == ["ann", "bob", "cat"]
+    for seat, x in enumerate((a, b, c)):
+        assert check_views(x.msgs, deal, seat) > 0
+    assert check_views(watcher.msgs, deal, None) > 0
+    # a spectator cannot read the record of a deal it did not play
+    async with watcher.api() as h:
+        assert (await h.get(f"/api/deals/{deal_id}")).status_code == 403
+    scores = deal["outcome"]["scores"]
+    for seat, x in enumerate((a, b, c)):
+        me = await x.get("/api/me")
+        assert me["points"] == 1000 + scores[seat] and me["games_played"] == 1
+    # leaving between deals frees the seat at once; the table lives on with the others
+    mark = c.mark()
+    assert (await c.post(f"/api/tables/{table}/leave"))["result"] == "left"
+    left = await c.wait_for(lambda m: m["type"] == "left", since=mark)
+    assert left["reason"] == "left"
+    seats = (await a.wait_for(lambda m: m["type"] == "table" and m["table"]["seats"][2] is None))["table"]
+    assert seats["status"] == "waiting"
+    for x in (a, b, c, watcher):
+        await x.close()
+
+
+async def test_four_player_quick_match(server: LiveServer) -> None:
+    """The four-player preset runs through the same server unchanged."""
+    p = await Client.guest(server)
+    await p.connect()
+    await p.send({"type": "quick_match", "room": "four_player-1"})
+    joined = await p.wait_for(lambda m: m["type"] == "snapshot")
+    assert joined["table"]["players"] == 4
+    over = await p.play_until_over()
+    assert len(over["outcome"]["scores"]) == 4
+    await p.close()
