@@ -241,7 +241,7 @@ class Client:
                 if st["autoplay"][st["you"]]:
                     continue
                 key = (st["deal"], st["version"])
-                if key in acted or i < len(self.msgs) and self._newer_state_waiting(i):
+                if key in acted or (i < len(self.msgs) and self._newer_state_waiting(i)):
                     continue
                 acted.add(key)
                 await self.send({"type": "action", "table": st["table"], "deal": st["deal"],
