@@ -53,13 +53,14 @@ class Move:
     """One reading of a set of cards as a combination.
 
     Attributes: ``kind`` (a name from RULES.md §3), ``main`` (the rank compared), ``length`` (chained units, 1 if
-    unchained), ``counts`` (rank-count vector of the cards), ``size`` (number of cards), ``ranks`` (the cards'
-    ranks, ascending).  ``str(move)`` is the canonical notation: rank letters ascending.
+    unchained), ``counts`` (rank-count vector of the cards), ``parts`` (``(rank, count)`` for each rank present),
+    ``size`` (number of cards), ``ranks`` (the cards' ranks, ascending).  ``str(move)`` is the canonical
+    notation: rank letters ascending.
 
     Build moves with :func:`classify` or :meth:`Move.make`; never with the constructor.
     """
 
-    __slots__ = ("_hash", "counts", "key", "kind", "kind_index", "length", "main", "ranks", "size", "text")
+    __slots__ = ("_hash", "counts", "key", "kind", "kind_index", "length", "main", "parts", "ranks", "size", "text")
 
     kind: str
     main: int
@@ -70,6 +71,7 @@ class Move:
     text: str
     key: tuple[str, int, int, tuple[int, ...]]
     kind_index: int
+    parts: tuple[tuple[int, int], ...]
     _hash: int
 
     _interned: ClassVar[dict[tuple[str, int, int, tuple[int, ...]], Move]] = {}
@@ -88,6 +90,7 @@ class Move:
             m.counts = counts
             m.ranks = tuple(r for r in range(NUM_RANKS) for _ in range(counts[r]))
             m.size = len(m.ranks)
+            m.parts = tuple((r, n) for r, n in enumerate(counts) if n)
             m.text = "".join(RANK_LETTERS[r] for r in m.ranks)
             m.key = key
             m._hash = hash(key)
@@ -156,10 +159,10 @@ def as_counts(cards: HandLike, rules: Rules | None = None) -> tuple[int, ...]:
 
     With ``rules``, more copies of a rank than the rules' decks hold is an error.
     """
-    if isinstance(cards, str):
-        counts = counts_of(parse_ranks(cards))
-    elif isinstance(cards, tuple) and len(cards) == NUM_RANKS and all(isinstance(x, int) for x in cards):
+    if type(cards) is tuple and len(cards) == NUM_RANKS:  # the fast path: a rank-count vector
         counts = cards
+    elif isinstance(cards, str):
+        counts = counts_of(parse_ranks(cards))
     else:
         items = list(cards)
         if items and all(isinstance(x, Card) for x in items):

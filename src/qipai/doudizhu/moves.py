@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..cards import BLACK_JOKER, NUM_RANKS, RED_JOKER
+from ..cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, check_counts
 from .combos import TOP_CHAIN_RANK, HandLike, Move, as_counts, kickers_hold_rocket
 from .rules import Rules
 
@@ -39,6 +39,9 @@ class _Tables:
         self.rules = rules
         kinds = rules.kinds
         self.decks = rules.decks
+        self.rank_cap = 4 * rules.decks
+        self.labels: dict[Move, str] = {}
+        """Move labels (see :meth:`Move.label`) under these rules, filled as they are asked for."""
         z = [0] * NUM_RANKS
 
         def one_rank(r: int, n: int) -> tuple[int, ...]:
@@ -261,12 +264,19 @@ def _multisets(caps: list[tuple[int, int]], k: int) -> list[list[tuple[int, int]
 
 
 _TABLES: dict[Rules, _Tables] = {}
+_BY_ID: dict[int, tuple[Rules, _Tables]] = {}
+"""Tables by ``id(rules)``: hashing a 45-field dataclass on every call would cost more than the lookup.  The
+entry keeps its rules object alive, so the id cannot be reused while the entry exists."""
 
 
 def _tables(rules: Rules) -> _Tables:
+    entry = _BY_ID.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
     t = _TABLES.get(rules)
     if t is None:
         t = _TABLES[rules] = _Tables(rules)
+    _BY_ID[id(rules)] = (rules, t)
     return t
 
 
@@ -402,8 +412,11 @@ def legal_moves(hand: HandLike, rules: Rules, to_beat: Move | None = None) -> li
     ``hand`` is rank notation, a 15-entry rank-count vector (fastest) or :class:`~qipai.cards.Card` objects.
     The order is stable (by kind family, then rank) but not part of the contract.
     """
-    c = as_counts(hand)
-    t = _TABLES.get(rules) or _tables(rules)
+    c = hand if type(hand) is tuple and len(hand) == NUM_RANKS else as_counts(hand)
+    entry = _BY_ID.get(id(rules))
+    t = entry[1] if entry is not None and entry[0] is rules else _tables(rules)
+    if max(c) > t.rank_cap or c[BLACK_JOKER] > t.decks or c[RED_JOKER] > t.decks:
+        check_counts(c, rules.decks)
     if to_beat is None:
         return _leads(t, c)
     return _answers(t, c, to_beat)

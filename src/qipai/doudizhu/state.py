@@ -24,11 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, card_order, deck, format_ranks, parse_cards
+from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, format_ranks, parse_cards
 from ..game import JSON, IllegalAction
 from .actions import Action, format_action, parse_action
 from .combos import Move, classify
-from .moves import legal_moves
+from .moves import _answers, _leads, _tables, legal_moves
 from .rng import Rng
 from .rules import Rules
 from .settle import Outcome, settle
@@ -57,6 +57,7 @@ class Game:
                  deal: tuple[list[list[Card]], list[Card]] | None) -> None:
         n = rules.players
         self.rules = rules
+        self._tables = _tables(rules)
         self.seed = seed
         self.rng = Rng(seed)
         self.fixed_first_bidder = first_bidder
@@ -137,15 +138,16 @@ class Game:
         n = rules.players
         self.face_up: Card | None = None
         if deal is not None:
-            self.hands = [sorted(h, key=card_order) for h in deal[0]]
-            self.kitty = sorted(deal[1], key=card_order)
+            hands = [_sorted_cards(c.id for c in h) for h in deal[0]]
+            self.kitty = _sorted_cards(c.id for c in deal[1])
         else:
-            cards = deck(rules.decks)
-            self.rng.shuffle(cards)
+            ids = list(range(54 * rules.decks))  # the deck in id order (as qipai.cards.deck), shuffled
+            self.rng.shuffle(ids)
             hs = rules.hand_size
-            self.hands = [sorted(cards[i * hs:(i + 1) * hs], key=card_order) for i in range(n)]
-            self.kitty = sorted(cards[n * hs:], key=card_order)
-        self.initial_hands = [list(h) for h in self.hands]
+            hands = [_sorted_cards(ids[i * hs:(i + 1) * hs]) for i in range(n)]
+            self.kitty = _sorted_cards(ids[n * hs:])
+        self.initial_hands = hands
+        self._set_hands(hands)
         self.initial_kitty = list(self.kitty)
         if first_bidder is None:
             fb = rules.first_bidder
@@ -158,7 +160,6 @@ class Game:
             else:
                 first_bidder = self.rng.below(n)
         self.first_bidder = first_bidder
-        self.counts = [self._count(h) for h in self.hands]
         self.phase = "bid"
         self.to_act: int | None = first_bidder
         self.bids: list[tuple[int, int]] = []  # (seat, 0 for pass / bid value / 1 for call)
@@ -186,12 +187,25 @@ class Game:
                     return seat
         return 0  # unreachable with 3 kitty cards: some five is always dealt
 
-    @staticmethod
-    def _count(cards: Iterable[Card]) -> list[int]:
-        c = [0] * NUM_RANKS
-        for card in cards:
-            c[card.rank] += 1
-        return c
+    def _set_hands(self, hands: list[list[Card]]) -> None:
+        """Group each hand's cards by rank.  Plays always take the lowest cards of a rank, so a seat's hand is
+        always the last ``counts[r]`` cards of each rank group: the cards need no per-play bookkeeping."""
+        self._groups: list[list[list[Card]]] = []
+        self.counts: list[list[int]] = []
+        for h in hands:
+            groups: list[list[Card]] = [[] for _ in range(NUM_RANKS)]
+            for c in _sorted_cards(c.id for c in h):
+                groups[_RANK_OF[c.id]].append(c)
+            self._groups.append(groups)
+            self.counts.append([len(g) for g in groups])
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        """Each seat's cards now, sorted by rank then suit (a fresh list: changing it changes nothing)."""
+        return [
+            [c for g, k in zip(groups, counts, strict=True) if k for c in g[len(g) - k:]]
+            for groups, counts in zip(self._groups, self.counts, strict=True)
+        ]
 
     # ------------------------------------------------------------------ queries
     @property
@@ -213,7 +227,9 @@ class Game:
         """The legal plays (not counting pass) of the seat to act in the play phase."""
         if self.phase != "play" or self.to_act is None:
             return []
-        return legal_moves(tuple(self.counts[self.to_act]), self.rules, self.trick.last)
+        c = tuple(self.counts[self.to_act])
+        last = self.trick.last
+        return _leads(self._tables, c) if last is None else _answers(self._tables, c, last)
 
     def legal_actions(self) -> list[str]:
         """Every text action the seat to act may take now (turn actions only)."""
@@ -399,8 +415,9 @@ class Game:
     def _make_landlord(self, seat: int, bid: int) -> None:
         self.landlord = seat
         self.bid = bid
-        self.hands[seat] = sorted(self.hands[seat] + self.kitty, key=card_order)
-        self.counts[seat] = self._count(self.hands[seat])
+        hands = self.hands
+        hands[seat] += self.kitty
+        self._set_hands(hands)
         self.kitty_taken = True
         self.log.append({"event": "landlord", "seat": seat, "bid": bid,
                          **({"kitty": [str(c) for c in self.kitty]} if self.rules.kitty_visible else {})})
@@ -530,21 +547,18 @@ class Game:
 
     def _do_play(self, seat: int, move: Move) -> None:
         counts = self.counts[seat]
-        hand = self.hands[seat]
+        parts = move.parts
+        for r, k in parts:
+            if counts[r] < k:
+                raise IllegalAction(f"you do not hold {move.text}")
+        groups = self._groups[seat]
         taken: list[Card] = []
-        need = list(move.counts)
-        keep: list[Card] = []
-        for c in hand:
-            if need[c.rank]:
-                need[c.rank] -= 1
-                taken.append(c)
-            else:
-                keep.append(c)
-        if any(need):
-            raise IllegalAction(f"you do not hold {move.text}")
-        self.hands[seat] = keep
-        for r in range(NUM_RANKS):
-            counts[r] -= move.counts[r]
+        for r, k in parts:
+            g = groups[r]
+            n = counts[r]
+            start = len(g) - n  # the lowest cards left of this rank
+            taken += g[start:start + k]
+            counts[r] = n - k
         t = self.trick
         if move.is_bomb:
             self.bombs.append((seat, move, t.last is not None))
@@ -555,8 +569,8 @@ class Game:
         self.moves_played[seat] += 1
         self.cards_played[seat] += move.size
         self.log.append({"event": "play", "seat": seat, "move": move.text, "kind": move.kind,
-                         "cards": [str(c) for c in taken]})
-        if not keep:
+                         "cards": [_TOKENS[c.id] for c in taken]})
+        if not any(counts):
             self.winner = seat
             self.phase = "over"
             self.to_act = None
@@ -591,14 +605,22 @@ _DOUBLING_NAMES = ("倒", "反", "斡", "垒")
 """Chengdu doubling stages: farmers 倒, landlord 反, farmers 斡, landlord 垒 (seed 004)."""
 
 
-_LABELS: dict[tuple[Rules, Move], str] = {}
+_CARDS = [Card(i) for i in range(4 * 54)]
+_TOKENS = [str(c) for c in _CARDS]
+_RANK_OF = [c.rank for c in _CARDS]
+_ORDER = [(c.id % 54) * 4 + c.deck for c in _CARDS]  # card_order as one int
+
+
+def _sorted_cards(ids: Iterable[int]) -> list[Card]:
+    """Cards by id, sorted by rank, suit, deck (the shared Card objects: no allocation per deal)."""
+    return [_CARDS[i] for i in sorted(ids, key=_ORDER.__getitem__)]
 
 
 def _label(move: Move, rules: Rules) -> str:
-    key = (rules, move)
-    s = _LABELS.get(key)
+    labels = _tables(rules).labels
+    s = labels.get(move)
     if s is None:
-        s = _LABELS[key] = move.label(rules)
+        s = labels[move] = move.label(rules)
     return s
 
 
