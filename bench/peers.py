@@ -568,8 +568,9 @@ class OpenSpielPeer(Peer):
 
         def spare_first(cards: list[str]) -> list[str]:
             # Cards put beside prev: ranks not in prev first, so that the seat playing prev does not
-            # hold four of its chain's lowest rank (OpenSpiel then generates no chain from that rank).
-            return sorted(cards, key=lambda c: (c in prev, RANK_INDEX[c]))
+            # hold four of its chain's lowest rank (OpenSpiel then generates no chain from that rank);
+            # when prev's ranks must be used, its lowest rank (prev[0], a chain's head) comes last.
+            return sorted(cards, key=lambda c: (c in prev, c == prev[0], RANK_INDEX[c]))
 
         if len(hand) == 17 and len(prev) <= 19:
             rest = spare_first(rest)

@@ -128,6 +128,42 @@ def replay(
 
 # --- play command (terminal game) ---
 
+
+@app.command()
+def play(
+    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    seed: Annotated[int | None, typer.Option(help="Table seed for a reproducible table (default: random).")] = None,
+    bots: Annotated[str | None, typer.Option(
+        help="Bot names, one per bot seat or one for all (default: heuristic, else random).")] = None,
+    lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+    deals: Annotated[int, typer.Option(help="Stop after this many deals (0: ask between deals).")] = 0,
+    timer: Annotated[bool, typer.Option(help="Use the rules' time limits for your decisions.")] = False,
+    timer_seconds: Annotated[int | None, typer.Option(
+        help="Seconds per decision instead of the rules' limits (turns the timer on).")] = None,
+    auto_delay: Annotated[float, typer.Option(
+        help="In auto-play, seconds to wait at your turn for you to type a command.")] = 1.0,
+    points: Annotated[int, typer.Option(help="Starting table points where the rules cap payments.")] = 1000,
+    records: Annotated[Path, typer.Option(help="Folder for the JSON record of each deal.")] = Path("qipai-records"),
+    no_records: Annotated[bool, typer.Option("--no-records", help="Write no records.")] = False,
+    clear: Annotated[bool | None, typer.Option(
+        "--clear/--no-clear", help="Clear the screen before each decision (default: on a real terminal).")] = None,
+) -> None:
+    """Play Dou Dizhu in the terminal against bots, for as many deals as you like (type help at the table)."""
+    from .tui import SetupError, TableOptions, run_table
+
+    lang = _check_lang(lang)
+    opts = TableOptions(
+        preset=rules_name, seed=seed, lang=lang, deals=deals, timer=timer, timer_seconds=timer_seconds,
+        auto_delay=auto_delay, points=points, records=None if no_records else records, clear=clear,
+        bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None,
+    )
+    try:
+        code = run_table(opts)
+    except SetupError as e:
+        _fail(str(e))
+    raise typer.Exit(code)
+
+
 # --- arena command (bots) ---
 
 # --- serve command (server) ---

@@ -42,7 +42,7 @@ def _load_optional() -> None:
     """Import bot modules that register themselves (they may not exist yet in every build)."""
     import importlib
 
-    for mod in ("heuristic", "search"):
+    for mod in ("heuristic", "search", "baselines"):
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except ModuleNotFoundError as e:

@@ -168,7 +168,7 @@ def as_counts(cards: HandLike, rules: Rules | None = None) -> tuple[int, ...]:
         if items and all(isinstance(x, Card) for x in items):
             counts = counts_of(c.rank for c in items if isinstance(c, Card))
         elif len(items) == NUM_RANKS and all(isinstance(x, int) and x >= 0 for x in items):
-            counts = tuple(items)  # type: ignore[arg-type]
+            counts = tuple(x for x in items if isinstance(x, int))
         elif not items:
             counts = (0,) * NUM_RANKS
         else:

@@ -18,7 +18,7 @@ from qipai.store.models import Base
 
 try:
     config = context.config
-except NameError:  # imported outside Alembic (pytest --doctest-modules collects every module)
+except (NameError, AttributeError):  # imported outside Alembic (pytest --doctest-modules collects every module)
     config = None
 target_metadata = Base.metadata
 
