@@ -121,6 +121,10 @@ class _Tables:
                 by_mask.append(tuple(acc2))
             self.chains_by_mask[kind] = by_mask
 
+        empty: list[_Tuple] = [()] * (1 << (TOP_CHAIN_RANK + 1))
+        self.chains_by_width = [self.chains_by_mask.get(k, empty) for k in ("straight", "pair_straight", "plane")]
+        """Chain moves by the mask of ranks held once, twice and three times (empty where a kind is off)."""
+
         # kicker tables
         self.ts: list[list[Move | None]] | None = None
         self.tp: list[list[Move | None]] | None = None
@@ -176,39 +180,39 @@ class _Tables:
             self._two[key] = table
         return table
 
-    def add_two(self, out: list[Move], c: tuple[int, ...], kind: str, lo: int, hi: int, width: int) -> None:
-        """Append every move of ``kind`` with main part lo..hi and two kickers available in ``c``."""
+    def add_two(self, out: list[Move], avail: list[int], c: tuple[int, ...], kind: str, lo: int, hi: int,
+                width: int) -> None:
+        """Append every move of ``kind`` with main part lo..hi and two kickers from ``avail`` (the ranks held
+        once or more for single kickers, twice or more for pair kickers, outside lo..hi)."""
         table = self.two_kicker_table(kind, lo, hi, width)
-        if kind.endswith("pairs"):
-            avail = [r for r in range(NUM_RANKS) if c[r] >= 2 and not lo <= r <= hi]
-            for i, a in enumerate(avail):
-                row = table[a]
-                out.extend([m for b in avail[i + 1:] if (m := row[b]) is not None])
-        else:
-            avail = [r for r in range(NUM_RANKS) if c[r] and not lo <= r <= hi]
-            for i, a in enumerate(avail):
-                row = table[a]
-                if c[a] >= 2 and (m := row[a]) is not None:
-                    out.append(m)
-                out.extend([m for b in avail[i + 1:] if (m := row[b]) is not None])
+        twin = self.share and not kind.endswith("pairs")  # two single kickers of one rank
+        for i, a in enumerate(avail):
+            row = table[a]
+            if twin and c[a] >= 2:
+                out.append(row[a])  # type: ignore[arg-type]
+            if a >= BLACK_JOKER:  # B with R may be the rocket: the table holds None there
+                out += [m for b in avail[i + 1:] if (m := row[b]) is not None]
+            else:
+                out += [row[b] for b in avail[i + 1:]]  # type: ignore[misc]
 
-    def four_two(self, out: list[Move], c: tuple[int, ...], f: int) -> None:
+    def four_two(self, out: list[Move], c: tuple[int, ...], f: int, singles: list[int], pairs: list[int]) -> None:
         """Append four-with-two moves with four ``f`` (``c[f] >= 4``)."""
         if self.f2s:
-            self.add_two(out, c, "four_two_singles", f, f, 4)
+            self.add_two(out, [r for r in singles if r != f], c, "four_two_singles", f, f, 4)
         if self.f2p:
-            self.add_two(out, c, "four_two_pairs", f, f, 4)
+            self.add_two(out, [r for r in pairs if r != f], c, "four_two_pairs", f, f, 4)
 
-    def planes(self, out: list[Move], c: tuple[int, ...], lo: int, hi: int) -> None:
+    def planes(self, out: list[Move], c: tuple[int, ...], lo: int, hi: int, singles: list[int],
+               pairs: list[int]) -> None:
         """Append planes with kickers whose triples are exactly ranks ``lo..hi`` (each ``c[r] >= 3``)."""
         k = hi - lo + 1
         if k < self.plane_min or k > self.plane_max:
             return
         if k == 2:
             if self.ps:
-                self.add_two(out, c, "plane_singles", lo, hi, 3)
+                self.add_two(out, [r for r in singles if r < lo or r > hi], c, "plane_singles", lo, hi, 3)
             if self.pp:
-                self.add_two(out, c, "plane_pairs", lo, hi, 3)
+                self.add_two(out, [r for r in pairs if r < lo or r > hi], c, "plane_pairs", lo, hi, 3)
             return
         decks = self.decks
         base = [0] * NUM_RANKS
@@ -295,49 +299,66 @@ def _mask_runs(mask: int) -> list[tuple[int, int]]:
 
 
 _CHAIN_RANKS = range(TOP_CHAIN_RANK + 1)
+_TOP_RANKS = range(TOP_CHAIN_RANK + 1, NUM_RANKS)
 _RUNS_BY_MASK = [_mask_runs(m) for m in range(1 << (TOP_CHAIN_RANK + 1))]
 
 
 def _leads(t: _Tables, c: tuple[int, ...]) -> list[Move]:
     out: list[Move] = []
     simple = t.simple
-    singles = [r for r in range(NUM_RANKS) if c[r]]
-    for r in singles:
-        out += simple[r][c[r]]
-    m1 = m2 = m3 = 0
-    for r in singles:
-        if r <= TOP_CHAIN_RANK:
-            n = c[r]
-            m1 |= 1 << r
+    singles: list[int] = []
+    pairs: list[int] = []
+    triples: list[int] = []
+    m1 = m2 = m3 = 0  # chain-rank masks of ranks held at least once, twice, three times
+    bit = 1
+    for r in _CHAIN_RANKS:
+        n = c[r]
+        if n:
+            out += simple[r][n]
+            singles.append(r)
+            m1 |= bit
             if n >= 2:
-                m2 |= 1 << r
+                pairs.append(r)
+                m2 |= bit
                 if n >= 3:
-                    m3 |= 1 << r
+                    triples.append(r)
+                    m3 |= bit
+        bit <<= 1
+    for r in _TOP_RANKS:
+        n = c[r]
+        if n:
+            out += simple[r][n]
+            singles.append(r)
+            if n >= 2:
+                pairs.append(r)
+                if n >= 3 and r < BLACK_JOKER:
+                    triples.append(r)
     if t.rocket is not None and c[BLACK_JOKER] >= t.decks and c[RED_JOKER] >= t.decks:
         out.append(t.rocket)
-    cbm = t.chains_by_mask
-    for kind, width, _lo, _hi in t.chain_spec:
-        out += cbm[kind][m1 if width == 1 else m2 if width == 2 else m3]
-    triples = [r for r in singles if c[r] >= 3 and r < BLACK_JOKER]
+    by_mask = t.chains_by_width
+    out += by_mask[0][m1]
+    out += by_mask[1][m2]
+    out += by_mask[2][m3]
     if triples:
-        if t.ts is not None:
+        ts = t.ts
+        if ts is not None:
             for tr in triples:
-                row = t.ts[tr]
+                row = ts[tr]
                 out += [row[k] for k in singles if k != tr]  # type: ignore[misc]
-        if t.tp is not None:
-            pairs = [r for r in singles if c[r] >= 2]
+        tp = t.tp
+        if tp is not None:
             for tr in triples:
-                row = t.tp[tr]
+                row = tp[tr]
                 out += [row[k] for k in pairs if k != tr]  # type: ignore[misc]
         if (t.ps or t.pp) and m3 & (m3 >> 1):
             for lo, hi in _RUNS_BY_MASK[m3]:
                 for a in range(lo, hi):
                     for b in range(a + 1, hi + 1):
-                        t.planes(out, c, a, b)
+                        t.planes(out, c, a, b, singles, pairs)
         if t.f2s or t.f2p:
             for f in triples:
                 if c[f] >= 4:
-                    t.four_two(out, c, f)
+                    t.four_two(out, c, f, singles, pairs)
     return out
 
 
@@ -375,17 +396,21 @@ def _answers(t: _Tables, c: tuple[int, ...], last: Move) -> list[Move]:
                     out.extend([m for k in ks if k != tr and (m := row[k]) is not None])
     elif kind == "four_two_singles" or kind == "four_two_pairs":
         tmp: list[Move] = []
+        singles = [r for r in range(NUM_RANKS) if c[r]]
+        pairs = [r for r in singles if c[r] >= 2]
         for f in range(main + 1, BLACK_JOKER):
             if c[f] >= 4:
-                t.four_two(tmp, c, f)
+                t.four_two(tmp, c, f, singles, pairs)
         out.extend(m for m in tmp if m.kind == kind)
     elif kind == "plane_singles" or kind == "plane_pairs":
         length = last.length
         tmp = []
+        singles = [r for r in range(NUM_RANKS) if c[r]]
+        pairs = [r for r in singles if c[r] >= 2]
         for hi in range(main + 1, TOP_CHAIN_RANK + 1):
             lo = hi - length + 1
             if lo >= 0 and all(c[r] >= 3 for r in range(lo, hi + 1)):
-                t.planes(tmp, c, lo, hi)
+                t.planes(tmp, c, lo, hi, singles, pairs)
         out.extend(m for m in tmp if m.kind == kind)
     # bombs and the rocket
     if kind != "bomb":
