@@ -222,6 +222,12 @@ class Client:
         """Answer every turn of this seat (random legal actions) until ``deal_over``."""
         acted: set[tuple[int, int]] = set()
         start = self.mark()
+        for j in range(len(self.msgs) - 1, -1, -1):  # answer a turn that is already waiting
+            if self.msgs[j]["type"] in ("state", "snapshot"):
+                start = j
+                break
+            if self.msgs[j]["type"] == "deal_over":
+                break
 
         async def loop() -> Msg:
             i = start
@@ -244,8 +250,15 @@ class Client:
                 if key in acted or (i < len(self.msgs) and self._newer_state_waiting(i)):
                     continue
                 acted.add(key)
-                await self.send({"type": "action", "table": st["table"], "deal": st["deal"],
-                                 "version": st["version"], "action": self.choose(st["legal"])})
+                await self.send(
+                    {
+                        "type": "action",
+                        "table": st["table"],
+                        "deal": st["deal"],
+                        "version": st["version"],
+                        "action": self.choose(st["legal"]),
+                    }
+                )
 
         return await asyncio.wait_for(loop(), timeout)
 

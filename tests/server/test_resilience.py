@@ -1,0 +1,231 @@
+"""Disconnection and reconnection, timeouts and auto-play, and a server restart in the middle of a deal."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+from typing import Any
+
+import httpx
+from server_helpers import Client, Database, Msg, StartServer
+
+from qipai.games import get_factory
+
+
+def seat_actions(record: dict[str, Any], seat: int) -> list[str]:
+    return [a["action"] for a in record["actions"] if a["seat"] == seat]
+
+
+def versions(msgs: list[Msg]) -> list[int]:
+    out = []
+    for m in msgs:
+        st = m.get("state") if m["type"] == "snapshot" else m if m["type"] == "state" else None
+        if st is not None:
+            out.append(st["version"])
+    return out
+
+
+async def my_turn(c: Client, timeout: float = 20.0, since: int = 0) -> Msg:
+    return await c.wait_for(
+        lambda m: m["type"] == "state" and m["to_act"] == m["you"] and not m["autoplay"][m["you"]],
+        timeout,
+        since,
+    )
+
+
+async def act_a_few_times(c: Client, table: str, times: int) -> None:
+    since = 0
+    for _ in range(times):
+        st = await my_turn(c, since=since)
+        since = c.msgs.index(st) + 1
+        await c.send(
+            {
+                "type": "action",
+                "table": table,
+                "deal": st["deal"],
+                "version": st["version"],
+                "action": c.choose(st["legal"]),
+            }
+        )
+        await c.wait_for(lambda m, v=st["version"]: m["type"] == "state" and m["version"] > v, since=since)
+
+
+async def test_disconnect_autoplay_reconnect(start_server: StartServer) -> None:
+    server = await start_server(bot_delay=0.05, autoplay_delay=0.3)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    table, seat = joined["table"], joined["seat"]
+    watcher = await Client.guest(server)
+    await watcher.connect()
+    await watcher.send({"type": "spectate", "table": table})
+    await watcher.wait_for(lambda m: m["type"] == "snapshot")
+
+    # a second tab: closing one of two connections changes nothing
+    tab2 = await Client(server, alice.token, alice.user).connect()
+    await my_turn(alice)
+    await tab2.close()
+    await asyncio.sleep(0.2)
+    assert not server.lobby.tables[table].game.in_autoplay(seat)
+
+    # the last connection drops: auto-play takes the seat and plays for it
+    await alice.close()
+    on = await watcher.wait_for(lambda m: m["type"] == "state" and m["autoplay"][seat])
+    await watcher.wait_for(lambda m: m["type"] == "state" and m["version"] > on["version"] + 3)
+
+    # reconnecting (a new connection, same account) gives back the full view and control
+    again = Client(server, alice.token, alice.user)
+    await again.connect()
+    welcome = again.msgs[0]
+    assert welcome["table"] == table
+    snap = await again.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["table"]["id"] == table and snap["state"] is not None
+    assert snap["state"]["autoplay"][seat] is False
+    over = await again.play_until_over()
+    vs = versions(again.msgs)
+    assert all(b - a in (0, 1) for a, b in itertools.pairwise(vs)), vs
+    deal = await again.get(f"/api/deals/{over['deal']}")
+    mine = seat_actions(deal["record"], seat)
+    i_on, i_off = mine.index("autoplay on"), mine.index("autoplay off")
+    assert i_off > i_on + 1, mine  # auto-play acted for the seat in between
+    assert get_factory("doudizhu").replay(deal["record"]).outcome() == over["outcome"]
+    await again.close()
+    await watcher.close()
+
+
+async def test_timeout_puts_seat_into_autoplay(start_server: StartServer) -> None:
+    server = await start_server(bot_delay=0.05)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    fast = {"bid_seconds": 1, "play_seconds": 1, "first_play_seconds": 1}
+    await alice.send({"type": "create_table", "room": "classic-1", "options": fast, "fill_bots_after": 0})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    seat = joined["seat"]
+    turn = await my_turn(alice)
+    assert 0 < turn["deadline_ms"] <= 1000
+    # say nothing: the time runs out
+    timed = await alice.wait_for(
+        lambda m: m["type"] == "state" and m["autoplay"][seat] and m["version"] > turn["version"], 5
+    )
+    assert timed["version"] == turn["version"] + 1
+    mark = alice.mark()
+    await alice.send({"type": "autoplay", "table": joined["table"], "on": False})
+    await alice.wait_for(lambda m: m["type"] == "state" and not m["autoplay"][seat], since=mark)
+    over = await alice.play_until_over()
+    deal = await alice.get(f"/api/deals/{over['deal']}")
+    mine = seat_actions(deal["record"], seat)
+    assert mine[0] == "timeout" and "autoplay off" in mine
+    # a player can also turn auto-play on and off at will
+    await alice.close()
+
+
+async def test_restart_mid_deal(start_server: StartServer) -> None:
+    first = await start_server(bot_delay=0.05)
+    alice = await Client.register(first, "alice")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    table = joined["table"]
+    await act_a_few_times(alice, table, 2)
+    seen = max(versions(alice.msgs))
+    deal_id = alice.latest_state()["deal"]
+    await first.stop()
+    await alice.close()
+
+    second = await start_server(bot_delay=0.05)
+    t = second.lobby.tables[table]
+    assert t.deal_id == deal_id and t.version >= seen  # every state a player saw was journaled first
+    again = Client(second, alice.token, alice.user)
+    await again.connect()
+    snap = await again.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["state"]["deal"] == deal_id and snap["state"]["version"] >= seen
+    over = await again.play_until_over()
+    assert over["deal"] == deal_id
+    me = await again.get("/api/me")
+    assert me["games_played"] == 1
+    deal = await again.get(f"/api/deals/{deal_id}")
+    assert get_factory("doudizhu").replay(deal["record"]).outcome() == over["outcome"]
+    await again.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _spawn(db: Database, port: int) -> subprocess.Popen[bytes]:
+    args = [
+        sys.executable,
+        "-m",
+        "qipai.server",
+        "--port",
+        str(port),
+        "--database-url",
+        db.url,
+        "--bot-delay",
+        "0.05",
+        "--bot-fill-wait",
+        "0.2",
+        "--log-level",
+        "warning",
+    ]
+    if db.schema:
+        args += ["--database-schema", db.schema]
+    proc = subprocess.Popen(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    async with httpx.AsyncClient() as h:
+        for _ in range(300):
+            try:
+                if (await h.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
+                    return proc
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError("server exited")
+            await asyncio.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+class _Remote:
+    """Enough of LiveServer for a Client: addresses of a server in another process."""
+
+    def __init__(self, port: int) -> None:
+        self.http = f"http://127.0.0.1:{port}"
+        self.ws = f"ws://127.0.0.1:{port}/ws"
+
+
+async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
+    """SIGKILL in the middle of a deal: every state a player saw was journaled; the deal goes on."""
+    port = _free_port()
+    proc = await _spawn(db, port)
+    try:
+        remote: Any = _Remote(port)
+        alice = await Client.guest(remote)
+        await alice.connect()
+        await alice.send({"type": "quick_match", "room": "classic-1"})
+        joined = await alice.wait_for(lambda m: m["type"] == "joined")
+        await act_a_few_times(alice, joined["table"], 3)
+        seen = max(versions(alice.msgs))
+        deal_id = alice.latest_state()["deal"]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        await alice.close()
+        proc = await _spawn(db, port)
+        again = Client(remote, alice.token, alice.user)
+        await again.connect()
+        snap = await again.wait_for(lambda m: m["type"] == "snapshot")
+        assert snap["state"]["deal"] == deal_id and snap["state"]["version"] >= seen
+        over = await again.play_until_over()
+        assert over["deal"] == deal_id
+        assert (await again.get("/api/me"))["games_played"] == 1
+        await again.close()
+    finally:
+        proc.kill()
+        proc.wait()
