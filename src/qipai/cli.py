@@ -166,6 +166,36 @@ def play(
 
 # --- arena command (bots) ---
 
+
+@app.command()
+def arena(
+    bot_a: Annotated[str, typer.Argument(help="Bot A: a name (see docs/bots.md) or NAME:key=value, e.g. "
+                                              "search:time=0.5, douzero:weights=DIR.")],
+    bot_b: Annotated[str, typer.Argument(help="Bot B, as bot A.")],
+    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    deals: Annotated[int, typer.Option(help="Deals to play; each is played twice, roles swapped.")] = 1000,
+    jobs: Annotated[int, typer.Option(help="Worker processes (cores) to use.")] = 1,
+    seed: Annotated[int, typer.Option(help="Arena seed: deals and bot seeds derive from it.")] = 0,
+    research: Annotated[bool, typer.Option(
+        "--research", help="DouZero/PerfectDou protocol: no bidding, seat 0 landlord, fixed deals file.")] = False,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
+    from .bots.arena import report_lines, run_arena
+
+    try:
+        result = run_arena(bot_a, bot_b, rules=rules_name, deals=deals, jobs=jobs, seed=seed,
+                           protocol="research" if research else "duplicate", json_path=json_out,
+                           progress=progress)
+    except (ValueError, KeyError, ImportError, FileNotFoundError) as e:
+        _fail(str(e.args[0]) if e.args else str(e))
+    for line in report_lines(result):
+        typer.echo(line)
+    if json_out:
+        typer.echo(f"result: {json_out}")
+
+
 # --- serve command (server) ---
 
 

@@ -1,0 +1,457 @@
+"""The arena: two bots play duplicate deals, and the result is measured per role with confidence intervals.
+
+**Duplicate deals.**  Every deal is played twice with the roles swapped, so the luck of the cards cancels:
+
+- ``protocol="research"`` (DouZero/PerfectDou, see :mod:`qipai.bots.research`): no bidding, seat 0 is the
+  landlord.  First bot A is the landlord and bot B both farmers, then B is the landlord and A both farmers.
+  Deals come from the fixed deals file.
+- ``protocol="duplicate"`` (any preset, with bidding): deal ``i`` is shuffled from a seed made from the
+  arena seed and ``i``.  One seat ``s = i mod players`` is A's and the others B's, then the other way round.
+  Bidding decides who becomes the landlord, so in some games a side holds both bots (A and B as fellow
+  farmers); those sides are left out of the per-role figures (the other side of the game still counts) and
+  are counted as ``mixed``.
+
+**Measures**, for each bot and role (``landlord``, ``farmers``), over the games where that bot alone held the
+role: **WP**, the share of games won, and **ADP**, the side's average score (research protocol: DouZero's
+``±2 × 2^bombs``; otherwise the settlement's score changes in stakes: the landlord's, or the farmers'
+together).  Each comes with a 95% confidence interval (normal approximation: ``1.96 × standard error``).
+"Both roles" averages the two roles; in the research protocol its interval comes from the per-deal average of
+the two games of a deal (the duplicate pair), which is what makes duplicate deals precise.
+
+Bots are built per game with seeds made from the arena seed, the deal, the half and the seat, so a run is
+reproducible whatever the number of jobs (a bot with a time budget, like ``search``, is reproducible only
+with a fixed number of samples).  Bots receive a copy of the observation and the legal actions, never the
+game.
+
+>>> r = run_arena("heuristic", "random", deals=2, progress=False)
+>>> r["games"], r["bots"]["A"]["name"]
+(4, 'heuristic')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing as mp
+import pickle
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..doudizhu.rules import PRESETS, Rules
+from ..doudizhu.state import Game
+from . import get_bot
+from .base import Bot
+
+PROTOCOLS = ("duplicate", "research")
+Z95 = 1.959963984540054
+
+
+# ---------------------------------------------------------------------------------------------- bot specs
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as the arena names it: ``NAME`` or ``NAME:key=value,key=value``.
+
+    Options: ``search:time=0.5`` (seconds per move), ``search:samples=200`` (a fixed number of sampled worlds
+    per move: reproducible), ``douzero:weights=DIR`` (a folder with DouZero's three ``.ckpt`` files).
+    """
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Read a bot spec; a bad option is a ``ValueError`` that says what was expected."""
+        name, _, rest = text.strip().partition(":")
+        opts: list[tuple[str, str]] = []
+        if rest:
+            for part in rest.split(","):
+                k, eq, v = part.partition("=")
+                if not eq or not k.strip():
+                    raise ValueError(f"bad bot option {part!r} in {text!r}: expected key=value")
+                opts.append((k.strip(), v.strip()))
+        return cls(name.strip(), tuple(opts))
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+
+
+_DOUZERO_CACHE: dict[str, Any] = {}
+
+
+def make_bot(spec: BotSpec | str, seed: int) -> Bot:
+    """Build the bot a spec names (see :class:`BotSpec`)."""
+    sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
+    opts = dict(sp.options)
+    if sp.name == "search":
+        from .search import SearchBot
+
+        unknown = set(opts) - {"time", "samples"}
+        if unknown:
+            raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS or samples=N")
+        budget = float(opts.get("time", "1.0"))
+        samples = int(opts["samples"]) if "samples" in opts else None
+        return SearchBot(seed, time_budget=budget, samples=samples)
+    if sp.name == "douzero":
+        from .baselines import DouZeroBot, load_douzero_agents
+
+        if "weights" not in opts:
+            raise ValueError("the douzero bot needs its weights: douzero:weights=DIR")
+        w = opts["weights"]
+        if w not in _DOUZERO_CACHE:
+            _DOUZERO_CACHE[w] = load_douzero_agents(w)
+        return DouZeroBot(_DOUZERO_CACHE[w], seed)
+    if opts:
+        raise ValueError(f"bot {sp.name!r} takes no options")
+    return get_bot(sp.name, seed)
+
+
+# ---------------------------------------------------------------------------------------------- one game
+@dataclass
+class GameRecord:
+    """One finished game of the arena."""
+
+    deal: int
+    half: int
+    seats: list[str]
+    """``A`` or ``B`` for each seat."""
+    landlord: int | None
+    winner: str | None
+    """``landlord``, ``farmers``, or ``None`` (a dissolved deal)."""
+    points: int
+    """The landlord side's points (research: ``±2 × 2^bombs``; otherwise the landlord's score change)."""
+    scores: list[int]
+    bombs: int
+    cards: str = ""
+    """A digest of the dealt cards: both games of a deal show the same digest."""
+    decisions: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    spec_a: str
+    spec_b: str
+    rules: Rules
+    protocol: str
+    seed: int
+    deal_lines: tuple[str, ...]
+
+
+_SETUP: _Setup | None = None
+
+
+def _init_worker(setup: _Setup) -> None:
+    global _SETUP
+    _SETUP = setup
+
+
+def _mix(*parts: object) -> int:
+    return random.Random(":".join(str(p) for p in parts)).getrandbits(62)
+
+
+def seats_for(protocol: str, players: int, deal: int, half: int) -> list[str]:
+    """Which bot holds each seat: ``A``/``B`` per seat for deal ``deal`` and half 0 or 1.
+
+    >>> seats_for("research", 3, 5, 0), seats_for("research", 3, 5, 1)
+    (['A', 'B', 'B'], ['B', 'A', 'A'])
+    >>> seats_for("duplicate", 3, 4, 0), seats_for("duplicate", 3, 4, 1)
+    (['B', 'A', 'B'], ['A', 'B', 'A'])
+    """
+    lone = 0 if protocol == "research" else deal % players
+    first, other = ("A", "B") if half == 0 else ("B", "A")
+    return [first if s == lone else other for s in range(players)]
+
+
+def play_game(setup: _Setup, deal: int, half: int) -> GameRecord:
+    """Play one game of the arena (deal ``deal``, half 0 or 1)."""
+    from .research import ResearchDeal, research_game, research_points
+
+    rules = setup.rules
+    n = rules.players
+    seats = seats_for(setup.protocol, n, deal, half)
+    if setup.protocol == "research":
+        g = research_game(ResearchDeal.parse(setup.deal_lines[deal]), rules)
+    else:
+        g = Game.new(rules, _mix("deal", setup.seed, deal))
+    digest = hashlib.sha1(repr((g.initial_hands, g.initial_kitty)).encode()).hexdigest()[:12]
+    specs = {"A": setup.spec_a, "B": setup.spec_b}
+    bots = [make_bot(specs[seats[s]], _mix("bot", setup.seed, deal, half, s) & 0xFFFFFFFF) for s in range(n)]
+    decisions = {"A": 0, "B": 0}
+    seconds = {"A": 0.0, "B": 0.0}
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs = g.observe(seat)
+        legal = g.legal_actions()
+        view = pickle.loads(pickle.dumps(obs))  # the bot gets its own copy, never the game
+        t0 = time.perf_counter()
+        action = bots[seat].act(view, list(legal))
+        seconds[seats[seat]] += time.perf_counter() - t0
+        decisions[seats[seat]] += 1
+        if action not in legal:
+            raise RuntimeError(f"bot {specs[seats[seat]]} at seat {seat} chose {action!r}, not a legal action "
+                               f"(deal {deal}, half {half})")
+        g.apply(action, seat)
+    out = g.outcome()
+    assert out is not None
+    landlord = g.landlord
+    winner = out["winner"]
+    if setup.protocol == "research":
+        points = research_points(g)
+    else:
+        points = out["scores"][landlord] if landlord is not None and winner is not None else 0
+    return GameRecord(deal, half, seats, landlord, winner, points, list(out["scores"]), len(g.bombs), digest,
+                      decisions, seconds)
+
+
+def _task(args: tuple[int, int]) -> GameRecord:
+    assert _SETUP is not None
+    return play_game(_SETUP, args[0], args[1])
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+@dataclass
+class Estimate:
+    """A mean with its 95% confidence half-width and the number of samples."""
+
+    mean: float
+    ci: float
+    n: int
+
+    @classmethod
+    def of(cls, xs: list[float]) -> Estimate:
+        """Mean and ``1.96 × standard error`` of samples."""
+        n = len(xs)
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        m = sum(xs) / n
+        if n < 2:
+            return cls(m, math.inf, n)
+        var = sum((x - m) ** 2 for x in xs) / (n - 1)
+        return cls(m, Z95 * math.sqrt(var / n), n)
+
+    @classmethod
+    def of_rate(cls, wins: list[float]) -> Estimate:
+        """A win rate with the larger half of its 95% Wilson score interval (sound also near 0 and 1).
+
+        >>> e = Estimate.of_rate([1.0] * 60 + [0.0] * 40)
+        >>> round(e.mean, 2), round(e.ci, 3)
+        (0.6, 0.098)
+        """
+        n = len(wins)
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        p = sum(wins) / n
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return cls(p, max(abs(centre - half - p), abs(centre + half - p)), n)
+
+    def text(self, digits: int = 3, sign: bool = False) -> str:
+        """``0.652 ± 0.009``."""
+        if self.n == 0:
+            return "-"
+        f = f"{{:{'+' if sign else ''}.{digits}f}}"
+        return f"{f.format(self.mean)} ± {self.ci:.{digits}f}"
+
+
+def side_entries(rec: GameRecord, protocol: str) -> list[tuple[str, str, bool, float]]:
+    """``(bot, role, won, side points)`` for each side of a game that one bot held alone."""
+    if rec.winner is None or rec.landlord is None:
+        return []
+    n = len(rec.seats)
+    farmers = [s for s in range(n) if s != rec.landlord]
+    out = []
+    lb = rec.seats[rec.landlord]
+    out.append((lb, "landlord", rec.winner == "landlord", float(rec.points)))
+    fb = {rec.seats[s] for s in farmers}
+    if len(fb) == 1:
+        fpts = -float(rec.points) if protocol == "research" else float(sum(rec.scores[s] for s in farmers))
+        out.append((fb.pop(), "farmers", rec.winner == "farmers", fpts))
+    return out
+
+
+def summarize(records: list[GameRecord], protocol: str) -> dict[str, Any]:
+    """Per bot and role: WP and ADP with 95% intervals; both roles averaged; decision times."""
+    bots: dict[str, Any] = {}
+    mixed = sum(1 for r in records if r.winner is not None and r.landlord is not None
+                and len({r.seats[s] for s in range(len(r.seats)) if s != r.landlord}) > 1)
+    incomplete = sum(1 for r in records if r.winner is None)
+    for b in ("A", "B"):
+        wins: dict[str, list[float]] = {"landlord": [], "farmers": []}
+        pts: dict[str, list[float]] = {"landlord": [], "farmers": []}
+        per_deal: dict[int, dict[str, tuple[float, float]]] = {}
+        for r in records:
+            for bot, role, won, p in side_entries(r, protocol):
+                if bot == b:
+                    wins[role].append(1.0 if won else 0.0)
+                    pts[role].append(p)
+                    per_deal.setdefault(r.deal, {})[role] = (1.0 if won else 0.0, p)
+        roles = {role: {"wp": asdict(Estimate.of_rate(wins[role])), "adp": asdict(Estimate.of(pts[role]))}
+                 for role in ("landlord", "farmers")}
+        paired = [d for d in per_deal.values() if len(d) == 2]
+        if paired and len(paired) == len(per_deal):
+            both_wp = Estimate.of([(d["landlord"][0] + d["farmers"][0]) / 2 for d in paired])
+            both_adp = Estimate.of([(d["landlord"][1] + d["farmers"][1]) / 2 for d in paired])
+        else:
+            el, ef = Estimate.of_rate(wins["landlord"]), Estimate.of_rate(wins["farmers"])
+            al, af = Estimate.of(pts["landlord"]), Estimate.of(pts["farmers"])
+            both_wp = Estimate((el.mean + ef.mean) / 2, math.hypot(el.ci, ef.ci) / 2, el.n + ef.n)
+            both_adp = Estimate((al.mean + af.mean) / 2, math.hypot(al.ci, af.ci) / 2, al.n + af.n)
+        dec = sum(r.decisions.get(b, 0) for r in records)
+        sec = sum(r.seconds.get(b, 0.0) for r in records)
+        bots[b] = {"roles": roles, "both": {"wp": asdict(both_wp), "adp": asdict(both_adp)},
+                   "decisions": dec, "ms_per_decision": 1000.0 * sec / dec if dec else math.nan}
+    # net score per deal (both halves together): what bot A gained from bot B, duplicate-cancelled
+    net: dict[int, float] = {}
+    for r in records:
+        if r.winner is None or r.landlord is None:
+            continue
+        if protocol == "research":
+            a = r.points if r.seats[r.landlord] == "A" else -r.points
+        else:
+            a = sum(r.scores[s] for s in range(len(r.seats)) if r.seats[s] == "A")
+        net[r.deal] = net.get(r.deal, 0.0) + a
+    return {"bots": bots, "mixed_sides": mixed, "incomplete": incomplete,
+            "net_a_per_deal": asdict(Estimate.of(list(net.values())))}
+
+
+# ---------------------------------------------------------------------------------------------- the run
+def run_arena(
+    bot_a: str,
+    bot_b: str,
+    *,
+    rules: str = "classic",
+    deals: int = 1000,
+    jobs: int = 1,
+    seed: int = 0,
+    protocol: str = "duplicate",
+    json_path: Path | None = None,
+    progress: bool = True,
+    deals_file: Path | None = None,
+    keep_games: bool = True,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals between ``bot_a`` and ``bot_b`` and return the full result.
+
+    ``rules`` names a preset (the research protocol uses ``classic``); ``jobs`` worker processes share the
+    games; ``json_path`` also writes the result there as JSON.  The result holds the settings, the summary
+    (see :func:`summarize`) and, with ``keep_games``, every game.
+    """
+    import json
+
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {PROTOCOLS}")
+    if rules not in PRESETS:
+        raise ValueError(f"unknown preset {rules!r}: expected one of {sorted(PRESETS)}")
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    r = PRESETS[rules]
+    lines: tuple[str, ...] = ()
+    if protocol == "research":
+        from .research import load_deals
+
+        if r.players != 3:
+            raise ValueError("the research protocol is a three-player game")
+        lines = tuple(d.line() for d in load_deals(deals, deals_file))
+    for spec in (bot_a, bot_b):  # fail early on a bad name or a missing package
+        make_bot(spec, 0)
+    setup = _Setup(bot_a, bot_b, r, protocol, seed, lines)
+    tasks = [(d, h) for d in range(deals) for h in (0, 1)]
+    records: list[GameRecord] = []
+    t0 = time.perf_counter()
+    for rec in _progress(_run(setup, tasks, max(1, jobs)), len(tasks), progress,
+                         f"{bot_a} vs {bot_b}"):
+        records.append(rec)
+    wall = time.perf_counter() - t0
+    records.sort(key=lambda x: (x.deal, x.half))
+    summary = summarize(records, protocol)
+    summary["bots"]["A"]["name"] = bot_a
+    summary["bots"]["B"]["name"] = bot_b
+    result: dict[str, Any] = {
+        "settings": {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
+                     "jobs": jobs, "seed": seed},
+        "games": len(records),
+        "seconds": wall,
+        **summary,
+    }
+    if keep_games:
+        result["records"] = [asdict(x) for x in records]
+    if json_path is not None:
+        Path(json_path).write_text(json.dumps(result, indent=1, default=_json_default))
+    return result
+
+
+def _json_default(x: object) -> object:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    raise TypeError(f"not JSON: {x!r}")
+
+
+def _run(setup: _Setup, tasks: list[tuple[int, int]], jobs: int) -> Iterator[GameRecord]:
+    if jobs == 1:
+        _init_worker(setup)
+        for t in tasks:
+            yield _task(t)
+        return
+    chunk = max(1, min(8, len(tasks) // (jobs * 16)))
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(setup,)) as pool:
+        yield from pool.imap_unordered(_task, tasks, chunksize=chunk)
+
+
+def _progress(it: Iterator[GameRecord], total: int, show: bool, label: str) -> Iterator[GameRecord]:
+    if not show:
+        yield from it
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task(label, total=total)
+        for rec in it:
+            yield rec
+            bar.advance(task)
+
+
+def report_lines(result: dict[str, Any]) -> list[str]:
+    """A plain-text table of an arena result."""
+    s = result["settings"]
+    deals = s["deals"]
+    lines = [
+        f"arena: A = {s['bot_a']}, B = {s['bot_b']}; rules {s['rules']}, protocol {s['protocol']}; "
+        f"{deals} deals, {result['games']} games; {result['seconds']:.0f} s on {s['jobs']} job(s)",
+        f"{'bot':<24} {'role':<10} {'games':>6}  {'WP (95% CI)':<17} {'ADP (95% CI)':<18} ms/move",
+    ]
+    for b in ("A", "B"):
+        info = result["bots"][b]
+        name = f"{b} {info['name']}"[:24]
+        for role in ("landlord", "farmers"):
+            wp = Estimate(**info["roles"][role]["wp"])
+            adp = Estimate(**info["roles"][role]["adp"])
+            lines.append(f"{name:<24} {role:<10} {wp.n:>6}  {wp.text():<17} {adp.text(2, True):<18}")
+        wp = Estimate(**info["both"]["wp"])
+        adp = Estimate(**info["both"]["adp"])
+        ms = info["ms_per_decision"]
+        lines.append(f"{name:<24} {'both':<10} {'':>6}  {wp.text():<17} {adp.text(2, True):<18} {ms:.2f}")
+    net = Estimate(**result["net_a_per_deal"])
+    lines.append(f"net score of A per deal (both games of a deal): {net.text(2, True)}")
+    if result.get("mixed_sides"):
+        lines.append(f"sides held by both bots (left out of the roles above): {result['mixed_sides']}")
+    if result.get("incomplete"):
+        lines.append(f"games without a winner (dissolved): {result['incomplete']}")
+    return lines
