@@ -32,6 +32,56 @@ def _unit_counts(lo: int, hi: int, width: int) -> list[int]:
     return c
 
 
+_LO_RANKS = 8
+"""Kicker tables split rank masks in two halves: ranks 3..T (8 bits) and J..R (7 bits)."""
+_LO_MASKS = range(1 << _LO_RANKS)
+_HI_MASKS = range(1 << (NUM_RANKS - _LO_RANKS))
+_RANKS_LO = [[r for r in range(_LO_RANKS) if m >> r & 1] for m in _LO_MASKS]
+_RANKS_HI = [[r + _LO_RANKS for r in range(NUM_RANKS - _LO_RANKS) if m >> r & 1] for m in _HI_MASKS]
+
+
+class _OneKicker:
+    """Moves of one main part with one kicker rank, by the half-masks of the ranks available as kickers."""
+
+    __slots__ = ("hi", "lo")
+
+    def __init__(self, row: list[Move | None]) -> None:
+        self.lo = [tuple(m for k in _RANKS_LO[mask] if (m := row[k]) is not None) for mask in _LO_MASKS]
+        self.hi = [tuple(m for k in _RANKS_HI[mask] if (m := row[k]) is not None) for mask in _HI_MASKS]
+
+
+class _TwoKickers:
+    """Moves of one main part with two kickers (two ranks, or one rank twice), by half-masks of kicker ranks."""
+
+    __slots__ = ("cross", "hi", "lo", "twin_hi", "twin_lo")
+
+    def __init__(self, table: list[list[Move | None]]) -> None:
+        def pairs_of(ranks: list[int]) -> tuple[Move, ...]:
+            return tuple(m for i, a in enumerate(ranks) for b in ranks[i + 1:] if (m := table[a][b]) is not None)
+
+        self.lo = [pairs_of(_RANKS_LO[mask]) for mask in _LO_MASKS]
+        self.hi = [pairs_of(_RANKS_HI[mask]) for mask in _HI_MASKS]
+        self.cross = [
+            [tuple(m for b in _RANKS_HI[mask] if (m := table[a][b]) is not None) for mask in _HI_MASKS]
+            for a in range(_LO_RANKS)
+        ]
+        self.twin_lo = [tuple(m for a in _RANKS_LO[mask] if (m := table[a][a]) is not None) for mask in _LO_MASKS]
+        self.twin_hi = [tuple(m for a in _RANKS_HI[mask] if (m := table[a][a]) is not None) for mask in _HI_MASKS]
+
+    def add(self, out: list[Move], kick: int, twins: int) -> None:
+        """Append the moves whose two kicker ranks are in mask ``kick``, and twins from mask ``twins``."""
+        lo = kick & 0xFF
+        hi = kick >> _LO_RANKS
+        out += self.lo[lo]
+        out += self.hi[hi]
+        cross = self.cross
+        for a in _RANKS_LO[lo]:
+            out += cross[a][hi]
+        if twins:
+            out += self.twin_lo[twins & 0xFF]
+            out += self.twin_hi[twins >> _LO_RANKS]
+
+
 class _Tables:
     """Moves precomputed for one rule set (only the fields that shape combinations matter)."""
 
@@ -153,6 +203,9 @@ class _Tables:
         self.pp = "plane_pairs" in kinds
         self.plane_min, self.plane_max = rules.plane_min, rules.plane_max
         self._two: dict[tuple[str, int, int], list[list[Move | None]]] = {}
+        self._two_split: dict[tuple[str, int, int], _TwoKickers] = {}
+        self.ts1 = [_OneKicker(row) for row in self.ts] if self.ts is not None else None
+        self.tp1 = [_OneKicker(row) for row in self.tp] if self.tp is not None else None
 
     # --- kicker moves --------------------------------------------------------------------------------------
     def two_kicker_table(self, kind: str, lo: int, hi: int, width: int) -> list[list[Move | None]]:
@@ -180,39 +233,35 @@ class _Tables:
             self._two[key] = table
         return table
 
-    def add_two(self, out: list[Move], avail: list[int], c: tuple[int, ...], kind: str, lo: int, hi: int,
-                width: int) -> None:
-        """Append every move of ``kind`` with main part lo..hi and two kickers from ``avail`` (the ranks held
-        once or more for single kickers, twice or more for pair kickers, outside lo..hi)."""
-        table = self.two_kicker_table(kind, lo, hi, width)
-        twin = self.share and not kind.endswith("pairs")  # two single kickers of one rank
-        for i, a in enumerate(avail):
-            row = table[a]
-            if twin and c[a] >= 2:
-                out.append(row[a])  # type: ignore[arg-type]
-            if a >= BLACK_JOKER:  # B with R may be the rocket: the table holds None there
-                out += [m for b in avail[i + 1:] if (m := row[b]) is not None]
-            else:
-                out += [row[b] for b in avail[i + 1:]]  # type: ignore[misc]
+    def two(self, kind: str, lo: int, hi: int, width: int) -> _TwoKickers:
+        """The two-kicker moves of ``kind`` whose main part is ranks lo..hi, ``width`` deep."""
+        key = (kind, lo, hi)
+        t = self._two_split.get(key)
+        if t is None:
+            t = self._two_split[key] = _TwoKickers(self.two_kicker_table(kind, lo, hi, width))
+        return t
 
-    def four_two(self, out: list[Move], c: tuple[int, ...], f: int, singles: list[int], pairs: list[int]) -> None:
-        """Append four-with-two moves with four ``f`` (``c[f] >= 4``)."""
+    def four_two(self, out: list[Move], f: int, singles: int, pairs: int) -> None:
+        """Append four-with-two moves with four ``f``; ``singles``/``pairs`` are the masks of ranks held once
+        or more / twice or more."""
+        keep = ~(1 << f)
         if self.f2s:
-            self.add_two(out, [r for r in singles if r != f], c, "four_two_singles", f, f, 4)
+            self.two("four_two_singles", f, f, 4).add(out, singles & keep, pairs & keep if self.share else 0)
         if self.f2p:
-            self.add_two(out, [r for r in pairs if r != f], c, "four_two_pairs", f, f, 4)
+            self.two("four_two_pairs", f, f, 4).add(out, pairs & keep, 0)
 
-    def planes(self, out: list[Move], c: tuple[int, ...], lo: int, hi: int, singles: list[int],
-               pairs: list[int]) -> None:
-        """Append planes with kickers whose triples are exactly ranks ``lo..hi`` (each ``c[r] >= 3``)."""
+    def planes(self, out: list[Move], c: tuple[int, ...], lo: int, hi: int, singles: int, pairs: int) -> None:
+        """Append planes with kickers whose triples are exactly ranks ``lo..hi`` (each ``c[r] >= 3``);
+        ``singles``/``pairs`` are the masks of ranks held once or more / twice or more."""
         k = hi - lo + 1
         if k < self.plane_min or k > self.plane_max:
             return
         if k == 2:
+            keep = ~(3 << lo)
             if self.ps:
-                self.add_two(out, [r for r in singles if r < lo or r > hi], c, "plane_singles", lo, hi, 3)
+                self.two("plane_singles", lo, hi, 3).add(out, singles & keep, pairs & keep if self.share else 0)
             if self.pp:
-                self.add_two(out, [r for r in pairs if r < lo or r > hi], c, "plane_pairs", lo, hi, 3)
+                self.two("plane_pairs", lo, hi, 3).add(out, pairs & keep, 0)
             return
         decks = self.decks
         base = [0] * NUM_RANKS
@@ -298,68 +347,72 @@ def _mask_runs(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-_CHAIN_RANKS = range(TOP_CHAIN_RANK + 1)
-_TOP_RANKS = range(TOP_CHAIN_RANK + 1, NUM_RANKS)
+_ALL_RANKS = range(NUM_RANKS)
+_CHAIN_MASK = (1 << (TOP_CHAIN_RANK + 1)) - 1
 _RUNS_BY_MASK = [_mask_runs(m) for m in range(1 << (TOP_CHAIN_RANK + 1))]
 
 
 def _leads(t: _Tables, c: tuple[int, ...]) -> list[Move]:
     out: list[Move] = []
     simple = t.simple
-    singles: list[int] = []
-    pairs: list[int] = []
     triples: list[int] = []
-    m1 = m2 = m3 = 0  # chain-rank masks of ranks held at least once, twice, three times
+    s1 = s2 = s3 = 0  # masks of ranks held at least once, twice, three times
     bit = 1
-    for r in _CHAIN_RANKS:
+    for r in _ALL_RANKS:
         n = c[r]
         if n:
             out += simple[r][n]
-            singles.append(r)
-            m1 |= bit
+            s1 |= bit
             if n >= 2:
-                pairs.append(r)
-                m2 |= bit
+                s2 |= bit
                 if n >= 3:
+                    s3 |= bit
                     triples.append(r)
-                    m3 |= bit
         bit <<= 1
-    for r in _TOP_RANKS:
-        n = c[r]
-        if n:
-            out += simple[r][n]
-            singles.append(r)
-            if n >= 2:
-                pairs.append(r)
-                if n >= 3 and r < BLACK_JOKER:
-                    triples.append(r)
     if t.rocket is not None and c[BLACK_JOKER] >= t.decks and c[RED_JOKER] >= t.decks:
         out.append(t.rocket)
     by_mask = t.chains_by_width
-    out += by_mask[0][m1]
-    out += by_mask[1][m2]
+    out += by_mask[0][s1 & _CHAIN_MASK]
+    out += by_mask[1][s2 & _CHAIN_MASK]
+    m3 = s3 & _CHAIN_MASK
     out += by_mask[2][m3]
     if triples:
-        ts = t.ts
+        lo1, hi1 = s1 & 0xFF, s1 >> _LO_RANKS
+        ts = t.ts1
         if ts is not None:
             for tr in triples:
-                row = ts[tr]
-                out += [row[k] for k in singles if k != tr]  # type: ignore[misc]
-        tp = t.tp
+                k1 = ts[tr]
+                out += k1.lo[lo1]
+                out += k1.hi[hi1]
+        tp = t.tp1
         if tp is not None:
+            lo2, hi2 = s2 & 0xFF, s2 >> _LO_RANKS
             for tr in triples:
-                row = tp[tr]
-                out += [row[k] for k in pairs if k != tr]  # type: ignore[misc]
+                k1 = tp[tr]
+                out += k1.lo[lo2]
+                out += k1.hi[hi2]
         if (t.ps or t.pp) and m3 & (m3 >> 1):
             for lo, hi in _RUNS_BY_MASK[m3]:
                 for a in range(lo, hi):
                     for b in range(a + 1, hi + 1):
-                        t.planes(out, c, a, b, singles, pairs)
+                        t.planes(out, c, a, b, s1, s2)
         if t.f2s or t.f2p:
             for f in triples:
                 if c[f] >= 4:
-                    t.four_two(out, c, f, singles, pairs)
+                    t.four_two(out, f, s1, s2)
     return out
+
+
+def _masks(c: tuple[int, ...]) -> tuple[int, int]:
+    """Masks of the ranks held at least once and at least twice."""
+    s1 = s2 = 0
+    for r in _ALL_RANKS:
+        n = c[r]
+        if n:
+            s1 |= 1 << r
+            if n >= 2:
+                s2 |= 1 << r
+    return s1, s2
 
 
 def _answers(t: _Tables, c: tuple[int, ...], last: Move) -> list[Move]:
@@ -396,21 +449,19 @@ def _answers(t: _Tables, c: tuple[int, ...], last: Move) -> list[Move]:
                     out.extend([m for k in ks if k != tr and (m := row[k]) is not None])
     elif kind == "four_two_singles" or kind == "four_two_pairs":
         tmp: list[Move] = []
-        singles = [r for r in range(NUM_RANKS) if c[r]]
-        pairs = [r for r in singles if c[r] >= 2]
+        s1, s2 = _masks(c)
         for f in range(main + 1, BLACK_JOKER):
             if c[f] >= 4:
-                t.four_two(tmp, c, f, singles, pairs)
+                t.four_two(tmp, f, s1, s2)
         out.extend(m for m in tmp if m.kind == kind)
     elif kind == "plane_singles" or kind == "plane_pairs":
         length = last.length
         tmp = []
-        singles = [r for r in range(NUM_RANKS) if c[r]]
-        pairs = [r for r in singles if c[r] >= 2]
+        s1, s2 = _masks(c)
         for hi in range(main + 1, TOP_CHAIN_RANK + 1):
             lo = hi - length + 1
             if lo >= 0 and all(c[r] >= 3 for r in range(lo, hi + 1)):
-                t.planes(tmp, c, lo, hi, singles, pairs)
+                t.planes(tmp, c, lo, hi, s1, s2)
         out.extend(m for m in tmp if m.kind == kind)
     # bombs and the rocket
     if kind != "bomb":
