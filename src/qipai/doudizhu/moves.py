@@ -279,9 +279,9 @@ class _Tables:
                         continue
                     out.append(Move.make("plane_singles", hi, k, tuple(kc)))
         if self.pp:
-            pairs = [r for r in outside if c[r] >= 2]
-            if len(pairs) >= k:
-                for combo in combinations(pairs, k):
+            pair_ranks = [r for r in outside if c[r] >= 2]
+            if len(pair_ranks) >= k:
+                for combo in combinations(pair_ranks, k):
                     if BLACK_JOKER in combo and RED_JOKER in combo:
                         continue
                     kc = base.copy()
