@@ -1,0 +1,150 @@
+"""Bad and hostile input: each refused with a clear error, nothing changed, the table still playable."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+import httpx
+from server_helpers import Client, LiveServer, StartServer
+
+from qipai.cards import RANK_LETTERS
+
+
+async def test_each_bad_input_is_refused(start_server: StartServer) -> None:
+    server = await start_server(bot_delay=0.3, rate_limit=20.0, rate_burst=40, flood_close=200)
+    alice = await Client.register(server, "alice")
+    bob = await Client.register(server, "bob")
+    await alice.connect()
+    await bob.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    table_id, seat = joined["table"], joined["seat"]
+    table = server.lobby.tables[table_id]
+
+    async def refused(client: Client, msg: object, code: str) -> dict:
+        before = (table.deal_id, table.version)
+        mark = client.mark()
+        await client.send(msg if isinstance(msg, str) else json.dumps(msg))
+        err = await client.error(code, mark)
+        assert err["message"]
+        assert (table.deal_id, table.version) == before or code == "stale"
+        return err
+
+    await refused(alice, "{not json", "bad_json")
+    await refused(alice, "[1, 2]", "bad_message")
+    await refused(alice, {"type": "dance", "id": "d1"}, "unknown_type")
+    await refused(alice, {"type": "action"}, "bad_message")
+    await refused(alice, {"type": "ping", "v": 2}, "bad_version")
+    await refused(alice, {"type": "ping", "extra": 1}, "bad_message")
+    await refused(alice, {"type": "ping", "id": "x" * 9000}, "too_large")
+    err = await refused(alice, {"type": "autoplay", "table": table_id, "on": "yes", "id": 7}, "bad_message")
+    assert err["ref"] == 7
+    await refused(alice, {"type": "quick_match", "room": "no-such-room"}, "unknown_room")
+    await refused(alice, {"type": "quick_match", "room": "jj-1"}, "already_seated")
+    await refused(alice, {"type": "snapshot", "table": "nope"}, "unknown_table")
+
+    # the deal: wait for alice's turn in the play phase, refusing bad actions along the way
+    since = 0
+    last_ok = None
+    while True:
+        st = await alice.wait_for(
+            lambda m: m["type"] == "state" and m["to_act"] == m["you"] and not m["autoplay"][m["you"]],
+            20,
+            since,
+        )
+        since = alice.msgs.index(st) + 1
+        if st["phase"] == "play" and st["observation"]["trick"]["last"] is None:
+            break
+        action = alice.choose(st["legal"])
+        last_ok = {"type": "action", "table": table_id, "deal": st["deal"], "version": st["version"], "action": action}
+        await alice.send(last_ok)
+    base = {"type": "action", "table": table_id, "deal": st["deal"], "version": st["version"]}
+    hand = st["observation"]["hand"]
+    missing = next(r for r in RANK_LETTERS if sum(c[0] == r for c in hand) < 4 and r not in "BR")
+    await refused(alice, {**base, "action": f"play {missing * 4}"}, "illegal_action")
+    await refused(alice, {**base, "action": "play 3:rocket"}, "illegal_action")
+    await refused(alice, {**base, "action": "timeout"}, "bad_action")
+    await refused(alice, {**base, "action": "escape"}, "bad_action")
+    await refused(alice, {**base, "version": st["version"] - 1, "action": st["legal"][0]}, "stale")
+    await refused(alice, {**base, "deal": st["deal"] + 1000, "action": st["legal"][0]}, "stale")
+    if last_ok is not None:
+        await refused(alice, last_ok, "stale")  # a replay of an old message
+    # someone else's table
+    await refused(bob, {**base, "action": st["legal"][0]}, "not_seated")
+    await refused(bob, {"type": "autoplay", "table": table_id, "on": True}, "not_seated")
+    await refused(bob, {"type": "leave", "table": table_id}, "not_seated")
+    # out of turn: alice acts, then answers again before the bot after her has moved
+    await alice.send({**base, "action": alice.choose(st["legal"])})
+    nxt = await alice.wait_for(lambda m: m["type"] == "state" and m["version"] == st["version"] + 1, 5, since)
+    if nxt["to_act"] != seat:
+        await refused(alice, {**base, "version": nxt["version"], "action": "pass"}, "not_your_turn")
+    server.lobby.settings.bot_delay = 0.0  # the rest can go fast
+
+    # a flood: the rate limit refuses the excess with an error, the connection lives on
+    mark = alice.mark()
+    for i in range(100):
+        await alice.send({"type": "ping", "id": i})
+    await alice.error("rate_limited", mark)
+    pongs = sum(1 for m in alice.msgs[mark:] if m["type"] == "pong")
+    assert pongs < 100
+
+    # a worse flood closes that connection only
+    pest = await Client.guest(server)
+    await pest.connect()
+    mark = pest.mark()
+    for _ in range(400):
+        try:
+            await pest.send({"type": "ping"})
+        except Exception:
+            break
+    await pest.error("flood", mark)
+    await pest.wait_for(lambda m: m["type"] == "_closed", since=mark)
+    pest.violations.clear()
+
+    # bad HTTP input
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        r = await h.post("/api/register", content=b"{oops")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+        r = await h.post("/api/register", json={"name": "x", "password": "secret-pw"})
+        assert r.json()["error"]["code"] == "bad_name"
+        r = await h.get("/api/nothing-here")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        r = await h.get("/api/me")
+        assert r.status_code == 401
+    # a WebSocket without a login is told so
+    anon = Client(server, "bad-token", {})
+    with contextlib.suppress(AssertionError):
+        await anon.connect()
+    assert anon.msgs[0]["code"] == "unauthorized"
+    anon.violations.clear()
+
+    # and the table is still playable to the end
+    await asyncio.sleep(1.0)  # the rate limit refills
+    over = await alice.play_until_over(timeout=90)
+    assert over["table"] == table_id
+    me = await alice.get("/api/me")
+    assert me["games_played"] == 1
+    await alice.close()
+    await bob.close()
+
+
+async def test_not_enough_points(server: LiveServer) -> None:
+    poor = await Client.register(server, "poor")
+    async with poor.api() as h:
+        r = await h.post("/api/quick-match", json={"room": "classic-100"})
+        assert r.status_code == 403
+        err = r.json()["error"]
+        assert err["code"] == "not_enough_points" and "2000" in err["message"] and "1000" in err["message"]
+        r = await h.post("/api/tables", json={"room": "classic-100"})
+        assert r.status_code == 403
+    await poor.connect()
+    mark = poor.mark()
+    await poor.send({"type": "quick_match", "room": "classic-100"})
+    await poor.error("not_enough_points", mark)
+    rooms = (await poor.get("/api/rooms"))["rooms"]
+    assert {"id": "classic-100", "min_points": 2000}.items() <= next(
+        r for r in rooms if r["id"] == "classic-100"
+    ).items()
+    await poor.close()
