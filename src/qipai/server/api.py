@@ -146,9 +146,7 @@ async def register(request: Request) -> Response:
     lobby = lobby_of(request)
     pw_hash = await auth.hash_password(password)
     try:
-        user = await lobby.store.create_user(
-            name, pw_hash, is_guest=False, points=lobby.settings.start_points
-        )
+        user = await lobby.store.create_user(name, pw_hash, is_guest=False, points=lobby.settings.start_points)
     except NameTaken:
         raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
     return await session_response(request, user, 201)
@@ -325,9 +323,7 @@ async def create_table(request: Request) -> Response:
     data = await body(request)
     lobby = lobby_of(request)
     fill = data.get("fill_bots_after")
-    if fill is not None and (
-        isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600
-    ):
+    if fill is not None and (isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600):
         raise ApiError("bad_request", "fill_bots_after is a number of seconds (0..3600) or null")
     t, seat = await lobby.create_private(
         user.id,

@@ -71,9 +71,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_from(
-    headers: Mapping[str, str], cookies: Mapping[str, str], query: Mapping[str, str]
-) -> str | None:
+def token_from(headers: Mapping[str, str], cookies: Mapping[str, str], query: Mapping[str, str]) -> str | None:
     """The session token of a request: ``Authorization: Bearer``, then the cookie, then ``?token=``."""
     auth = headers.get("authorization")
     if auth:

@@ -183,9 +183,7 @@ class Lobby:
                     game.apply(j.action, j.seat)
                 players = factory.players(rd.table.options)
             except Exception:
-                log.exception(
-                    "could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id
-                )
+                log.exception("could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id)
                 await self.store.abort_deal(rd.deal_id)
                 continue
             fill = None if rd.table.private else self.settings.bot_fill_wait
@@ -374,9 +372,7 @@ class Lobby:
         async with t.lock:
             return await t.leave(user_id)
 
-    def announce_seat(
-        self, user_id: int, table: Table, seat: int, origin: Connection | None, ref: Any
-    ) -> None:
+    def announce_seat(self, user_id: int, table: Table, seat: int, origin: Connection | None, ref: Any) -> None:
         """Tell every connection of the user where they now sit, with a full snapshot."""
         for c in self.conns_of(user_id):
             r = ref if c is origin else None

@@ -89,17 +89,7 @@ class FillBots(ClientBase):
 
 
 ClientMessage = Annotated[
-    Ping
-    | QuickMatch
-    | CreateTable
-    | Join
-    | Spectate
-    | Unspectate
-    | Leave
-    | Action
-    | Autoplay
-    | Snapshot
-    | FillBots,
+    Ping | QuickMatch | CreateTable | Join | Spectate | Unspectate | Leave | Action | Autoplay | Snapshot | FillBots,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = frozenset(
@@ -143,9 +133,7 @@ def parse_client(raw: Any) -> ClientMessage:
             "unknown_type", f"unknown message type {kind[:40]!r}: expected one of {sorted(CLIENT_TYPES)}", ref
         )
     if "v" in raw and raw["v"] != PROTOCOL_VERSION:
-        raise ProtocolError(
-            "bad_version", f"protocol version {raw['v']!r} is not spoken here (this server: 1)", ref
-        )
+        raise ProtocolError("bad_version", f"protocol version {raw['v']!r} is not spoken here (this server: 1)", ref)
     try:
         return client_adapter.validate_python(raw)
     except ValidationError as e:

@@ -272,9 +272,7 @@ class Table:
     # ------------------------------------------------------------------------------------------ timing
     def _delay_for(self, seat: int) -> float:
         s = self.seats[seat]
-        return (
-            self.settings.bot_delay if s is not None and s.bot is not None else self.settings.autoplay_delay
-        )
+        return self.settings.bot_delay if s is not None and s.bot is not None else self.settings.autoplay_delay
 
     def deadline(self) -> Deadline | None:
         """The next moment something is due at this table, and what."""
@@ -479,9 +477,7 @@ class Table:
             )
         verb = action.split(maxsplit=1)[0].lower() if action.strip() else ""
         if verb in HOST_ACTIONS:
-            raise TableError(
-                "bad_action", f"{verb!r} is not sent as an action: use the autoplay or leave message"
-            )
+            raise TableError("bad_action", f"{verb!r} is not sent as an action: use the autoplay or leave message")
         if g.to_act != seat:
             raise TableError("not_your_turn", f"it is seat {g.to_act}'s turn, not yours (seat {seat})")
         await self._apply(seat, action, turn=True)
@@ -548,9 +544,7 @@ class Table:
             if name in self.settings.inline_bots:
                 action = bot.act(obs, legal)
             else:
-                action = await asyncio.wait_for(
-                    asyncio.to_thread(bot.act, obs, legal), self.settings.bot_budget
-                )
+                action = await asyncio.wait_for(asyncio.to_thread(bot.act, obs, legal), self.settings.bot_budget)
         except TimeoutError:
             log.warning("table %s: bot %s over its %.1f s budget", self.id, name, self.settings.bot_budget)
         except Exception:
@@ -667,9 +661,7 @@ class Table:
         self.deal_index += 1
         self.version = 0
         self.start_at = self.now() + self.settings.next_deal_delay
-        self.broadcast(
-            {"type": "deal_over", "table": self.id, "deal": deal_id, "outcome": outcome, "changes": changes}
-        )
+        self.broadcast({"type": "deal_over", "table": self.id, "deal": deal_id, "outcome": outcome, "changes": changes})
         for i, s in enumerate(self.seats):
             if s is not None and s.leaving:
                 await self.vacate(i, "left")

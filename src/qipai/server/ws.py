@@ -211,9 +211,7 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             t, seat = await lobby.quick_match(uid, msg.room)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case CreateTable():
-            t, seat = await lobby.create_private(
-                uid, msg.room, msg.options, msg.fill_bots_after, msg.autoplay_bot
-            )
+            t, seat = await lobby.create_private(uid, msg.room, msg.options, msg.fill_bots_after, msg.autoplay_bot)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Join():
             t, seat = await lobby.join_invite(uid, msg.invite)

@@ -139,9 +139,7 @@ class Store:
         await self.engine.dispose()
 
     # ----------------------------------------------------------------- users and tokens
-    async def create_user(
-        self, name: str, password_hash: str | None, *, is_guest: bool, points: int
-    ) -> UserInfo:
+    async def create_user(self, name: str, password_hash: str | None, *, is_guest: bool, points: int) -> UserInfo:
         u = User(
             name=name,
             name_key=name.casefold(),
@@ -277,9 +275,7 @@ class Store:
 
     async def journal(self, deal_id: int) -> list[JournalRow]:
         async with self.sessions() as s:
-            rows = await s.scalars(
-                select(JournalEntry).where(JournalEntry.deal_id == deal_id).order_by(JournalEntry.n)
-            )
+            rows = await s.scalars(select(JournalEntry).where(JournalEntry.deal_id == deal_id).order_by(JournalEntry.n))
             return [JournalRow(r.deal_id, r.n, r.seat, r.action) for r in rows]
 
     async def table_results(self, table_id: str) -> list[dict[str, Any]]:
@@ -324,9 +320,7 @@ class Store:
     async def set_seat(self, table_id: str, seat: int, user_id: int | None, bot: str | None) -> None:
         async with self.sessions.begin() as s:
             await s.execute(
-                update(Seat)
-                .where(Seat.table_id == table_id, Seat.seat == seat)
-                .values(user_id=user_id, bot=bot)
+                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id, bot=bot)
             )
 
     async def close_table(self, table_id: str) -> None:
@@ -375,8 +369,7 @@ class Store:
         now = utcnow()
         async with self.sessions.begin() as s:
             s.add_all(
-                JournalEntry(deal_id=r.deal_id, n=r.n, seat=r.seat, action=r.action, created_at=now)
-                for r in rows
+                JournalEntry(deal_id=r.deal_id, n=r.n, seat=r.seat, action=r.action, created_at=now) for r in rows
             )
 
     async def settle(
@@ -442,9 +435,7 @@ class Store:
                 if t is None:
                     continue
                 journal = (
-                    await s.scalars(
-                        select(JournalEntry).where(JournalEntry.deal_id == d.id).order_by(JournalEntry.n)
-                    )
+                    await s.scalars(select(JournalEntry).where(JournalEntry.deal_id == d.id).order_by(JournalEntry.n))
                 ).all()
                 out.append(
                     RunningDeal(
@@ -468,9 +459,7 @@ class Store:
                 q = q.where(GameTable.id.not_in(list(keep)))
             res = await s.execute(q.values(status="closed", closed_at=utcnow(), invite_code=None))
             sq = select(GameTable.id).where(GameTable.status == "closed")
-            await s.execute(
-                update(Seat).where(Seat.table_id.in_(sq), Seat.user_id.is_not(None)).values(user_id=None)
-            )
+            await s.execute(update(Seat).where(Seat.table_id.in_(sq), Seat.user_id.is_not(None)).values(user_id=None))
             return int(res.rowcount)  # type: ignore[attr-defined]
 
     async def count(self, what: str) -> int:

@@ -45,9 +45,7 @@ def upgrade() -> None:
         sa.Column("created_at", TS, nullable=False),
         sa.Column("expires_at", TS, nullable=False),
         sa.PrimaryKeyConstraint("token_hash", name="pk_tokens"),
-        sa.ForeignKeyConstraint(
-            ["user_id"], ["users.id"], name="fk_tokens_user_id_users", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_tokens_user_id_users", ondelete="CASCADE"),
     )
     op.create_index("ix_tokens_user_id", "tokens", ["user_id"])
 
@@ -79,9 +77,7 @@ def upgrade() -> None:
         sa.Column("user_id", BigId, nullable=True),
         sa.Column("bot", sa.String(32), nullable=True),
         sa.PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
-        sa.ForeignKeyConstraint(
-            ["table_id"], ["tables.id"], name="fk_seats_table_id_tables", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["table_id"], ["tables.id"], name="fk_seats_table_id_tables", ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_seats_user_id_users"),
     )
     op.create_index("ix_seats_user_id", "seats", ["user_id"])
@@ -117,9 +113,7 @@ def upgrade() -> None:
         sa.Column("created_at", TS, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_journal"),
         sa.UniqueConstraint("deal_id", "n", name="uq_journal_deal_id_n"),
-        sa.ForeignKeyConstraint(
-            ["deal_id"], ["deals.id"], name="fk_journal_deal_id_deals", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["deal_id"], ["deals.id"], name="fk_journal_deal_id_deals", ondelete="CASCADE"),
     )
 
     op.create_table(
@@ -134,12 +128,8 @@ def upgrade() -> None:
         sa.Column("points_after", sa.BigInteger(), nullable=False),
         sa.Column("created_at", TS, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_deal_players"),
-        sa.ForeignKeyConstraint(
-            ["deal_id"], ["deals.id"], name="fk_deal_players_deal_id_deals", ondelete="CASCADE"
-        ),
-        sa.ForeignKeyConstraint(
-            ["user_id"], ["users.id"], name="fk_deal_players_user_id_users", ondelete="CASCADE"
-        ),
+        sa.ForeignKeyConstraint(["deal_id"], ["deals.id"], name="fk_deal_players_deal_id_deals", ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_deal_players_user_id_users", ondelete="CASCADE"),
     )
     op.create_index("ix_deal_players_deal_id", "deal_players", ["deal_id"])
     op.create_index("ix_deal_players_user", "deal_players", ["user_id", "id"])

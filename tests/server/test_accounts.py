@@ -1,0 +1,90 @@
+"""Accounts, sessions, profiles, leaderboard; the store's migrations; minimisation of table points."""
+
+from __future__ import annotations
+
+import httpx
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from server_helpers import Client, Database, LiveServer, StartServer
+
+from qipai.server.settings import Room
+from qipai.store import Store, title_for
+from qipai.store.models import Base
+
+
+async def test_register_login_logout_guest(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        r = await h.post("/api/register", json={"name": "Dora", "password": "pw-123456"})
+        assert r.status_code == 201
+        assert "httponly" in r.headers["set-cookie"].lower()
+        assert r.json()["user"]["points"] == 1000
+        # the cookie alone authenticates
+        me = await h.get("/api/me")
+        assert me.status_code == 200 and me.json()["name"] == "Dora"
+        r = await h.post("/api/register", json={"name": "dora", "password": "pw-123456"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+        r = await h.post("/api/register", json={"name": "guest-me", "password": "pw-123456"})
+        assert r.json()["error"]["code"] == "bad_name"
+        r = await h.post("/api/register", json={"name": "Eve", "password": "123"})
+        assert r.json()["error"]["code"] == "bad_password"
+        assert (await h.post("/api/logout")).status_code == 200
+        h.cookies.clear()
+        assert (await h.get("/api/me")).status_code == 401
+        r = await h.post("/api/login", json={"name": "DORA", "password": "wrong-pw"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login"
+        r = await h.post("/api/login", json={"name": "DORA", "password": "pw-123456"})
+        assert r.status_code == 200
+        token = r.json()["token"]
+        h.cookies.clear()
+        me = await h.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.json()["name"] == "Dora"
+        # a logged-out token no longer works
+        await h.post("/api/logout", headers={"Authorization": f"Bearer {token}"})
+        assert (await h.get("/api/me", headers={"Authorization": f"Bearer {token}"})).status_code == 401
+        g = await h.post("/api/guest")
+        assert g.status_code == 201 and g.json()["user"]["is_guest"] is True
+        board = (await h.get("/api/leaderboard")).json()["users"]
+        assert [u["name"] for u in board] == ["Dora"]  # guests are not ranked
+        prof = await h.get(f"/api/users/{board[0]['id']}", headers={"Authorization": f"Bearer {g.json()['token']}"})
+        assert prof.json() == {k: v for k, v in board[0].items() if k != "rank"}
+        assert (await h.get("/")).status_code == 200
+
+
+async def test_migrations_match_models(db: Database) -> None:
+    store = await Store.open(db.url, schema=db.schema)
+    try:
+        async with store.engine.connect() as conn:
+            diff = await conn.run_sync(lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata))
+        assert diff == []
+        # applying the migrations again is a no-op
+        store2 = await Store.open(db.url, schema=db.schema)
+        await store2.close()
+    finally:
+        await store.close()
+
+
+def test_titles() -> None:
+    assert title_for(-5) == "包身工"
+    assert title_for(79) == "短工"
+    assert title_for(80) == "长工"
+    assert title_for(80000) == "帝王"
+
+
+async def test_minimisation_caps_payments(start_server: StartServer) -> None:
+    """A jj_match table at a high stake: each payment is capped by the players' table points (RULES.md §7)."""
+    room = Room("mini", "doudizhu", {"preset": "jj_match", "stake": 50}, 50, 0, "mini")
+    server = await start_server(rooms=[room], start_points=30, seat_bot="random")
+    p = await Client.register(server, "penny")
+    await p.connect()
+    await p.send({"type": "quick_match", "room": "mini"})
+    joined = await p.wait_for(lambda m: m["type"] == "joined")
+    over = await p.play_until_over()
+    seat = joined["seat"]
+    deal = await p.get(f"/api/deals/{over['deal']}")
+    assert deal["context"]["table_points"][seat] == 30
+    delta = over["outcome"]["scores"][seat]
+    assert -30 <= delta <= 60
+    me = await p.get("/api/me")
+    assert me["points"] == 30 + delta >= 0
+    assert me["title"] == title_for(me["points"])
+    await p.close()
