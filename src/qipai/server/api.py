@@ -163,7 +163,7 @@ async def login(request: Request) -> Response:
     if found is None or found[1] is None or not await auth.verify_password(found[1], password):
         raise ApiError("bad_login", "wrong name or password", 401)
     user, pw_hash = found
-    if auth.needs_rehash(pw_hash):
+    if pw_hash is not None and auth.needs_rehash(pw_hash):
         await lobby.store.set_password_hash(user.id, await auth.hash_password(password))
     return await session_response(request, user)
 
@@ -274,7 +274,7 @@ async def deal_replay(request: Request) -> Response:
     lobby = lobby_of(request)
     factory = lobby.factory(deal["game"])
     game = factory.new(deal["options"], deal["seed"], deal["context"])
-    steps = [{"n": 0, "seat": None, "action": None, "observation": game.observe(seat)}]
+    steps: list[dict[str, Any]] = [{"n": 0, "seat": None, "action": None, "observation": game.observe(seat)}]
     for j in await lobby.store.journal(deal["id"]):
         game.apply(j.action, j.seat)
         steps.append({"n": j.n, "seat": j.seat, "action": j.action, "observation": game.observe(seat)})

@@ -11,11 +11,13 @@ import asyncio
 import os
 
 from alembic import context
+from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from qipai.store.models import Base
 
+config: Config | None
 try:
     config = context.config
 except (NameError, AttributeError):  # imported outside Alembic (pytest --doctest-modules collects every module)
