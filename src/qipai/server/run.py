@@ -32,6 +32,7 @@ def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
         ws_max_size=max(65536, settings.max_message_bytes * 2),
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        ws_per_message_deflate=settings.ws_compression,
         timeout_graceful_shutdown=5,
         lifespan="on",
         **kwargs,

@@ -117,6 +117,8 @@ class Settings:
     flood_close: int = 200
     """Refused messages in a row after which the connection is closed."""
     max_message_bytes: int = 8192
+    ws_compression: bool = False
+    """Offer permessage-deflate on WebSockets (less bandwidth, more CPU)."""
     auth_rate_limit: float = 1.0
     """Log-ins and registrations per second per client address (burst ×20)."""
     token_days: int = 30

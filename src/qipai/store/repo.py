@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -367,9 +367,10 @@ class Store:
         if not rows:
             return
         now = utcnow()
-        async with self.sessions.begin() as s:
-            s.add_all(
-                JournalEntry(deal_id=r.deal_id, n=r.n, seat=r.seat, action=r.action, created_at=now) for r in rows
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(JournalEntry),
+                [{"deal_id": r.deal_id, "n": r.n, "seat": r.seat, "action": r.action, "created_at": now} for r in rows],
             )
 
     async def settle(

@@ -1,0 +1,324 @@
+"""Load benchmark: N tables of bot clients over real WebSockets against a real server.
+
+Each table is a private table of three guest clients (one creates it, two join with the invite code). Every
+client plays like a slow human: when it is its turn it thinks ``--think`` seconds (±50 % jitter) and sends a
+random legal action.  The benchmark measures, for every action, the time from sending it to receiving the
+``state`` message it caused (action-to-broadcast latency: validation, journal commit, broadcast), and reports
+actions per second and latency percentiles.
+
+    python bench/load.py --tables 100 --duration 30            # spawns a server on SQLite in a temp folder
+    python bench/load.py --tables 1000 --client-procs 2 --duration 60
+    python bench/load.py --url http://127.0.0.1:8000 --tables 50   # an already running server
+
+A spawned server gets flags suited to the benchmark (no auth rate limit).  An external server must allow many
+guest log-ins from one address (``--auth-rate-limit``).  Results are printed and, with ``--json PATH``, saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    deals: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    messages: int = 0
+
+
+class BenchClient:
+    def __init__(self, base: str, think: float, rng: random.Random, stats: Stats, measuring: asyncio.Event) -> None:
+        self.base = base
+        self.ws_url = base.replace("http", "ws", 1) + "/ws"
+        self.think = think
+        self.rng = rng
+        self.stats = stats
+        self.measuring = measuring
+        self.ws: ClientConnection | None = None
+        self.pending: dict[tuple[int, int], float] = {}
+        self.table: str | None = None
+        self.seat: int | None = None
+        self.acting: asyncio.Task[None] | None = None
+
+    async def login(self, http: httpx.AsyncClient) -> None:
+        r = await http.post(self.base + "/api/guest")
+        r.raise_for_status()
+        self.token = r.json()["token"]
+        self.ws = await connect(
+            self.ws_url,
+            additional_headers={"Authorization": f"Bearer {self.token}"},
+            max_size=2**24,
+            ping_interval=None,
+        )
+
+    async def request(self, msg: dict[str, Any], want: str) -> dict[str, Any]:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(msg))
+        while True:
+            m = json.loads(await self.ws.recv())
+            if m["type"] == want:
+                return m
+            if m["type"] == "error":
+                raise RuntimeError(f"{msg['type']}: {m['code']}: {m['message']}")
+
+    async def run(self, stop: asyncio.Event) -> None:
+        assert self.ws is not None
+        ws = self.ws
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                m = json.loads(raw)
+                self.stats.messages += 1
+                t = m["type"]
+                if t == "state":
+                    key = (m["deal"], m["version"] - 1)
+                    sent = self.pending.pop(key, None)
+                    if sent is not None and self.measuring.is_set():
+                        self.stats.latencies.append(now - sent)
+                        self.stats.actions += 1
+                    if m["to_act"] == m["you"] and m["legal"] and not m["autoplay"][m["you"]] and not stop.is_set():
+                        if self.acting is not None:
+                            self.acting.cancel()
+                        self.acting = asyncio.create_task(self.act(m))
+                elif t == "deal_over":
+                    if self.measuring.is_set():
+                        self.stats.deals += 1
+                elif t == "error":
+                    self.stats.errors[m["code"]] = self.stats.errors.get(m["code"], 0) + 1
+        except Exception:
+            pass
+
+    async def act(self, st: dict[str, Any]) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        legal = st["legal"]
+        plays = [a for a in legal if a.startswith("play")]
+        action = self.rng.choice(plays) if plays and self.rng.random() < 0.7 else self.rng.choice(legal)
+        self.pending[(st["deal"], st["version"])] = time.perf_counter()
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            await self.ws.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "table": st["table"],
+                        "deal": st["deal"],
+                        "version": st["version"],
+                        "action": action,
+                    }
+                )
+            )
+
+
+async def run_tables(
+    base: str, tables: int, think: float, warmup: float, duration: float, seed: int, ramp: float
+) -> dict[str, Any]:
+    rng = random.Random(seed)
+    stats = Stats()
+    measuring = asyncio.Event()
+    stop = asyncio.Event()
+    clients: list[BenchClient] = []
+    tasks: list[asyncio.Task[None]] = []
+    limits = httpx.Limits(max_connections=50)
+    sem = asyncio.Semaphore(50)
+
+    async def make_table(i: int, http: httpx.AsyncClient) -> None:
+        async with sem:
+            trio = [BenchClient(base, think, random.Random(rng.random()), stats, measuring) for _ in range(3)]
+            for c in trio:
+                await c.login(http)
+            made = await trio[0].request({"type": "create_table", "room": "classic-1"}, "joined")
+            for c in trio[1:]:
+                await c.request({"type": "join", "invite": made["invite_code"]}, "joined")
+            clients.extend(trio)
+            for c in trio:
+                tasks.append(asyncio.create_task(c.run(stop)))
+
+    t0 = time.perf_counter()
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        jobs = []
+        for i in range(tables):
+            jobs.append(asyncio.create_task(make_table(i, http)))
+            if ramp:
+                await asyncio.sleep(ramp / tables)
+        await asyncio.gather(*jobs)
+    setup = time.perf_counter() - t0
+    await asyncio.sleep(warmup)
+    measuring.set()
+    t1 = time.perf_counter()
+    await asyncio.sleep(duration)
+    elapsed = time.perf_counter() - t1
+    measuring.clear()
+    stop.set()
+    for c in clients:
+        if c.ws is not None:
+            await c.ws.close()
+    for t in tasks:
+        t.cancel()
+    return {
+        "latencies": stats.latencies,
+        "actions": stats.actions,
+        "deals": stats.deals,
+        "errors": stats.errors,
+        "elapsed": elapsed,
+        "setup": setup,
+        "messages": stats.messages,
+    }
+
+
+def _worker(args: tuple[str, int, float, float, float, int, float], out: Any) -> None:
+    out.put(asyncio.run(run_tables(*args)))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def spawn_server(port: int, data_dir: str, database_url: str | None) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "qipai.server",
+        "--port",
+        str(port),
+        "--data-dir",
+        data_dir,
+        "--auth-rate-limit",
+        "1000000",
+        "--rate-limit",
+        "50",
+        "--bot-fill-wait",
+        "3600",
+        "--next-deal-delay",
+        "1",
+        "--log-level",
+        "warning",
+    ]
+    if database_url:
+        cmd += ["--database-url", database_url]
+    proc = subprocess.Popen(cmd)
+    for _ in range(600):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise SystemExit("the server did not start")
+        time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the server did not start in time")
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--think", type=float, default=1.5, help="seconds a client thinks before acting (mean)")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--duration", type=float, default=30.0)
+    ap.add_argument("--ramp", type=float, default=0.0, help="spread table creation over this many seconds")
+    ap.add_argument("--client-procs", type=int, default=1, help="client processes (tables split among them)")
+    ap.add_argument("--url", help="an already running server (default: spawn one)")
+    ap.add_argument("--database-url", help="for the spawned server (default: SQLite in a temp folder)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", help="also write the results to this file")
+    a = ap.parse_args()
+
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="qipai-bench-")
+    if a.url:
+        base = a.url.rstrip("/")
+    else:
+        port = free_port()
+        proc = spawn_server(port, tmp.name, a.database_url)
+        base = f"http://127.0.0.1:{port}"
+    try:
+        procs = max(1, a.client_procs)
+        shares = [a.tables // procs + (1 if i < a.tables % procs else 0) for i in range(procs)]
+        if procs == 1:
+            results = [asyncio.run(run_tables(base, a.tables, a.think, a.warmup, a.duration, a.seed, a.ramp))]
+        else:
+            q: Any = mp.get_context("spawn").Queue()
+            workers = [
+                mp.get_context("spawn").Process(
+                    target=_worker, args=((base, n, a.think, a.warmup, a.duration, a.seed + i, a.ramp), q)
+                )
+                for i, n in enumerate(shares)
+                if n
+            ]
+            for w in workers:
+                w.start()
+            results = [q.get() for _ in workers]
+            for w in workers:
+                w.join()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+
+    lat = [x for r in results for x in r["latencies"]]
+    actions = sum(r["actions"] for r in results)
+    elapsed = max(r["elapsed"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    report = {
+        "tables": a.tables,
+        "clients": 3 * a.tables,
+        "think_s": a.think,
+        "setup_s": round(max(r["setup"] for r in results), 2),
+        "duration_s": round(elapsed, 2),
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1) if elapsed else 0.0,
+        "deals_finished": sum(r["deals"] for r in results),
+        "messages_received": sum(r["messages"] for r in results),
+        "latency_ms": {
+            "p50": round(pct(lat, 50) * 1000, 2),
+            "p90": round(pct(lat, 90) * 1000, 2),
+            "p99": round(pct(lat, 99) * 1000, 2),
+            "max": round(max(lat) * 1000, 2) if lat else None,
+            "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+        },
+        "errors": errors,
+        "cpus": os.cpu_count(),
+    }
+    print(json.dumps(report, indent=2))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
