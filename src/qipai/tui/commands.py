@@ -1,0 +1,201 @@
+"""Reading what the player types: commands, choices and plays, each mistake explained in one line.
+
+>>> parse_command("h", "play")
+Command(name='hint', arg='')
+>>> parse_command("10 10 J J Q Q", "play")
+Command(name='play', arg='10 10 J J Q Q')
+>>> parse_command("2", "bid")
+Command(name='choice', arg='bid 2')
+>>> read_ranks("33 10 j")
+([0, 0, 7, 8], None)
+>>> read_ranks("3x")
+(None, 'x')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import NUM_RANKS, RANK_LETTERS
+from ..doudizhu.combos import Move, beats, classify
+from ..doudizhu.rules import KIND_NAMES_ZH, KINDS, Rules
+from .i18n import kind_name, tr
+
+_ALIASES: dict[str, str] = {}
+for _name, _words in {
+    "pass": ("pass", "p", "不出", "不要", "要不起", "过", "不叫", "不加倍", "不亮"),
+    "hint": ("hint", "h", "提示"),
+    "auto": ("auto", "autoplay", "托管", "解除托管"),
+    "sort": ("sort", "排序"),
+    "last": ("last", "上手牌", "上手"),
+    "history": ("history", "hist", "历史", "历史得分"),
+    "result": ("result", "结果"),
+    "help": ("help", "?", "？", "帮助"),
+    "quit": ("quit", "q", "exit", "退出", "逃跑"),
+}.items():
+    for _w in _words:
+        _ALIASES[_w] = _name
+
+_CALL_WORDS = ("call", "c", "叫", "叫地主", "抢地主")
+_DOUBLE_WORDS = ("double", "d", "倒", "斡", "加倍")
+_REDOUBLE_WORDS = ("redouble", "r", "反", "垒", "加倍")
+_SHOW_WORDS = ("show", "s", "亮牌", "明牌")
+
+KIND_OF_NAME: dict[str, str] = {k: k for k in KINDS}
+KIND_OF_NAME.update({v: k for k, v in KIND_NAMES_ZH.items()})
+
+
+@dataclass(frozen=True)
+class Command:
+    """One line of input: ``name`` is a command (``hint``, ``quit`` …), ``play`` (``arg``: the typed cards),
+    ``choice`` (``arg``: a text action such as ``bid 2``), ``empty`` or ``unknown`` (``arg``: the text)."""
+
+    name: str
+    arg: str = ""
+
+
+def parse_command(line: str, phase: str) -> Command:
+    """Read one typed line in a phase (``bid``, ``double``, ``show``, ``play`` or ``between`` deals)."""
+    text = line.strip()
+    if not text:
+        return Command("empty")
+    low = text.lower()
+    if low in _ALIASES:
+        return Command(_ALIASES[low])
+    if phase == "bid":
+        words = low.replace("分", "").split()
+        if words and words[0] in ("bid", "叫"):
+            words = words[1:]
+        if len(words) == 1 and words[0] in ("1", "2", "3"):
+            return Command("choice", f"bid {words[0]}")
+        if low in _CALL_WORDS:
+            return Command("choice", "call")
+        return Command("unknown", text)
+    if phase == "double":
+        if low in _DOUBLE_WORDS or low in _REDOUBLE_WORDS or low in ("y", "yes"):
+            return Command("choice", "double*")
+        return Command("unknown", text)
+    if phase == "show":
+        if low in _SHOW_WORDS or low in ("y", "yes"):
+            return Command("choice", "show")
+        return Command("unknown", text)
+    if phase == "play":
+        if low.startswith("play "):
+            text = text[5:].strip()
+        return Command("play", text)
+    return Command("unknown", text)
+
+
+def read_ranks(text: str) -> tuple[list[int] | None, str | None]:
+    """Ranks from what a person types (``10`` or ``T`` for ten, any case, spaces and commas), ascending; or
+    ``(None, bad_token)``."""
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in " ,，\t":
+            i += 1
+            continue
+        if text.startswith("10", i):
+            out.append(7)
+            i += 2
+            continue
+        up = ch.upper()
+        if up in RANK_LETTERS:
+            out.append(RANK_LETTERS.index(up))
+            i += 1
+            continue
+        j = i
+        while j < len(text) and text[j] not in " ,，\t":
+            j += 1
+        return None, text[i:j]
+    out.sort()
+    return out, None
+
+
+def ranks_label(ranks: list[int] | tuple[int, ...] | str, lang: str) -> str:
+    """Ranks as a person reads them: ``TTJ`` → ``10 10 J`` (jokers named in Chinese)."""
+    if isinstance(ranks, str):
+        ranks = [RANK_LETTERS.index(ch) for ch in ranks]
+    names = []
+    for r in ranks:
+        if r == 7:
+            names.append("10")
+        elif r >= 13 and lang == "zh":
+            names.append("小王" if r == 13 else "大王")
+        else:
+            names.append(RANK_LETTERS[r])
+    return " ".join(names)
+
+
+def check_play(
+    counts: list[int] | tuple[int, ...], text: str, last: Move | None, rules: Rules, lang: str
+) -> tuple[str | None, str | None]:
+    """Check a typed play against the hand ``counts`` and the move to beat.
+
+    Returns ``(action, None)`` with the text action to apply (``play 33344``), or ``(None, message)`` with one
+    line saying what is wrong.
+
+    >>> from qipai.doudizhu.rules import PRESETS
+    >>> from qipai.cards import counts_of, parse_ranks
+    >>> hand = counts_of(parse_ranks("333445567"))
+    >>> check_play(hand, "33344", None, PRESETS["classic"], "en")
+    ('play 33344', None)
+    >>> check_play(hand, "888", None, PRESETS["classic"], "en")[1]
+    'You do not hold 8 8 8: missing 8 8 8.'
+    >>> check_play(hand, "34", None, PRESETS["classic"], "en")[1]
+    '3 4 is not a combination at this table.'
+    """
+    parts = text.split(":")
+    if len(parts) > 3:
+        return None, tr(lang, "err_unreadable", token=text)
+    ranks, bad = read_ranks(parts[0])
+    if ranks is None:
+        return None, tr(lang, "err_unreadable", token=bad)
+    if not ranks:
+        return None, tr(lang, "err_empty")
+    kind = None
+    if len(parts) >= 2:
+        kname = parts[1].strip().lower().replace(" ", "_").replace("-", "_")
+        kind = KIND_OF_NAME.get(kname) or KIND_OF_NAME.get(parts[1].strip())
+        if kind is None:
+            kinds = ", ".join(k for k in KINDS if k in rules.kinds)
+            return None, tr(lang, "err_unknown_kind", kind=parts[1].strip(), kinds=kinds)
+    main = None
+    if len(parts) == 3:
+        m_ranks, bad = read_ranks(parts[2])
+        if m_ranks is None or len(m_ranks) != 1:
+            return None, tr(lang, "err_unreadable", token=parts[2].strip())
+        main = m_ranks[0]
+    want = [0] * NUM_RANKS
+    for r in ranks:
+        want[r] += 1
+    shown = ranks_label(ranks, lang)
+    missing = [r for r in range(NUM_RANKS) for _ in range(max(0, want[r] - counts[r]))]
+    if missing:
+        return None, tr(lang, "err_not_held", cards=shown, missing=ranks_label(missing, lang))
+    try:
+        readings = classify(tuple(want), rules)
+    except ValueError:
+        readings = []
+    if not readings:
+        return None, tr(lang, "err_not_combo", cards=shown)
+    if kind is not None:
+        readings = [m for m in readings if m.kind == kind]
+        if not readings:
+            return None, tr(lang, "err_not_kind", cards=shown, kind=kind_name(kind, lang))
+    if main is not None:
+        readings = [m for m in readings if m.main == main]
+        if not readings:
+            return None, tr(lang, "err_main", cards=shown, kind=kind_name(kind or "single", lang),
+                            main=ranks_label([main], lang))
+    if last is not None:
+        good = [m for m in readings if beats(m, last, rules)]
+        if not good:
+            return None, tr(lang, "err_not_beat", cards=shown, kind=kind_name(readings[0].kind, lang),
+                            last=ranks_label(last.ranks, lang), last_kind=kind_name(last.kind, lang))
+        readings = good
+    if len(readings) > 1:
+        options = ", ".join(m.label(rules) for m in readings)
+        return None, tr(lang, "err_ambiguous", cards=shown, options=options)
+    return "play " + readings[0].label(rules), None

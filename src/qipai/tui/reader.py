@@ -1,0 +1,63 @@
+"""Line input with an optional time limit.
+
+On a POSIX terminal or pipe, lines are read straight from the file descriptor with :func:`select.select`, so a
+read can stop when a decision's time runs out and the table can check, without waiting, whether the player
+typed something while auto-play runs.  Streams without a usable descriptor (tests that swap ``sys.stdin`` for
+a buffer, Windows consoles) are read with ``readline`` and never time out.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+from typing import IO
+
+
+class LineReader:
+    """Reads one line at a time; :meth:`readline` returns ``None`` when the time is up and raises
+    :class:`EOFError` at the end of input."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stdin
+        self.fd: int | None = None
+        if os.name == "posix":
+            try:
+                self.fd = self.stream.fileno()
+            except (AttributeError, OSError, io.UnsupportedOperation, ValueError):
+                self.fd = None
+        self.buf = b""
+
+    @property
+    def can_time_out(self) -> bool:
+        """Whether :meth:`readline` honours a timeout."""
+        return self.fd is not None
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        """The next line without its line ending, or ``None`` if ``timeout`` seconds pass first."""
+        if self.fd is None:
+            line = self.stream.readline()
+            if not line:
+                raise EOFError
+            return line.rstrip("\r\n")
+        import select
+
+        deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        while b"\n" not in self.buf:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                ready, _, _ = select.select([self.fd], [], [], left)
+                if not ready:
+                    return None
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                if self.buf:
+                    rest, self.buf = self.buf, b""
+                    return rest.decode("utf-8", "replace").rstrip("\r")
+                raise EOFError
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
