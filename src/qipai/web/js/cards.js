@@ -1,0 +1,131 @@
+// Cards: notation (3456789TJQKA2BR, suits S H C D), drawing them, sorting a hand, and ordering hints.
+import { h } from "./util.js";
+import { t } from "./i18n.js";
+
+export const RANKS = "3456789TJQKA2BR";
+const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3, "": 4 };
+const RANK_LABEL = { T: "10" };
+
+export const rankIndex = (r) => RANKS.indexOf(r);
+export const rankOf = (card) => card[0];
+export const suitOf = (card) => card.slice(1, 2);
+export const rankLabel = (r) => RANK_LABEL[r] || r;
+
+/** Sorted rank text of cards ("TH", "5S", "B" → "5TB"), the form legal plays use. */
+export function rankText(cards) {
+  return cards.map(rankOf).sort((a, b) => rankIndex(a) - rankIndex(b)).join("");
+}
+
+/** A card as an element.  ``card`` is "TH", "5S", "B", "R" or a bare rank ("5") for plays (suits unknown). */
+export function cardEl(card, { size = "", back = false } = {}) {
+  if (back) return h("div.card.back", { class: size || undefined }, h("div.back-pattern"));
+  const r = rankOf(card);
+  const s = suitOf(card);
+  const el = h("div.card", { class: size || undefined, dataset: { rank: r, card } });
+  if (r === "B" || r === "R") {
+    el.classList.add("joker", r === "R" ? "big" : "small");
+    el.title = t(r === "R" ? "joker_big" : "joker_small");
+    el.append(
+      h("div.corner.jk", "JOKER"),
+      h("div.joker-face", h("span.star", "★"), h("span.jname", r === "R" ? "大王" : "小王"))
+    );
+    return el;
+  }
+  const sym = SUIT_SYMBOL[s] || "";
+  if (s === "H" || s === "D") el.classList.add("red");
+  if (!s) el.classList.add("nosuit");
+  el.append(h("div.corner", h("span.r", rankLabel(r)), sym ? h("span.s", sym) : null));
+  if (!size || size === "md") {
+    if ("JQK".includes(r)) el.append(h("div.face", h("span.fl", r), h("span.fs", sym)));
+    else el.append(h("div.pip", sym || rankLabel(r)));
+    el.append(h("div.corner.br", h("span.r", rankLabel(r)), sym ? h("span.s", sym) : null));
+  }
+  return el;
+}
+
+/** Cards of a play given as ranks ("33344456") as small cards. */
+export function playEl(move, size = "sm") {
+  const ranks = String(move).split(":")[0];
+  const box = h("div.play-cards");
+  for (const r of ranks) box.append(cardEl(r, { size }));
+  return box;
+}
+
+/** Hand order.  mode "rank": big to small; mode "count": bigger groups first (bombs, triples, pairs, singles). */
+export function sortHand(cards, mode) {
+  const counts = {};
+  for (const c of cards) counts[rankOf(c)] = (counts[rankOf(c)] || 0) + 1;
+  return [...cards].sort((a, b) => {
+    if (mode === "count") {
+      const d = counts[rankOf(b)] - counts[rankOf(a)];
+      if (d) return d;
+    }
+    const dr = rankIndex(rankOf(b)) - rankIndex(rankOf(a));
+    if (dr) return dr;
+    return SUIT_ORDER[suitOf(a)] - SUIT_ORDER[suitOf(b)];
+  });
+}
+
+/** {cards, kind, main, label} of a legal action "play 33344456:plane_singles:4". */
+export function parsePlay(action) {
+  const label = action.replace(/^play\s+/, "");
+  const [cards, kind, main] = label.split(":");
+  return { cards, kind: kind || null, main: main || null, label };
+}
+
+function countsOf(ranks) {
+  const c = new Array(RANKS.length).fill(0);
+  for (const r of ranks) c[rankIndex(r)]++;
+  return c;
+}
+
+function bombClass(cards) {
+  const c = countsOf(cards);
+  const present = c.map((n, i) => (n ? i : -1)).filter((i) => i >= 0);
+  const B = rankIndex("B"), R = rankIndex("R");
+  if (present.every((i) => i === B || i === R) && c[B] && c[R] && c[B] === c[R]) return 2; // rocket
+  if (present.length === 1 && present[0] < B && c[present[0]] >= 4) return 1; // bomb
+  return 0;
+}
+
+function mainRank(p) {
+  if (p.main) return rankIndex(p.main);
+  const c = countsOf(p.cards);
+  const top = Math.max(...c);
+  let best = -1;
+  c.forEach((n, i) => { if (n === top) best = i; });
+  return best;
+}
+
+/**
+ * The legal plays in the order 提示 offers them: never bombs or the rocket before other plays, never breaking
+ * a bomb while something else works; when following, the smallest play that beats, then fewer split groups;
+ * when leading, the lowest cards first, keeping groups whole, shedding as many cards as possible.
+ */
+export function orderHints(legal, hand) {
+  const held = countsOf(hand.map(rankOf));
+  const plays = legal.filter((a) => a.startsWith("play ")).map(parsePlay);
+  const leading = !legal.includes("pass");
+  const keyOf = (p) => {
+    const c = countsOf(p.cards);
+    const bomb = bombClass(p.cards);
+    let breaksBomb = 0, splits = 0, lowest = 99;
+    c.forEach((n, i) => {
+      if (!n) return;
+      lowest = Math.min(lowest, i);
+      if (n < held[i]) {
+        splits++;
+        if (held[i] >= 4 && !bomb) breaksBomb = 1;
+      }
+    });
+    if (leading) return [bomb, breaksBomb, lowest, splits, -p.cards.length, mainRank(p)];
+    return [bomb, breaksBomb, mainRank(p), splits, p.cards.length, lowest];
+  };
+  const keyed = plays.map((p) => ({ p, k: keyOf(p) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] - b.k[i];
+    return a.p.label < b.p.label ? -1 : 1;
+  });
+  return keyed.map((x) => x.p);
+}

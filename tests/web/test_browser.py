@@ -1,0 +1,335 @@
+"""The browser client in a real browser (Debian's Chromium, headless), against a real server.
+
+Screenshots of the lobby, the table mid-deal and the settlement dialog are written to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
+from web_helpers import (
+    RANKS,
+    ThreadServer,
+    answer_bidding,
+    as_guest,
+    button,
+    click_card,
+    click_empty,
+    hand_cards,
+    live_state,
+    phase,
+    plays_of,
+    quick_match,
+    raised_ranks,
+    select_with_mouse,
+    shot,
+    sign_up,
+    smallest_play,
+    table,
+    version,
+    wait_my_turn_or_over,
+    wait_version_change,
+)
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def new_page(browser: Browser, lang: str = "zh", **kw: Any) -> tuple[Page, list[str]]:
+    ctx = browser.new_context(viewport=kw.pop("viewport", DESKTOP), locale="zh-CN", **kw)
+    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+
+    def console(m: ConsoleMessage) -> None:
+        # a 401 from /api/me before logging in is expected; anything else in the console is a bug
+        if m.type == "error" and "401" not in m.text:
+            errors.append(f"console: {m.text}")
+
+    page.on("console", console)
+    return page, errors
+
+
+def find_invalid_pair(hand: list[str]) -> str | None:
+    """Two cards of different ranks that never form a combination (no jokers: BR is the rocket)."""
+    ranks = sorted({r for r in hand if r not in "BR"}, key=RANKS.index)
+    if len(ranks) < 2:
+        return None
+    return ranks[0] + ranks[-1]
+
+
+def play_turn_with_mouse(page: Page, st: dict[str, Any], n: int) -> str:
+    """One play-phase turn: raise the cards with clicks and drags, then play them with a right click (even
+    turns) or the 出牌 button (odd turns); pass with 不出 when nothing beats the last play."""
+    choice = smallest_play(st)
+    old = version(page)
+    if choice is None:
+        expect(button(page, "play")).to_be_disabled()
+        button(page, "pass").click()
+        wait_version_change(page, old)
+        return "pass"
+    select_with_mouse(page, choice)
+    expect(button(page, "play")).to_be_enabled()
+    if n % 2 == 0:
+        felt = page.locator(".tablev.live .felt").bounding_box()
+        assert felt is not None
+        page.mouse.click(felt["x"] + felt["width"] * 0.5, felt["y"] + felt["height"] * 0.6, button="right")
+    else:
+        button(page, "play").click()
+    readings = page.locator("#readings button.primary")
+    if readings.count() or page.locator("#readings").count():
+        readings.first.click()
+    wait_version_change(page, old)
+    return choice
+
+
+def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "alice")
+    expect(page.locator('[data-action="quick-match"][data-room="classic-1"]')).to_be_visible()
+    expect(page.locator(".preset-card")).to_have_count(8)
+    shot(page, "lobby.png")
+
+    quick_match(page)
+    expect(table(page)).to_have_attribute("data-you", "0")
+    checked_invalid = checked_low = False
+    turns = 0
+    table_shot = False
+    while True:
+        if wait_my_turn_or_over(page) == "over":
+            break
+        ph = phase(page)
+        if ph in ("bid", "double", "show"):
+            answer_bidding(page)
+            continue
+        assert ph == "play", ph
+        st = live_state(page)
+        assert st is not None and st["legal"]
+        obs = st["observation"]
+        hand = [c[0] for c in obs["hand"]]
+        expect(hand_cards(page)).to_have_count(len(hand))
+        if not checked_invalid and (pair := find_invalid_pair(hand)):
+            # a click raises a card and a second click lowers it
+            idx = [c.get_attribute("data-rank") for c in hand_cards(page).all()].index(pair[0])
+            click_card(page, idx)
+            assert raised_ranks(page) == pair[0]
+            click_card(page, idx)
+            assert raised_ranks(page) == ""
+            # an invalid selection cannot be played: the button says why, a right click sends nothing
+            select_with_mouse(page, pair)
+            expect(button(page, "play")).to_be_disabled()
+            expect(button(page, "play")).to_have_attribute("data-reason", "reason_invalid")
+            expect(page.locator("#play-reason")).to_have_text("不是有效的牌型")
+            old = version(page)
+            felt = page.locator(".tablev.live .felt").bounding_box()
+            assert felt is not None
+            page.mouse.click(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2, button="right")
+            page.wait_for_timeout(300)
+            assert version(page) == old and table(page).get_attribute("data-my-turn") == "1"
+            # a click on empty space lowers every card
+            click_empty(page)
+            assert raised_ranks(page) == ""
+            checked_invalid = True
+        last = obs["trick"]["last"]
+        if not checked_low and obs["trick"]["kind"] == "single" and last:
+            lower = [r for r in hand if RANKS.index(r) < RANKS.index(last)]
+            if lower:
+                select_with_mouse(page, lower[0])
+                expect(button(page, "play")).to_have_attribute("data-reason", "reason_too_low")
+                expect(page.locator("#play-reason")).to_have_text("管不上上家的牌")
+                click_empty(page)
+                checked_low = True
+        play_turn_with_mouse(page, st, turns)
+        turns += 1
+        if not table_shot and turns >= 2 and phase(page) == "play":
+            page.wait_for_timeout(400)
+            if page.locator(".tablev.live .said.has-play").count():
+                shot(page, "table.png")
+                table_shot = True
+    assert turns >= 1
+    dialog = page.locator("#settlement")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator('.factor[data-name="base"]')).to_be_visible()
+    expect(dialog.locator('.factor[data-name="total"]')).to_contain_text("×")
+    expect(dialog.locator(".settle-table tbody tr")).to_have_count(3)
+    page.wait_for_timeout(300)
+    shot(page, "settlement.png")
+    if not table_shot:
+        raise AssertionError("the deal ended before a mid-deal screenshot could be taken")
+    # the deal is in the profile with a replay link, and the replay steps through the deal
+    dialog.locator('[data-action="continue"]').click()
+    page.goto(server.url + "/#/profile")
+    link = page.locator('.history-table [data-action="replay"]').first
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.locator(".replay .tablev.replay")).to_be_visible()
+    page.locator('[data-action="last"]').click()
+    expect(page.locator(".replay .tablev.replay")).to_have_attribute("data-phase", "over")
+    page.locator('[data-action="first"]').click()
+    expect(page.locator(".replay .tablev.replay")).to_have_attribute("data-phase", "bid")
+    page.goto(server.url + "/#/leaderboard")
+    expect(page.locator(".lb tbody tr").first).to_be_visible()
+    assert not errors, errors
+
+
+def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser)
+    as_guest(page, server.url)
+    quick_match(page)
+    # bid, then wait for the first turn of the play phase
+    while True:
+        assert wait_my_turn_or_over(page) == "turn", "the deal ended before this player's first play"
+        if phase(page) == "play":
+            break
+        answer_bidding(page)
+    st = live_state(page)
+    assert st is not None
+    plays = plays_of(st)
+    if not plays:  # nothing beats the last play: pass and wait for a turn with something to play
+        old = version(page)
+        button(page, "pass").click()
+        wait_version_change(page, old)
+        while True:
+            assert wait_my_turn_or_over(page) == "turn"
+            st = live_state(page)
+            assert st is not None
+            plays = plays_of(st)
+            if plays:
+                break
+            old = version(page)
+            button(page, "pass").click()
+            wait_version_change(page, old)
+    # 提示 raises a legal play; pressing it again offers the next one
+    button(page, "hint").click()
+    first = raised_ranks(page)
+    assert first in plays, (first, plays)
+    if len(set(plays)) > 1:
+        button(page, "hint").click()
+        second = raised_ranks(page)
+        assert second in plays and second != first, (first, second)
+    expect(button(page, "play")).to_be_enabled()
+    old = version(page)
+    page.keyboard.press("Enter")  # the keyboard shortcut for 出牌
+    wait_version_change(page, old)
+
+    # 托管: the system plays for us until we take control back
+    deal = table(page).get_attribute("data-deal")
+    button(page, "autoplay").click()
+    expect(table(page)).to_have_attribute("data-autoplay", "1")
+    expect(page.locator(".mebar .badge.auto")).to_be_visible()
+    expect(button(page, "autoplay")).to_have_text("解除托管")
+    old = version(page)
+    wait_version_change(page, old)
+    button(page, "autoplay").click()
+    expect(table(page)).to_have_attribute("data-autoplay", "0")
+    expect(button(page, "autoplay")).to_have_text("托管")
+    assert table(page).get_attribute("data-deal") == deal
+    assert table(page).get_attribute("data-phase") == "play", "the deal ended during auto-play"
+
+    # reloading the page mid-deal comes back to the same deal, in control (not in auto-play)
+    page.reload()
+    expect(table(page)).to_be_visible()
+    expect(table(page)).to_have_attribute("data-deal", deal or "")
+    expect(table(page)).to_have_attribute("data-autoplay", "0")
+    st = live_state(page)
+    assert st is not None and st["observation"]["hand"]
+    expect(hand_cards(page)).to_have_count(len(st["observation"]["hand"]))
+
+    # the server's error is shown and the table goes on
+    assert wait_my_turn_or_over(page) == "turn"
+    st = live_state(page)
+    assert st is not None
+    page.evaluate(
+        "st => window.qipai.conn.send({type: 'action', table: st.table, deal: st.deal, version: st.version, "
+        "action: 'play 3333333'})",
+        st,
+    )
+    expect(page.locator(".toast.error")).to_be_visible()
+    # finish the deal with 提示 and 出牌 (or 不出 when nothing beats)
+    while wait_my_turn_or_over(page) == "turn":
+        old = version(page)
+        if phase(page) != "play":
+            answer_bidding(page)
+            continue
+        button(page, "hint").click()
+        if raised_ranks(page):
+            button(page, "play").click()
+        else:
+            button(page, "pass").click()
+        wait_version_change(page, old)
+    expect(page.locator("#settlement")).to_be_visible()
+    assert table(page).get_attribute("data-deal") == deal
+    assert not errors, errors
+
+
+def touch_swipe(page: Page, x0: float, x1: float, y: float) -> None:
+    """A finger swipe over the hand (Chrome DevTools touch events)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+    steps = 8
+    for i in range(1, steps + 1):
+        x = x0 + (x1 - x0) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, server: ThreadServer) -> None:
+    host, host_errors = new_page(browser)
+    sign_up(host, server.url, "bob")
+    host.locator('select[name="room"]').select_option("classic-1")
+    host.locator('select[name="bots"]').select_option("")
+    host.locator('[data-action="create"]').click()
+    expect(table(host)).to_be_visible()
+    code_el = host.locator(".tinfo .code")
+    expect(code_el).to_be_visible()
+    code = code_el.inner_text().strip()
+    assert len(code) == 6
+
+    # a guest on a phone, in English, joins with the code
+    friend, friend_errors = new_page(browser, lang="en", viewport=PHONE, is_mobile=True, has_touch=True)
+    as_guest(friend, server.url)
+    expect(friend.locator('[data-nav="lobby"]')).to_have_text("Lobby")
+    friend.locator('input[name="invite"]').fill(code.lower())
+    friend.locator('[data-action="join"]').click()
+    expect(table(friend)).to_be_visible()
+    expect(table(friend)).to_have_attribute("data-you", "1")
+    expect(table(friend)).to_have_attribute("data-table", table(host).get_attribute("data-table") or "")
+    friend_name = friend.evaluate("() => window.qipai.store.user.name")
+    expect(host.locator('.seat[data-seat="1"] .sname')).to_have_text(friend_name)
+    expect(friend.locator('.seat[data-seat="0"] .sname')).to_have_text("bob")
+
+    # the host calls in a bot for the empty seat: the deal starts for both
+    host.locator('[data-action="fill-bots"]').click()
+    expect(table(host)).to_have_attribute("data-phase", "bid")
+    expect(table(friend)).to_have_attribute("data-phase", "bid")
+    expect(hand_cards(friend)).to_have_count(17)
+    # the whole hand fits on the phone screen, and the table speaks English there
+    boxes = [c.bounding_box() for c in hand_cards(friend).all()]
+    assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] + 0.5 for b in boxes)
+    expect(friend.locator('.tablev [data-action="sort"]')).to_have_text("Sort")
+    # tap raises a card, a second tap lowers it; a swipe raises several
+    first = hand_cards(friend).nth(0)
+    first_box = boxes[0]
+    assert first_box is not None
+    friend.touchscreen.tap(first_box["x"] + 5, first_box["y"] + first_box["height"] * 0.7)
+    expect(first).to_have_class("card raised")
+    friend.touchscreen.tap(first_box["x"] + 5, first_box["y"] + first_box["height"] * 0.7)
+    expect(friend.locator(".hand .card.raised")).to_have_count(0)
+    b4 = boxes[4]
+    assert b4 is not None
+    touch_swipe(friend, first_box["x"] + 5, b4["x"] + 5, first_box["y"] + first_box["height"] * 0.7)
+    expect(friend.locator(".hand .card.raised")).to_have_count(5)
+    shot(friend, "table-phone.png")
+    # switching the language at the table
+    friend.locator("#langbtn").click()
+    expect(friend.locator('.tablev [data-action="sort"]')).to_have_text("排序")
+    try:
+        host.context.close()
+        friend.context.close()
+    except Error:
+        pass
+    assert not host_errors and not friend_errors, (host_errors, friend_errors)
