@@ -38,6 +38,7 @@ def fast_settings(db: Database, **kw: Any) -> Settings:
         time_scale=1.0,
         log_level="warning",
         auth_rate_limit=1000.0,
+        bot_processes=0,
     )
     return replace(base, **kw)
 

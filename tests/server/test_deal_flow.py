@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from server_helpers import Client, LiveServer
+from server_helpers import Client, StartServer
 
 from qipai.games import get_factory
 
 
-async def test_quick_match_deal_to_settlement(server: LiveServer) -> None:
+async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None:
+    server = await start_server(bot_processes=1)  # heuristic bots think in a worker process
     alice = await Client.register(server, "alice")
     assert alice.user["points"] == 1000 and alice.user["title"] == "商人"
     await alice.connect()

@@ -175,6 +175,8 @@ async def _spawn(db: Database, port: int) -> subprocess.Popen[bytes]:
         "0.2",
         "--log-level",
         "warning",
+        "--bot-processes",
+        "0",
     ]
     if db.schema:
         args += ["--database-schema", db.schema]

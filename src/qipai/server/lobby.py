@@ -10,10 +10,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import secrets
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from qipai.game import GameFactory
+from qipai.server.botpool import remote_act
 from qipai.server.settings import Bot, Room, Settings
 from qipai.server.table import SeatState, Table, TableError
 from qipai.store import JournalRow, Store, TableInfo, UserInfo
@@ -92,6 +95,7 @@ class Lobby:
         self.journal = JournalWriter(store)
         self.seating = asyncio.Lock()
         self._factories: dict[str, GameFactory] = {}
+        self._pool: ProcessPoolExecutor | None = None
 
     # ------------------------------------------------------------------------------------------ lookups
     def factory(self, game: str) -> GameFactory:
@@ -102,6 +106,21 @@ class Lobby:
 
     def bot(self, name: str, seed: int) -> Bot:
         return self.settings.bots(name, seed)
+
+    async def think(self, name: str, bot: Bot, seed: int, observation: dict[str, Any], legal: list[str]) -> str:
+        """The bot's action: on the event loop for fast bots, else in a worker process (``bot_processes``) or
+        a thread, within ``bot_budget`` seconds (``TimeoutError`` past it)."""
+        s = self.settings
+        if name in s.inline_bots:
+            return bot.act(observation, legal)
+        if s.bot_processes > 0:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(s.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+            fut = asyncio.get_running_loop().run_in_executor(
+                self._pool, remote_act, s.bots, name, seed, observation, legal
+            )
+            return await asyncio.wait_for(fut, s.bot_budget)
+        return await asyncio.wait_for(asyncio.to_thread(bot.act, observation, legal), s.bot_budget)
 
     def conns_of(self, user_id: int | None) -> set[Connection]:
         if user_id is None:
@@ -171,6 +190,8 @@ class Lobby:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.journal.stop()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     async def restore(self) -> None:
         """Rebuild every deal that was running when the server stopped, from its journal."""

@@ -102,7 +102,7 @@ class Settings:
     guest_points: int = 1000
     bot_points: int = 1_000_000
     """A bot's table points (for RULES.md §7 minimisation)."""
-    seat_bot: str = "random"
+    seat_bot: str = "heuristic"
     """The bot that fills empty seats in quick-match rooms."""
     autoplay_bot: str = "passive"
     """The bot that plays for a human in auto-play (a private table may choose another)."""
@@ -110,6 +110,8 @@ class Settings:
     """Bots fast enough to run on the event loop; others think in a worker thread."""
     bot_budget: float = 5.0
     """Seconds a bot may think; past that the seat times out."""
+    bot_processes: int = 1
+    """Worker processes for bots not in ``inline_bots`` (0: a thread of this process instead)."""
     rate_limit: float = 20.0
     """WebSocket messages per second a connection may send (token bucket)..."""
     rate_burst: int = 40

@@ -49,6 +49,9 @@ class SeatState:
     bot: str | None
     name: str
     bot_obj: Bot | None = None
+    """The bot playing this seat now: the seat's bot, or the auto-play bot of a human seat."""
+    bot_name: str | None = None
+    bot_seed: int = field(default_factory=lambda: secrets.randbits(31))
     auto_by_disconnect: bool = False
     """The seat went into auto-play because its last connection dropped: reconnecting takes it back."""
     leaving: bool = False
@@ -532,19 +535,14 @@ class Table:
         s = self.seats[seat]
         assert s is not None
         name = s.bot if s.bot is not None else self.info.autoplay_bot
-        bot = s.bot_obj if s.bot is not None else None
-        if bot is None:
-            bot = self.lobby.bot(name, secrets.randbits(31))
-            if s.bot is not None:
-                s.bot_obj = bot
+        if s.bot_obj is None or s.bot_name != name:
+            s.bot_obj = self.lobby.bot(name, s.bot_seed)
+            s.bot_name = name
         obs = g.observe(seat)
         legal = g.legal_actions()
         action: str | None = None
         try:
-            if name in self.settings.inline_bots:
-                action = bot.act(obs, legal)
-            else:
-                action = await asyncio.wait_for(asyncio.to_thread(bot.act, obs, legal), self.settings.bot_budget)
+            action = await self.lobby.think(name, s.bot_obj, s.bot_seed, obs, legal)
         except TimeoutError:
             log.warning("table %s: bot %s over its %.1f s budget", self.id, name, self.settings.bot_budget)
         except Exception:
@@ -595,8 +593,6 @@ class Table:
         for s in seats:
             s.auto_by_disconnect = False
             s.leaving = False
-            if s.bot is not None and s.bot_obj is None:
-                s.bot_obj = self.lobby.bot(s.bot, secrets.randbits(31))
         self.stats.deals += 1
         self.broadcast_table()
         self.broadcast_state()
@@ -612,8 +608,6 @@ class Table:
             if s is not None and s.human:
                 # Reconnecting after a restart gives control back (RULES.md §6).
                 s.auto_by_disconnect = game.in_autoplay(i)
-            if s is not None and s.bot is not None:
-                s.bot_obj = self.lobby.bot(s.bot, secrets.randbits(31))
 
     async def _settle(self) -> None:
         g = self.game
