@@ -5,6 +5,7 @@ Screenshots of the lobby, the table mid-deal and the settlement dialog are writt
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
@@ -61,7 +62,7 @@ def find_invalid_pair(hand: list[str]) -> str | None:
     return ranks[0] + ranks[-1]
 
 
-def play_turn_with_mouse(page: Page, st: dict[str, Any], n: int) -> str:
+def play_turn_with_mouse(page: Page, st: dict[str, Any], n: int, before_play: Any = None) -> str:
     """One play-phase turn: raise the cards with clicks and drags, then play them with a right click (even
     turns) or the 出牌 button (odd turns); pass with 不出 when nothing beats the last play."""
     choice = smallest_play(st)
@@ -73,6 +74,8 @@ def play_turn_with_mouse(page: Page, st: dict[str, Any], n: int) -> str:
         return "pass"
     select_with_mouse(page, choice)
     expect(button(page, "play")).to_be_enabled()
+    if before_play is not None:
+        before_play()
     if n % 2 == 0:
         felt = page.locator(".tablev.live .felt").bounding_box()
         assert felt is not None
@@ -142,13 +145,16 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
                 expect(page.locator("#play-reason")).to_have_text("管不上上家的牌")
                 click_empty(page)
                 checked_low = True
-        play_turn_with_mouse(page, st, turns)
-        turns += 1
-        if not table_shot and turns >= 2 and phase(page) == "play":
-            page.wait_for_timeout(400)
-            if page.locator(".tablev.live .said.has-play").count():
+
+        def table_screenshot(turns: int = turns) -> None:
+            nonlocal table_shot
+            # mid-deal, cards raised and ready to play, other seats' plays on the table
+            if not table_shot and turns >= 1 and page.locator(".tablev.live .seat .said.has-play").count():
                 shot(page, "table.png")
                 table_shot = True
+
+        play_turn_with_mouse(page, st, turns, table_screenshot)
+        turns += 1
     assert turns >= 1
     dialog = page.locator("#settlement")
     expect(dialog).to_be_visible()
@@ -238,6 +244,12 @@ def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer)
     assert st is not None and st["observation"]["hand"]
     expect(hand_cards(page)).to_have_count(len(st["observation"]["hand"]))
 
+    # losing the connection mid-deal: the client reconnects by itself to the same deal
+    opens = page.evaluate("() => { const c = window.qipai.conn; const n = c.opens; c.ws.close(); return n; }")
+    page.wait_for_function("n => window.qipai.conn.opens > n && window.qipai.conn.status === 'open'", arg=opens)
+    expect(table(page)).to_have_attribute("data-deal", deal or "")
+    expect(table(page)).to_have_attribute("data-autoplay", "0")
+
     # the server's error is shown and the table goes on
     assert wait_my_turn_or_over(page) == "turn"
     st = live_state(page)
@@ -316,7 +328,7 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     first_box = boxes[0]
     assert first_box is not None
     friend.touchscreen.tap(first_box["x"] + 5, first_box["y"] + first_box["height"] * 0.7)
-    expect(first).to_have_class("card raised")
+    expect(first).to_have_class(re.compile(r"\braised\b"))
     friend.touchscreen.tap(first_box["x"] + 5, first_box["y"] + first_box["height"] * 0.7)
     expect(friend.locator(".hand .card.raised")).to_have_count(0)
     b4 = boxes[4]

@@ -41,6 +41,7 @@ def web_settings(db_url: str, **kw: Any) -> Settings:
         time_scale=3.0,  # 60 s a turn: a slow test machine never times a player out
         log_level="warning",
         auth_rate_limit=1000.0,
+        bot_processes=0,  # bots think in a thread: no worker process to start for a short test
     )
     return replace(base, **kw)
 
@@ -241,6 +242,7 @@ def wait_version_change(page: Page, old: str, timeout: float = 10_000) -> None:
 def shot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
+    page.wait_for_timeout(250)  # let card movements finish
     page.screenshot(path=str(path))
     return path
 

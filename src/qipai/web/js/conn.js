@@ -76,6 +76,7 @@ export class Conn {
       if (ws !== this.ws) return;
       this.retry = 0;
       this.everOpened = true;
+      this.opens = (this.opens || 0) + 1;
       this.setStatus("open");
       this.startHeartbeat();
       const queued = this.outbox;

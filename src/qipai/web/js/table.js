@@ -221,7 +221,7 @@ export class TableView {
     if (obs) {
       const factors = (obs.factors || []).map(parseFactor);
       add(this.multBox, 
-        h("span.m", t("base"), " ", h("b.bid", String(obs.bid || 0))),
+        h("span.m", t("base"), " ", h("b.bid", obs.bid ? String(obs.bid) : "—")),
         h("span.m", t("multiplier"), " ", h("b.mult", "×" + (obs.multiplier ?? 1))),
         factors.length ? h("span.factors", factors.map((f) => h("span.chip", `${factorName(f.name)} ×${f.factor}`))) : null,
       );
