@@ -6,9 +6,12 @@ Screenshots of the lobby, the table mid-deal and the settlement dialog are writt
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect, sync_playwright
 from web_helpers import (
     RANKS,
     ThreadServer,
@@ -18,6 +21,7 @@ from web_helpers import (
     click_card,
     click_empty,
     hand_cards,
+    launch,
     live_state,
     phase,
     plays_of,
@@ -31,7 +35,26 @@ from web_helpers import (
     version,
     wait_my_turn_or_over,
     wait_version_change,
+    web_settings,
 )
+
+
+# Fixtures live here rather than in a conftest.py: tests/server has one, and two conftest modules without
+# packages would collide under pytest's default import mode.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}")).start()
+    yield s
+    s.stop()
+
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -79,6 +79,8 @@ function render() {
     tableView.destroy();
     tableView = null;
   }
+  // dialogs belong to the page they were opened on
+  for (const d of document.querySelectorAll("#modal-root .dialog")) d._close?.();
   document.body.dataset.route = route.split("/")[1];
   renderHeader();
   if (!store.user && route !== "/login") {

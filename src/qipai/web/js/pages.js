@@ -169,7 +169,7 @@ export function lobbyPage(root, { go }) {
         h("span.pn", presetName(preset)),
         h("span.who", tb.players.map((p) => p || "—").join(" · ")),
         h("span.st", t(tb.status === "playing" ? "status_playing" : "status_waiting")),
-        h("button.btn.small", { type: "button", "data-action": "watch", onclick: () => {
+        h("button.btn.small", { type: "button", "data-action": "watch", disabled: !!(store.tableId && !store.spectating), onclick: () => {
           store.tableId = tb.id;
           store.spectating = true;
           store.table = null;
@@ -288,11 +288,11 @@ export function replayPage(root, { id }) {
       };
       slider.oninput = () => show(Number(slider.value));
       const controls = h("div.replay-controls",
-        h("button.btn.small.ghost", { type: "button", "data-action": "first", onclick: () => show(0) }, "⏮ " + t("first")),
+        h("button.btn.small.ghost", { type: "button", "data-action": "first", onclick: () => show(0) }, "« " + t("first")),
         h("button.btn.small.ghost", { type: "button", "data-action": "prev", onclick: () => show(i - 1) }, "◀ " + t("prev")),
         playBtn,
         h("button.btn.small.ghost", { type: "button", "data-action": "next", onclick: () => show(i + 1) }, t("next") + " ▶"),
-        h("button.btn.small.ghost", { type: "button", "data-action": "last", onclick: () => show(steps.length - 1) }, t("last") + " ⏭"),
+        h("button.btn.small.ghost", { type: "button", "data-action": "last", onclick: () => show(steps.length - 1) }, t("last") + " »"),
         slider, label, what);
       fill(box, h("div.replay-head", h("h1", t("replay_title", { id })), controls), holder);
       view = new TableView(holder, { mode: "replay" });

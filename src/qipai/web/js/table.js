@@ -89,6 +89,7 @@ export class TableView {
 
   destroy() {
     clearInterval(this.tick);
+    clearTimeout(this.dlgTimer);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     document.getElementById("settlement")?._close?.();
@@ -169,8 +170,16 @@ export class TableView {
     this.renderActions();
     this.renderCenter();
     this.updateTimers();
+    // the last deal's settlement gives way when the next deal needs this player (after a few seconds to read it)
     const dlg = document.getElementById("settlement");
-    if (dlg && st && dlg.dataset.deal !== String(st.deal) && this.myTurn() && obs.phase !== "over") dlg._close();
+    if (dlg && st && dlg.dataset.deal !== String(st.deal) && this.myTurn() && obs.phase !== "over") {
+      const left = 6000 - (performance.now() - Number(dlg.dataset.opened || 0));
+      if (left <= 0) dlg._close();
+      else {
+        clearTimeout(this.dlgTimer);
+        this.dlgTimer = setTimeout(() => this.model && this.update(this.model), left + 50);
+      }
+    }
   }
 
   obs() {
@@ -381,6 +390,7 @@ export class TableView {
   }
 
   updateTimers() {
+    if (!this.live) return;
     const st = this.model?.state;
     const els = this.el.querySelectorAll(".timer");
     if (!st) return;
@@ -877,6 +887,7 @@ export function showSettlement(result, table, you, obs) {
   const m = modal({ id: "settlement", title: t("settlement"), body, wide: true,
     buttons: [{ text: t("continue"), primary: true, action: "continue" }] });
   m.el.dataset.deal = result.deal;
+  m.el.dataset.opened = String(performance.now());
   return m;
 }
 

@@ -107,8 +107,18 @@ export function modal({ id, title, body, buttons = [], onClose, wide = false, di
   const close = () => {
     if (!back.isConnected) return;
     back.remove();
+    document.removeEventListener("keydown", onKey, true);
     onClose?.();
   };
+  const onKey = (e) => {
+    if (e.key !== "Escape" || !dismissable) return;
+    const all = document.querySelectorAll("#modal-root .backdrop");
+    if (all[all.length - 1] === back) {
+      e.stopPropagation();
+      close();
+    }
+  };
+  document.addEventListener("keydown", onKey, true);
   const btns = buttons.length ? buttons : [{ text: t("close"), primary: true }];
   const dialog = h(
     "div.dialog",
