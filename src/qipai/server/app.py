@@ -12,7 +12,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from qipai.server import api, auth
+from qipai.server import api, auth, webapi
 from qipai.server.lobby import Lobby
 from qipai.server.settings import Settings
 from qipai.server.ws import websocket_endpoint
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes: list[BaseRoute] = [
         *api.routes,
+        *webapi.routes,
         Route("/api/{rest:path}", _api_not_found, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         WebSocketRoute("/ws", websocket_endpoint),
     ]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import multiprocessing
 import secrets
@@ -470,7 +469,3 @@ class Lobby:
             "connections": sum(len(c) for c in self.conns.values()),
             "journal_batches": self.journal.batches,
         }
-
-
-def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False)

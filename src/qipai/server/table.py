@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from qipai.game import GameFactory, IllegalAction, TurnGame
+from qipai.server.jsonenc import dumps
 from qipai.store import JournalRow, SettleRow, TableInfo, UserInfo
 
 if TYPE_CHECKING:
@@ -242,13 +242,13 @@ class Table:
             if conns:
                 view = self.state_view(seat)
                 if view is not None:
-                    body = json.dumps({"type": "state", **view}, ensure_ascii=False)
+                    body = dumps({"type": "state", **view})
                     for c in conns:
                         c.send_body(body)
         if self.spectators:
             view = self.state_view(None)
             if view is not None:
-                body = json.dumps({"type": "state", **view}, ensure_ascii=False)
+                body = dumps({"type": "state", **view})
                 for c in list(self.spectators):
                     c.send_body(body)
 
@@ -256,16 +256,16 @@ class Table:
         for seat in range(self.players):
             conns = self._conns(seat)
             if conns:
-                body = json.dumps({"type": "table", "table": self.table_view(seat)}, ensure_ascii=False)
+                body = dumps({"type": "table", "table": self.table_view(seat)})
                 for c in conns:
                     c.send_body(body)
         if self.spectators:
-            body = json.dumps({"type": "table", "table": self.table_view(None)}, ensure_ascii=False)
+            body = dumps({"type": "table", "table": self.table_view(None)})
             for c in list(self.spectators):
                 c.send_body(body)
 
     def broadcast(self, msg: dict[str, Any]) -> None:
-        body = json.dumps(msg, ensure_ascii=False)
+        body = dumps(msg)
         for seat in range(self.players):
             for c in self._conns(seat):
                 c.send_body(body)
@@ -379,7 +379,7 @@ class Table:
         if s.user_id is not None:
             if self.lobby.user_table.get(s.user_id) == self.id:
                 del self.lobby.user_table[s.user_id]
-            body = json.dumps({"type": "left", "table": self.id, "reason": reason, "ref": None})
+            body = dumps({"type": "left", "table": self.id, "reason": reason, "ref": None})
             for c in self.lobby.conns_of(s.user_id):
                 c.send_body(body)
         if self.fill_bots_after is not None and self.humans():
@@ -408,7 +408,7 @@ class Table:
         except TableError as e:
             if e.code != "illegal_action":
                 raise
-        body = json.dumps({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": None})
+        body = dumps({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": None})
         for c in self.lobby.conns_of(user_id):
             c.send_body(body)
         self.broadcast_table()
@@ -673,7 +673,7 @@ class Table:
                 await self.lobby.store.abort_deal(self.deal_id)
             except Exception:
                 log.exception("table %s: could not mark deal %s aborted", self.id, self.deal_id)
-        body = json.dumps({"type": "closed", "table": self.id, "reason": reason})
+        body = dumps({"type": "closed", "table": self.id, "reason": reason})
         for seat in range(self.players):
             for c in self._conns(seat):
                 c.send_body(body)

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from qipai.server import auth
+from qipai.server.jsonenc import dumps
 from qipai.server.protocol import (
     Action,
     Autoplay,
@@ -54,7 +55,7 @@ class Connection:
         self.refused = 0
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.send_body(json.dumps(msg, ensure_ascii=False))
+        self.send_body(dumps(msg))
 
     def send_body(self, body: str) -> None:
         """Queue a message given as a JSON object text without ``v``/``seq`` (added here)."""
