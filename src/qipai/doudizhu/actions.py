@@ -17,6 +17,7 @@ qipai.game.IllegalAction: bad bid 'bid 4': a bid is 1, 2 or 3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import NotationError, format_ranks, parse_ranks
 from ..game import IllegalAction
@@ -38,6 +39,7 @@ class Action:
     main: str | None = None
 
 
+@lru_cache(maxsize=8192)
 def parse_action(text: str) -> Action:
     """Read an action's text form; an unreadable action raises :class:`~qipai.game.IllegalAction`."""
     words = text.strip().split(None, 1)

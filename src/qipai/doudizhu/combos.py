@@ -49,6 +49,10 @@ class MoveError(ValueError):
     """Cards that do not form the named move, or a move that is not allowed under the rules."""
 
 
+_PARTS = [[(r, n) for n in range(9)] for r in range(NUM_RANKS)]
+"""Shared ``(rank, count)`` pairs for :attr:`Move.parts`."""
+
+
 class Move:
     """One reading of a set of cards as a combination.
 
@@ -60,16 +64,14 @@ class Move:
     Build moves with :func:`classify` or :meth:`Move.make`; never with the constructor.
     """
 
-    __slots__ = ("_hash", "counts", "key", "kind", "kind_index", "length", "main", "parts", "ranks", "size", "text")
+    __slots__ = ("_hash", "counts", "kind", "kind_index", "length", "main", "parts", "size", "text")
 
     kind: str
     main: int
     length: int
     counts: tuple[int, ...]
     size: int
-    ranks: tuple[int, ...]
     text: str
-    key: tuple[str, int, int, tuple[int, ...]]
     kind_index: int
     parts: tuple[tuple[int, int], ...]
     _hash: int
@@ -88,17 +90,25 @@ class Move:
             m.main = main
             m.length = length
             m.counts = counts
-            m.ranks = tuple(r for r in range(NUM_RANKS) for _ in range(counts[r]))
-            m.size = len(m.ranks)
-            m.parts = tuple((r, n) for r, n in enumerate(counts) if n)
-            m.text = "".join(RANK_LETTERS[r] for r in m.ranks)
-            m.key = key
+            m.size = sum(counts)
+            m.parts = tuple(_PARTS[r][n] for r, n in enumerate(counts) if n)
+            m.text = "".join(RANK_LETTERS[r] * n for r, n in enumerate(counts))
             m._hash = hash(key)
             cls._interned[key] = m
         return m
 
     def __hash__(self) -> int:
         return self._hash
+
+    @property
+    def key(self) -> tuple[str, int, int, tuple[int, ...]]:
+        """``(kind, main, length, counts)``: what makes two readings the same move."""
+        return (self.kind, self.main, self.length, self.counts)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The cards' ranks, ascending."""
+        return tuple(r for r, n in self.parts for _ in range(n))
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Move) and self.key == other.key)

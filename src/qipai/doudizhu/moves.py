@@ -16,7 +16,6 @@ moves with kickers are taken from per-rank tables, and only plane kickers are en
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, check_counts
 from .combos import TOP_CHAIN_RANK, HandLike, Move, as_counts, kickers_hold_rocket
@@ -91,6 +90,9 @@ class _Tables:
         self.decks = rules.decks
         self.rank_cap = 4 * rules.decks
         self.labels: dict[Move, str] = {}
+        self.play_text: dict[Move, str] = {}
+        self.play_move: dict[str, Move] = {}
+        """``play LABEL`` texts of moves and back (for the text API), filled as they are asked for."""
         """Move labels (see :meth:`Move.label`) under these rules, filled as they are asked for."""
         z = [0] * NUM_RANKS
 
@@ -348,6 +350,7 @@ def _mask_runs(mask: int) -> list[tuple[int, int]]:
 
 
 _ALL_RANKS = range(NUM_RANKS)
+_CHAIN_RANGE = range(TOP_CHAIN_RANK + 1)
 _CHAIN_MASK = (1 << (TOP_CHAIN_RANK + 1)) - 1
 _RUNS_BY_MASK = [_mask_runs(m) for m in range(1 << (TOP_CHAIN_RANK + 1))]
 
@@ -415,46 +418,56 @@ def _masks(c: tuple[int, ...]) -> tuple[int, int]:
     return s1, s2
 
 
-def _answers(t: _Tables, c: tuple[int, ...], last: Move) -> list[Move]:
-    out: list[Move] = []
+def _answers(t: _Tables, c: tuple[int, ...], last: Move, top: int = 8) -> list[Move]:
+    """Every move in ``c`` that beats ``last``; ``top`` is ``max(c)`` (bombs need 4 of a rank)."""
     kind = last.kind
     if kind == "rocket":
-        return out
+        return []
     main = last.main
-    decks = t.decks
-    if kind == "single" or kind == "pair" or kind == "triple":
-        table = t.single if kind == "single" else t.pair if kind == "pair" else t.triple
-        need = 1 if kind == "single" else 2 if kind == "pair" else 3
-        for r in range(main + 1, NUM_RANKS):
-            if c[r] >= need and (m := table[r]) is not None:
-                out.append(m)
+    if kind == "single":
+        row = t.single
+        out = [m for r in range(main + 1, NUM_RANKS) if c[r] and (m := row[r]) is not None]
+    elif kind == "pair":
+        row = t.pair
+        out = [m for r in range(main + 1, NUM_RANKS) if c[r] >= 2 and (m := row[r]) is not None]
+    elif kind == "triple":
+        row = t.triple
+        out = [m for r in range(main + 1, BLACK_JOKER) if c[r] >= 3 and (m := row[r]) is not None]
     elif kind == "straight" or kind == "pair_straight" or kind == "plane":
+        out = []
         width = 1 if kind == "straight" else 2 if kind == "pair_straight" else 3
         length = last.length
         by_hi = t.chain.get(kind)
         if by_hi is not None:
             run = 0
-            for r in range(TOP_CHAIN_RANK + 1):
+            for r in _CHAIN_RANGE:
                 run = run + 1 if c[r] >= width else 0
                 if r > main and run >= length and (m := by_hi[r][length]) is not None:
                     out.append(m)
     elif kind == "triple_single" or kind == "triple_pair":
-        table2 = t.ts if kind == "triple_single" else t.tp
-        if table2 is not None:
-            need = 1 if kind == "triple_single" else 2
-            ks = [r for r in range(NUM_RANKS) if c[r] >= need]
+        out = []
+        one = t.ts1 if kind == "triple_single" else t.tp1
+        if one is not None:
+            mask = -1
             for tr in range(main + 1, BLACK_JOKER):
                 if c[tr] >= 3:
-                    row = table2[tr]
-                    out.extend([m for k in ks if k != tr and (m := row[k]) is not None])
+                    if mask < 0:
+                        s1, s2 = _masks(c)
+                        mask = s1 if kind == "triple_single" else s2
+                    k1 = one[tr]
+                    out += k1.lo[mask & 0xFF]
+                    out += k1.hi[mask >> _LO_RANKS]
     elif kind == "four_two_singles" or kind == "four_two_pairs":
-        tmp: list[Move] = []
-        s1, s2 = _masks(c)
-        for f in range(main + 1, BLACK_JOKER):
-            if c[f] >= 4:
-                t.four_two(tmp, f, s1, s2)
-        out.extend(m for m in tmp if m.kind == kind)
+        out = []
+        if top >= 4:
+            tmp: list[Move] = []
+            s1, s2 = _masks(c)
+            for f in range(main + 1, BLACK_JOKER):
+                if c[f] >= 4:
+                    t.four_two(tmp, f, s1, s2)
+            out += [m for m in tmp if m.kind == kind]
     elif kind == "plane_singles" or kind == "plane_pairs":
+        out = []
         length = last.length
         tmp = []
         s1, s2 = _masks(c)
@@ -462,21 +475,24 @@ def _answers(t: _Tables, c: tuple[int, ...], last: Move) -> list[Move]:
             lo = hi - length + 1
             if lo >= 0 and all(c[r] >= 3 for r in range(lo, hi + 1)):
                 t.planes(tmp, c, lo, hi, s1, s2)
-        out.extend(m for m in tmp if m.kind == kind)
-    # bombs and the rocket
-    if kind != "bomb":
-        for r in range(BLACK_JOKER):
-            n = c[r]
-            if n >= 4:
-                bl = t.bombs[r]
-                out.extend(b for b in bl if b.size <= n)
+        out += [m for m in tmp if m.kind == kind]
     else:
-        for r in range(BLACK_JOKER):
-            n = c[r]
-            if n >= 4:
-                out.extend(
-                    b for b in t.bombs[r] if b.size <= n and (b.size > last.size or (b.size == last.size and r > main))
-                )
+        out = []
+    # bombs and the rocket
+    if top >= 4:
+        bombs = t.bombs
+        if kind != "bomb":
+            for r in range(BLACK_JOKER):
+                n = c[r]
+                if n >= 4:
+                    out += [b for b in bombs[r] if b.size <= n]
+        else:
+            size = last.size
+            for r in range(BLACK_JOKER):
+                n = c[r]
+                if n >= 4:
+                    out += [b for b in bombs[r] if b.size <= n and (b.size > size or (b.size == size and r > main))]
+    decks = t.decks
     if t.rocket is not None and c[BLACK_JOKER] >= decks and c[RED_JOKER] >= decks:
         out.append(t.rocket)
     return out
@@ -486,17 +502,15 @@ def legal_moves(hand: HandLike, rules: Rules, to_beat: Move | None = None) -> li
     """Every legal lead of ``hand``, or every legal answer to ``to_beat`` (passing not counted), once each.
 
     ``hand`` is rank notation, a 15-entry rank-count vector (fastest) or :class:`~qipai.cards.Card` objects.
-    The order is stable (by kind family, then rank) but not part of the contract.
+    More copies of a rank than the rules' decks hold is an error.  The order is stable (by kind family, then
+    rank) but not part of the contract.
     """
     c = hand if type(hand) is tuple and len(hand) == NUM_RANKS else as_counts(hand)
     entry = _BY_ID.get(id(rules))
     t = entry[1] if entry is not None and entry[0] is rules else _tables(rules)
-    if max(c) > t.rank_cap or c[BLACK_JOKER] > t.decks or c[RED_JOKER] > t.decks:
+    top = max(c)
+    if top > t.rank_cap or c[BLACK_JOKER] > t.decks or c[RED_JOKER] > t.decks:
         check_counts(c, rules.decks)
     if to_beat is None:
         return _leads(t, c)
-    return _answers(t, c, to_beat)
-
-
-def _debug_tables(rules: Rules) -> Any:  # pragma: no cover - for interactive use
-    return _tables(rules)
+    return _answers(t, c, to_beat, top)

@@ -16,6 +16,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_LIMITS: dict[int, int] = {}
+"""Rejection limits by range size (the largest multiple of ``n`` below 2**64)."""
 
 
 class Rng:
@@ -36,9 +38,11 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("n must be positive")
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()
             if x < limit:

@@ -27,8 +27,8 @@ from typing import Any
 from ..cards import NUM_RANKS, RED_JOKER, Card, NotationError, format_ranks, parse_cards
 from ..game import JSON, IllegalAction
 from .actions import Action, format_action, parse_action
-from .combos import Move, classify
-from .moves import _answers, _leads, _tables, legal_moves
+from .combos import Move, beats, classify
+from .moves import _answers, _leads, _Tables, _tables, legal_moves
 from .rng import Rng
 from .rules import Rules
 from .settle import Outcome, settle
@@ -188,13 +188,14 @@ class Game:
         return 0  # unreachable with 3 kitty cards: some five is always dealt
 
     def _set_hands(self, hands: list[list[Card]]) -> None:
-        """Group each hand's cards by rank.  Plays always take the lowest cards of a rank, so a seat's hand is
+        """Group each hand's cards (sorted by rank, suit, deck) by rank.  Plays always take the lowest cards of a
+        rank, so a seat's hand is
         always the last ``counts[r]`` cards of each rank group: the cards need no per-play bookkeeping."""
         self._groups: list[list[list[Card]]] = []
         self.counts: list[list[int]] = []
         for h in hands:
             groups: list[list[Card]] = [[] for _ in range(NUM_RANKS)]
-            for c in _sorted_cards(c.id for c in h):
+            for c in h:  # already sorted by rank, suit, deck
                 groups[_RANK_OF[c.id]].append(c)
             self._groups.append(groups)
             self.counts.append([len(g) for g in groups])
@@ -229,7 +230,7 @@ class Game:
             return []
         c = tuple(self.counts[self.to_act])
         last = self.trick.last
-        return _leads(self._tables, c) if last is None else _answers(self._tables, c, last)
+        return _leads(self._tables, c) if last is None else _answers(self._tables, c, last, max(c))
 
     def legal_actions(self) -> list[str]:
         """Every text action the seat to act may take now (turn actions only)."""
@@ -246,7 +247,9 @@ class Game:
             return ["pass", "show"]
         moves = self.legal_moves()
         out = [] if self.trick.last is None else ["pass"]
-        return out + ["play " + _label(m, self.rules) for m in moves]
+        t = self._tables
+        texts = t.play_text
+        return out + [texts.get(m) or _play_text(m, t) for m in moves]
 
     def time_limit(self) -> int | None:
         """Seconds for the current decision (RULES.md §6): bid, the landlord's first play, later plays."""
@@ -279,7 +282,16 @@ class Game:
     # ------------------------------------------------------------------ apply
     def apply(self, action: str | Action, seat: int | None = None) -> None:
         """Apply one action by ``seat`` (default: the seat to act).  Raises ``IllegalAction`` saying why."""
-        a = parse_action(action) if isinstance(action, str) else action
+        if isinstance(action, str):
+            move = self._tables.play_move.get(action)
+            if move is not None:
+                played_by = self._fast_play(move, seat)
+                if played_by is not None:
+                    self.actions.append((played_by, action))
+                    return
+            a = parse_action(action)
+        else:
+            a = action
         if self.phase == "over":
             raise IllegalAction("the deal is over")
         if seat is None:
@@ -305,6 +317,22 @@ class Game:
                 self._play(seat, a)
         self.actions.append((seat, format_action(a)))
 
+    def _fast_play(self, move: Move, seat: int | None) -> int | None:
+        """Play ``move`` (from a canonical ``play`` text) if it is plainly legal, returning the seat that played;
+        ``None`` leaves everything to the full path, which also words any error."""
+        s = self.to_act
+        if self.phase != "play" or s is None or (seat is not None and seat != s):
+            return None
+        counts = self.counts[s]
+        for r, k in move.parts:
+            if counts[r] < k:
+                return None
+        last = self.trick.last
+        if last is not None and not beats(move, last):
+            return None
+        self._do_play(s, move)
+        return s
+
     def apply_move(self, move: Move | None) -> None:
         """Fast path for engines and bots: the seat to act plays ``move`` (``None`` passes).
 
@@ -320,7 +348,7 @@ class Game:
             self.actions.append((seat, "pass"))
         else:
             self._do_play(seat, move)
-            self.actions.append((seat, "play " + _label(move, self.rules)))
+            self.actions.append((seat, self._tables.play_text.get(move) or _play_text(move, self._tables)))
 
     def _set_autoplay(self, seat: int, on: bool) -> None:
         if self.autoplay[seat] == on:
@@ -415,9 +443,11 @@ class Game:
     def _make_landlord(self, seat: int, bid: int) -> None:
         self.landlord = seat
         self.bid = bid
-        hands = self.hands
-        hands[seat] += self.kitty
-        self._set_hands(hands)
+        groups, counts = self._groups[seat], self.counts[seat]
+        for c in self.kitty:  # no card has been played yet: every group is whole
+            r = _RANK_OF[c.id]
+            groups[r] = _sorted_cards([*(x.id for x in groups[r]), c.id])
+            counts[r] += 1
         self.kitty_taken = True
         self.log.append({"event": "landlord", "seat": seat, "bid": bid,
                          **({"kitty": [str(c) for c in self.kitty]} if self.rules.kitty_visible else {})})
@@ -520,8 +550,6 @@ class Game:
                 raise IllegalAction(f"{a.cards}:{a.kind} has no reading with main rank {a.main}")
         last = self.trick.last
         if last is not None:
-            from .combos import beats
-
             good = [m for m in readings if beats(m, last, self.rules)]
             if not good:
                 raise IllegalAction(f"{a.cards} does not beat the last play {last.text} ({last.kind})")
@@ -621,6 +649,15 @@ def _label(move: Move, rules: Rules) -> str:
     s = labels.get(move)
     if s is None:
         s = labels[move] = move.label(rules)
+    return s
+
+
+def _play_text(move: Move, tables: _Tables) -> str:
+    """``play LABEL`` for a move, cached per rule set together with the reverse map (text → move)."""
+    s = tables.play_text.get(move)
+    if s is None:
+        s = tables.play_text[move] = "play " + move.label(tables.rules)
+        tables.play_move[s] = move
     return s
 
 
