@@ -189,8 +189,8 @@ class Game:
 
     def _set_hands(self, hands: list[list[Card]]) -> None:
         """Group each hand's cards (sorted by rank, suit, deck) by rank.  Plays always take the lowest cards of a
-        rank, so a seat's hand is
-        always the last ``counts[r]`` cards of each rank group: the cards need no per-play bookkeeping."""
+        rank, so a seat's hand is always the last ``counts[r]`` cards of each rank group: the cards need no
+        per-play bookkeeping."""
         self._groups: list[list[list[Card]]] = []
         self.counts: list[list[int]] = []
         for h in hands:
