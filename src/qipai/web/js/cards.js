@@ -127,5 +127,7 @@ export function orderHints(legal, hand) {
     for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] - b.k[i];
     return a.p.label < b.p.label ? -1 : 1;
   });
-  return keyed.map((x) => x.p);
+  // the same cards read two ways (a plane or a plane with kickers) are one hint
+  const seen = new Set();
+  return keyed.map((x) => x.p).filter((p) => !seen.has(p.cards) && seen.add(p.cards));
 }

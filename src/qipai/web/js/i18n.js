@@ -66,7 +66,7 @@ const ZH = {
   pdesc_jj_match: "三人 · 叫分 · 炸弹倍数累加 · 积分最小化",
   pdesc_cantonese: "三人 · 叫地主 · 明牌定先叫",
   pdesc_effective_bombs: "三人 · 只有管上的炸弹才翻倍",
-  pdesc_chengdu: "三人 · 红桃…黑桃5先叫 · 倒反斡垒 · 逃跑扣分",
+  pdesc_chengdu: "三人 · 黑桃5先叫 · 倒反斡垒 · 逃跑扣分",
   pdesc_four_player: "四人两副牌 · 八张底牌 · 按张数算炸弹",
   pdesc_four_player_show: "四人两副牌 · 亮牌×3 · 有效炸弹",
 
