@@ -169,10 +169,12 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
                 click_empty(page)
                 checked_low = True
 
-        def table_screenshot(turns: int = turns) -> None:
+        def table_screenshot(turns: int = turns, hand: list[str] = hand) -> None:
             nonlocal table_shot
             # mid-deal, cards raised and ready to play, other seats' plays on the table
-            if not table_shot and turns >= 1 and page.locator(".tablev.live .seat .said.has-play").count():
+            plays_shown = page.locator(".tablev.live .seat .said.has-play").count()
+            early = len(hand) >= 12 and plays_shown >= 2  # a full table early in the deal
+            if not table_shot and turns >= 1 and plays_shown and (early or len(hand) < 12):
                 shot(page, "table.png")
                 table_shot = True
 
