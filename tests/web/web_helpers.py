@@ -80,13 +80,14 @@ class ThreadServer:
 
 
 def ensure_web_routes(app: Any) -> None:
-    """Mount the browser client's helper endpoints (qipai.server.webapi) unless the app already has them:
-    they must come before the app's ``/api/{rest:path}`` catch-all."""
+    """The app serves the browser client's helper endpoints (qipai.server.webapi) before its ``/api/`` catch-all."""
     from qipai.server import webapi
 
-    paths = {getattr(r, "path", None) for r in app.router.routes}
-    missing = [r for r in webapi.routes if getattr(r, "path", None) not in paths]
-    app.router.routes[0:0] = missing
+    paths = [getattr(r, "path", None) for r in app.router.routes]
+    for r in webapi.routes:
+        path = getattr(r, "path", None)
+        assert path in paths, f"create_app() does not mount {path} (add *webapi.routes next to *api.routes)"
+        assert paths.index(path) < paths.index("/api/{rest:path}"), f"{path} is shadowed by the /api/ catch-all"
 
 
 def launch(playwright: Any) -> Browser:
