@@ -228,12 +228,16 @@ class TableSession:
         game = Game.new(self.rules, seed, first_bidder=first, table_points=self.points)
         self.game = game
         self.seen = 0
+        self.abandoned = False
         self.console.rule(Text(f"{tr(self.lang, 'deal_no', n=self.deal_no)} · {tr(self.lang, 'seed', seed=seed)}"))
         try:
             while True:
                 self.flush_events()
-                if game.is_over:
+                if game.is_over or self.abandoned:
                     break
+                if self.leaving:
+                    self.play_rest()
+                    continue
                 seat = game.to_act
                 assert seat is not None
                 if seat == HUMAN:
@@ -365,7 +369,8 @@ class TableSession:
         assert game is not None
         legal = game.legal_actions()
         moves = game.legal_moves()
-        labels = {m: a[5:] for m, a in zip(moves, [a for a in legal if a.startswith("play ")], strict=True)}
+        labels = {m: m.label(self.rules) for m in moves}
+        moves = [m for m in moves if "play " + labels[m] in legal]
         return hint_actions(legal, moves, labels, game.counts[HUMAN], game.observe(HUMAN), self.advisor)
 
     def human_turn(self) -> None:

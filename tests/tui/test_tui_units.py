@@ -1,0 +1,369 @@
+"""The terminal game's parts, in process: input reading, play checks, hints, views, and whole tables driven by a
+scripted reader (fast, no terminal)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from qipai.cards import counts_of, parse_ranks
+from qipai.cli import app
+from qipai.doudizhu.combos import classify
+from qipai.doudizhu.record import replay
+from qipai.doudizhu.rules import PRESETS
+from qipai.doudizhu.state import Game
+from qipai.tui import SetupError, TableOptions, TableSession
+from qipai.tui.commands import Command, check_play, parse_command, read_ranks
+from qipai.tui.hints import hint_actions, order_moves
+from qipai.tui.reader import LineReader
+from qipai.tui.render import TableFacts, history_view, result_view, screen, settlement, sort_hand, tricks
+
+CLASSIC = PRESETS["classic"]
+
+
+# ---------------------------------------------------------------- reading input
+@pytest.mark.parametrize(("line", "phase", "cmd"), [
+    ("  ", "play", Command("empty")),
+    ("P", "play", Command("pass")),
+    ("不出", "play", Command("pass")),
+    ("提示", "play", Command("hint")),
+    ("托管", "play", Command("auto")),
+    ("排序", "play", Command("sort")),
+    ("上手牌", "play", Command("last")),
+    ("历史得分", "bid", Command("history")),
+    ("结果", "between", Command("result")),
+    ("?", "bid", Command("help")),
+    ("Q", "play", Command("quit")),
+    ("play 33344", "play", Command("play", "33344")),
+    ("3334:plane", "play", Command("play", "3334:plane")),
+    ("bid 2", "bid", Command("choice", "bid 2")),
+    ("3分", "bid", Command("choice", "bid 3")),
+    ("叫地主", "bid", Command("choice", "call")),
+    ("4", "bid", Command("unknown", "4")),
+    ("倒", "double", Command("choice", "double*")),
+    ("redouble", "double", Command("choice", "double*")),
+    ("亮牌", "show", Command("choice", "show")),
+    ("xyz", "between", Command("unknown", "xyz")),
+])
+def test_parse_command(line: str, phase: str, cmd: Command) -> None:
+    assert parse_command(line, phase) == cmd
+
+
+def test_read_ranks() -> None:
+    assert read_ranks("10 10 j,J q Q") == ([7, 7, 8, 8, 9, 9], None)
+    assert read_ranks("tTbr") == ([7, 7, 13, 14], None)
+    assert read_ranks("33 4x5 6") == (None, "x5")
+
+
+# ---------------------------------------------------------------- checking plays
+def hand(ranks: str) -> tuple[int, ...]:
+    return counts_of(parse_ranks(ranks))
+
+
+def test_check_play_accepts_and_names_the_reading() -> None:
+    h = hand("333444555666TTJJQQ789")
+    assert check_play(h, "10 10 J J Q Q", None, CLASSIC, "en") == ("play TTJJQQ", None)
+    assert check_play(h, "333444555666:plane", None, CLASSIC, "en") == ("play 333444555666:plane", None)
+    assert check_play(h, "333444555666:飞机", None, CLASSIC, "en") == ("play 333444555666:plane", None)
+    a, err = check_play(h, "333444555666:plane_singles:6", None, CLASSIC, "en")
+    assert err is None and a == "play 333444555666:plane_singles:6"
+
+
+@pytest.mark.parametrize(("typed", "last", "lang", "msg"), [
+    ("3x", None, "en", "Cannot read 'x': type ranks"),
+    ("AA", None, "en", "You do not hold A A: missing A A."),
+    ("34", None, "en", "3 4 is not a combination at this table."),
+    ("3334:plane", None, "en", "3 3 3 4 is not a plane at this table."),
+    ("3334:wing", None, "en", "Unknown kind 'wing'"),
+    ("333444555666", None, "en", "reads more than one way: type one of "),
+    ("7", "8", "en", "7 (single) does not beat 8 (single)."),
+    ("TT", "8", "en", "10 10 (pair) does not beat 8 (single)."),
+    ("7", "8", "zh", "7（单牌）压不过 8（单牌）。"),
+    ("BBB", None, "zh", "你没有 小王 小王 小王：缺 小王 小王 小王。"),
+])
+def test_check_play_mistakes(typed: str, last: str | None, lang: str, msg: str) -> None:
+    h = hand("333444555666789TTJJQQ")
+    to_beat = classify(last, CLASSIC)[0] if last else None
+    action, err = check_play(h, typed, to_beat, CLASSIC, lang)
+    assert action is None
+    assert err is not None and msg in err
+    assert "\n" not in err
+
+
+def test_bombs_beat_anything() -> None:
+    h = hand("3333789")
+    assert check_play(h, "3333", classify("22", CLASSIC)[0], CLASSIC, "en") == ("play 3333", None)
+
+
+# ---------------------------------------------------------------- hints
+class Advisor:
+    name = "advisor"
+
+    def __init__(self, pick: str | None) -> None:
+        self.pick = pick
+
+    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        if self.pick is None:
+            raise RuntimeError("advisor failed")
+        return self.pick
+
+
+def test_hints_put_the_advisor_first_and_bombs_last() -> None:
+    h = hand("3345556666")
+    moves = [classify(x, CLASSIC)[0] for x in ("3", "33", "4", "555", "6666", "5554")]
+    labels = {m: m.label(CLASSIC) for m in moves}
+    legal = ["play " + labels[m] for m in moves]
+    out = hint_actions(legal, moves, labels, h, {}, Advisor("play 4"))
+    assert out[0] == "play 4"
+    assert out[-1] == "play 6666"
+    assert sorted(out) == sorted(legal)
+    # a failing advisor is ignored
+    assert hint_actions(legal, moves, labels, h, {}, Advisor(None))[0] != "play 4"
+    # nothing beats: the only hint is to pass
+    assert hint_actions(["pass"], [], {}, h, {}, None) == ["pass"]
+
+
+def test_order_keeps_pairs_together() -> None:
+    h = hand("334")
+    ordered = order_moves(h, [classify(x, CLASSIC)[0] for x in ("3", "33", "4")])
+    assert [str(m) for m in ordered] == ["33", "4", "3"]
+
+
+# ---------------------------------------------------------------- views
+def finished_game() -> Game:
+    g = Game.from_deal(CLASSIC, ["3S 3H 3C 3D 4S 4H 4C 4D 5S 5H 5C 5D 6S 6H 6C 6D 7S",
+                                 "8S 8H 8C 8D 9S 9H 9C 9D TS TH TC TD JS JH JC JD 7H",
+                                 "QS QH QC QD KS KH KC KD AS AH AC AD 2S 2H 2C 2D 7C"], "7D B R", first_bidder=0)
+    g.apply("bid 3")
+    for a in ["play 3333", "pass", "pass", "play 4444", "pass", "pass", "play 77", "pass", "pass"]:
+        g.apply(a)
+    return g
+
+
+def render(obj: Any) -> str:
+    console = Console(file=io.StringIO(), width=140, color_system=None, highlight=False)
+    console.print(obj)
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+def facts(lang: str = "en") -> TableFacts:
+    return TableFacts(names=["You", "Bot 1 (random)", "Bot 2 (random)"], human=0, lang=lang, preset="classic",
+                      deal_no=1, seed=0, totals=[0, 0, 0])
+
+
+def test_screen_shows_roles_counts_multiplier_kitty_and_trick() -> None:
+    g = finished_game()
+    text = render(screen(g, facts()))
+    assert "multiplier ×4" in text and "bomb ×2, bomb ×2" in text
+    assert "Kitty: 7♦ B R" in text
+    assert "landlord" in text and "farmer" in text
+    assert "Previous trick: You 7♠ 7♦" in text
+    assert "Your hand (by rank): R B 6♠" in text
+    zh = render(screen(g, facts("zh")))
+    assert "底牌：7♦ 小王 大王" in zh and "地主" in zh and "倍数 ×4" in zh
+
+
+def test_tricks_read_from_the_log() -> None:
+    g = finished_game()
+    done, cur = tricks(g)
+    assert [len(t.plays) for t in done] == [3, 3, 3]
+    assert done[0].winner == 0 and not cur.plays
+
+
+def test_settlement_result_and_history_views() -> None:
+    g = finished_game()
+    for a in ["play 5555", "pass", "pass", "play 6666", "pass", "pass", "play B", "pass", "pass", "play R"]:
+        g.apply(a)
+    assert g.is_over and g.result is not None
+    f = facts()
+    f.totals = list(g.result.scores)
+    text = render(settlement(g, f))
+    assert "The landlord (You) wins." in text and "Spring!" in text
+    res = render(result_view(g, f))
+    assert "Payments:" in res and "spring ×2" in res
+    from qipai.tui.render import DealSummary
+
+    hist = render(history_view([DealSummary(1, 0, 0, 3, g.result.multiplier, list(g.result.scores))],
+                               ["You", "Bot 1", "Bot 2"], "en"))
+    assert "Total" in hist and f"+{g.result.scores[0]}" in hist
+
+
+def test_sort_by_count() -> None:
+    from qipai.cards import parse_cards
+
+    cards = parse_cards("3S 3H 3C 4S 5S 5H B")
+    assert [str(c) for c in sort_hand(cards, "count")] == ["3S", "3H", "3C", "5S", "5H", "B", "4S"]
+
+
+# ---------------------------------------------------------------- the line reader
+def test_line_reader_times_out_and_splits_lines() -> None:
+    r, w = os.pipe()
+    with os.fdopen(r, "r") as rf:
+        reader = LineReader(rf)
+        assert reader.can_time_out
+        assert reader.readline(0.05) is None
+        os.write(w, b"one\ntwo\r\nthr")
+        assert reader.readline(1) == "one"
+        assert reader.readline(1) == "two"
+        assert reader.readline(0.05) is None
+        os.write(w, "ee 三\n".encode())
+        assert reader.readline(None) == "three 三"
+        os.close(w)
+        with pytest.raises(EOFError):
+            reader.readline(1)
+
+
+def test_line_reader_without_a_descriptor() -> None:
+    reader = LineReader(io.StringIO("a\nb\n"))
+    assert not reader.can_time_out
+    assert reader.readline(0.01) == "a"
+    assert reader.readline() == "b"
+    with pytest.raises(EOFError):
+        reader.readline()
+
+
+# ---------------------------------------------------------------- whole tables, scripted
+Policy = Callable[[str, "float | None"], "str | None"]
+
+
+class Script(LineReader):
+    """Typed lines in order (``None`` is a time-out), then answers from ``policy(screen since the last read,
+    timeout)``; the end of both is the end of input."""
+
+    def __init__(self, lines: list[str | None], policy: Policy | None = None) -> None:
+        self.lines = list(lines)
+        self.policy = policy
+        self.fd = -1
+        self.buf = b""
+        self.screen: io.StringIO | None = None
+        self.seen = 0
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        text = ""
+        if self.screen is not None:
+            text = self.screen.getvalue()[self.seen:]
+            self.seen = len(self.screen.getvalue())
+        if self.lines:
+            line = self.lines.pop(0)
+        elif self.policy is not None:
+            line = self.policy(text, timeout)
+        else:
+            raise EOFError
+        if line is None and timeout is None:
+            raise AssertionError("a time-out where nothing can time out")
+        return line
+
+
+def table(tmp_path: Path, lines: list[str | None], policy: Policy | None = None,
+          **kw: Any) -> tuple[TableSession, str]:
+    screen_file = io.StringIO()
+    console = Console(file=screen_file, width=140, color_system=None, highlight=False, markup=False)
+    opts = TableOptions(lang=kw.pop("lang", "en"), seed=kw.pop("seed", 7), bots=kw.pop("bots", ["passive"]),
+                        records=tmp_path / "rec", auto_delay=0, **kw)
+    script = Script(lines, policy)
+    script.screen = screen_file
+    session = TableSession(opts, console, script)
+    assert session.run() == 0
+    return session, screen_file.getvalue()
+
+
+def player(between: list[str]) -> Policy:
+    """Bid 3, play every hint, answer the between-deals prompts with ``between`` in turn."""
+    def answer(text: str, timeout: float | None) -> str | None:
+        if timeout is not None:
+            return None
+        if "Your bid [" in text:
+            return "3"
+        if "Enter: next deal" in text:
+            if not between:
+                raise EOFError
+            return between.pop(0)
+        return "" if "Hint" in text else "h"
+    return answer
+
+
+def test_two_deals_totals_history_and_records(tmp_path: Path) -> None:
+    # deal 1: bid 3, then play the hints; deal 2: the first bidder rotates; then quit between deals
+    session, out = table(tmp_path, [], player(["history", "", "result", "quit"]))
+    assert len(session.history) == 2
+    assert session.totals == [sum(r.scores[i] for r in session.history) for i in range(3)]
+    assert session.totals[0] > 0
+    assert "Scores of every deal at this table" in out and "Settlement of deal 2" in out
+    assert "Leaving the table." in out
+    assert len(session.records) == 2
+    games = [replay(json.loads(p.read_text())) for p in session.records]
+    assert games[1].first_bidder == (games[0].first_bidder + 1) % 3
+    assert [g.seed for g in games] == [7, 8]
+
+
+def test_timeouts_turn_on_auto_play(tmp_path: Path) -> None:
+    # time out on the bid (a pass) and keep auto-play: passive bots pass too, so the deal is redealt; take back
+    # control, bid, and then time out on the lead: the smallest single is played
+    lines: list[str | None] = [None, None, "auto", "3", None, "auto", "quit", "yes"]
+    session, out = table(tmp_path, lines, timer=True, deals=1)
+    assert "Time is up: you passed." in out
+    assert "Time is up: you played 3." in out
+    rec = json.loads(session.records[0].read_text())
+    actions = [a["action"] for a in rec["actions"] if a["seat"] == 0]
+    assert actions[:4] == ["timeout", "pass", "autoplay off", "bid 3"]
+    assert "timeout" in actions[3:]
+    replay(rec)
+
+
+def test_jj_match_table_points_and_auto_split(tmp_path: Path) -> None:
+    session, out = table(tmp_path, ["pass", "auto", "", "", ""], preset="jj_match", seed=6, points=2)
+    assert session.points is not None
+    assert sum(session.points) <= 6
+    assert "Points" in out
+    rec = json.loads(session.records[0].read_text())
+    assert rec["table_points"] == [2, 2, 2]
+
+
+def test_escape_penalty_preview_matches(tmp_path: Path) -> None:
+    session, out = table(tmp_path, ["call", "quit", "yes"], preset="chengdu", seed=1)
+    assert "Escaping costs you 3 points" in out
+    assert session.totals == [-3, 0, 0]
+
+
+def test_quit_while_bidding_with_passive_bots_abandons(tmp_path: Path) -> None:
+    session, out = table(tmp_path, ["quit", "yes"])
+    assert "the deal is abandoned" in out
+    assert session.history == []
+    assert len(session.records) == 1  # the unfinished record, replayable
+    replay(json.loads(session.records[0].read_text()))
+
+
+def test_chinese_table(tmp_path: Path) -> None:
+    _, out = table(tmp_path, ["3", "提示", "", "排序", "上手牌", "退出", "是"], lang="zh", deals=1)
+    assert "你 当地主（3 分）。" in out
+    assert "提示 1/" in out and "手牌已按张数排序。" in out and "上手牌：" in out
+    assert "牌桌结束，共 1 局。" in out
+
+
+def test_setup_errors() -> None:
+    with pytest.raises(SetupError, match="unknown preset"):
+        TableSession(TableOptions(preset="nope"), reader=Script([]))
+    with pytest.raises(SetupError, match="needs 1 or 2 names"):
+        TableSession(TableOptions(bots=["random"] * 3), reader=Script([]))
+    with pytest.raises(SetupError, match="unknown bot"):
+        TableSession(TableOptions(bots=["nobody"]), reader=Script([]))
+
+
+def test_cli_play_in_process(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "--bots", "a,b,c", "--lang", "en"])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["play", "--seed", "7", "--bots", "passive", "--lang", "en", "--deals", "1",
+                              "--records", str(tmp_path / "r")], input="3\n" + "h\n\n" * 20)
+    assert res.exit_code == 0, res.output
+    assert "Deal 1 is over." in res.output and "Game records (1)" in res.output
