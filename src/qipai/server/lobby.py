@@ -10,12 +10,13 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import secrets
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from qipai.game import GameFactory
-from qipai.server.botpool import remote_act
+from qipai.server.botpool import init_worker, remote_act
 from qipai.server.settings import Bot, Room, Settings
 from qipai.server.table import SeatState, Table, TableError
 from qipai.store import JournalRow, Store, TableInfo, UserInfo
@@ -114,7 +115,12 @@ class Lobby:
             return bot.act(observation, legal)
         if s.bot_processes > 0:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(s.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(
+                    s.bot_processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=init_worker,
+                    initargs=(os.getpid(),),
+                )
             fut = asyncio.get_running_loop().run_in_executor(
                 self._pool, remote_act, s.bots, name, seed, observation, legal
             )
