@@ -10,7 +10,7 @@ from typing import Any
 from qipai.server.run import serve
 from qipai.server.settings import Settings
 
-SKIP = ("rooms", "games", "bots", "inline_bots", "allowed_origins")
+SKIP = ("rooms", "games", "bots", "inline_bots")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument(flag, type=int, default=None)
         elif isinstance(default, float):
             p.add_argument(flag, type=float, default=None)
+        elif isinstance(default, tuple):
+            p.add_argument(flag, type=lambda v: tuple(x.strip() for x in v.split(",") if x.strip()), default=None)
         elif isinstance(default, Path) or f.name == "static_dir":
             p.add_argument(flag, type=Path, default=None)
         else:
