@@ -97,3 +97,23 @@ async def test_four_player_quick_match(server: LiveServer) -> None:
     over = await p.play_until_over()
     assert len(over["outcome"]["scores"]) == 4
     await p.close()
+
+
+async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
+    """Chengdu's escape penalty: leaving during a deal ends it, the escaper pays, the seat is freed after."""
+    server = await start_server(bot_delay=0.2)
+    p = await Client.register(server, "runner")
+    await p.connect()
+    await p.send({"type": "quick_match", "room": "chengdu-1"})
+    joined = await p.wait_for(lambda m: m["type"] == "joined")
+    await p.wait_for(lambda m: m["type"] == "state")
+    mark = p.mark()
+    await p.send({"type": "leave", "table": joined["table"]})
+    await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "leaving_after_deal", since=mark)
+    over = await p.wait_for(lambda m: m["type"] == "deal_over", since=mark)
+    assert over["outcome"]["escaped"] == joined["seat"]
+    assert over["outcome"]["scores"][joined["seat"]] < 0
+    await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", since=mark)
+    me = await p.get("/api/me")
+    assert me["table"] is None and me["points"] < 1000
+    await p.close()
