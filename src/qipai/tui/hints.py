@@ -68,8 +68,6 @@ def hint_actions(
             a = "play " + label[m]
             if a not in out:
                 out.append(a)
-        if "pass" in legal and "pass" not in out and not out:
-            out.append("pass")
     else:
         for a in legal:
             if a not in out:

@@ -19,7 +19,9 @@ Table rules (RULES.md §6, §9):
 - ``quit`` during a deal asks for confirmation, then applies ``escape``.  Under ``escape_penalty`` (``chengdu``)
   the deal ends at once with the penalty.  Elsewhere leaving is a disconnection: the deal is finished with you in
   auto-play and settled normally, then the table ends.  Between deals ``quit`` just ends the table; so does the
-  end of input (which during a deal counts as leaving it).
+  end of input (which during a deal counts as leaving it), and Ctrl-C while a bot thinks.  A deal left during
+  bidding in which nobody will ever bid (passive bots under a redeal rule) is abandoned unsettled after
+  ``MAX_REDEALS_WHEN_LEFT`` redeals.
 - Every finished deal is written as one JSON record (``qipai replay`` reads it) in the records folder.
 """
 
@@ -206,7 +208,7 @@ class TableSession:
             self.deal_no += 1
             try:
                 self.play_deal()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):
                 self.finish()
                 return 0
             self.after_deal()
@@ -249,8 +251,9 @@ class TableSession:
                     bot = self.bots[seat]
                     assert bot is not None
                     game.apply(bot.act(game.observe(seat), game.legal_actions()), seat)
-        except EOFError:
-            # the input ended: leaving the table (an escape, or a disconnection finished in auto-play)
+        except (EOFError, KeyboardInterrupt):
+            # the input ended, or Ctrl-C while a bot thought: leaving the table (an escape, or a disconnection
+            # finished in auto-play)
             if not game.is_over:
                 self.leave()
                 self.play_rest()
