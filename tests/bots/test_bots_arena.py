@@ -1,0 +1,119 @@
+"""The arena: duplicate deals really swap roles, statistics are sane, runs are reproducible, the CLI works."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from qipai.bots.arena import BotSpec, Estimate, make_bot, run_arena, seats_for, summarize
+from qipai.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
+from qipai.cli import app
+
+
+@pytest.mark.parametrize("protocol,players", [("research", 3), ("duplicate", 3), ("duplicate", 4)])
+def test_halves_swap_every_seat(protocol: str, players: int) -> None:
+    for deal in range(8):
+        a, b = seats_for(protocol, players, deal, 0), seats_for(protocol, players, deal, 1)
+        assert all({x, y} == {"A", "B"} for x, y in zip(a, b, strict=True))
+        assert a.count("A") == 1
+
+
+def test_research_duplicate_deals_swap_roles() -> None:
+    r = run_arena("heuristic", "random", deals=4, protocol="research", progress=False)
+    recs = r["records"]
+    assert r["games"] == len(recs) == 8
+    for d in range(4):
+        h0, h1 = [x for x in recs if x["deal"] == d]
+        assert h0["cards"] == h1["cards"]  # the same cards
+        assert h0["landlord"] == h1["landlord"] == 0
+        assert h0["seats"][0] == "A" and h1["seats"][0] == "B"  # A is landlord, then B
+        assert h0["seats"][1:] == ["B", "B"] and h1["seats"][1:] == ["A", "A"]
+    a = r["bots"]["A"]["roles"]
+    assert a["landlord"]["wp"]["n"] == a["farmers"]["wp"]["n"] == 4
+
+
+def test_bidding_duplicate_deals_use_the_same_cards() -> None:
+    r = run_arena("heuristic", "random", deals=3, rules="four_player", progress=False)
+    recs = r["records"]
+    for d in range(3):
+        h0, h1 = [x for x in recs if x["deal"] == d]
+        assert h0["cards"] == h1["cards"]
+        assert [{x, y} for x, y in zip(h0["seats"], h1["seats"], strict=True)] == [{"A", "B"}] * 4
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    one = run_arena("heuristic", "random", deals=6, jobs=1, protocol="research", progress=False, seed=3)
+    two = run_arena("heuristic", "random", deals=6, jobs=2, protocol="research", progress=False, seed=3)
+    strip = [{k: v for k, v in x.items() if k != "seconds"} for x in one["records"]]
+    assert strip == [{k: v for k, v in x.items() if k != "seconds"} for x in two["records"]]
+
+
+def test_confidence_intervals_shrink_with_the_count() -> None:
+    small = Estimate.of_rate([1.0, 0.0] * 50)
+    big = Estimate.of_rate([1.0, 0.0] * 800)
+    assert small.n == 100 and big.n == 1600
+    assert small.mean == big.mean == 0.5
+    assert abs(small.ci / big.ci - 4.0) < 0.1  # 16 times the games, a quarter of the interval
+    assert abs(big.ci - 1.96 * math.sqrt(0.25 / 1600)) < 1e-3
+    m = Estimate.of([2.0, -2.0] * 100)
+    assert m.mean == 0 and abs(m.ci - 1.96 * 2 / math.sqrt(200)) < 0.01
+    # all wins: the interval stays open (Wilson), it does not collapse to zero
+    assert Estimate.of_rate([1.0] * 10).ci > 0.1
+
+
+def test_summary_counts_and_both_roles() -> None:
+    r = run_arena("heuristic", "passive", deals=5, protocol="research", progress=False)
+    s = summarize([], "research")
+    assert math.isnan(s["bots"]["A"]["both"]["wp"]["mean"])
+    a, b = r["bots"]["A"], r["bots"]["B"]
+    assert a["both"]["wp"]["n"] == 5
+    # zero-sum: B's landlord games are A's farmer games
+    assert b["roles"]["landlord"]["wp"]["mean"] == pytest.approx(1 - a["roles"]["farmers"]["wp"]["mean"])
+    both = (a["roles"]["landlord"]["wp"]["mean"] + a["roles"]["farmers"]["wp"]["mean"]) / 2
+    assert a["both"]["wp"]["mean"] == pytest.approx(both)
+    assert a["decisions"] > 0 and a["ms_per_decision"] > 0
+
+
+def test_research_deals_file_is_the_fixed_seed() -> None:
+    first = load_deals(50)
+    assert first == make_deals(50)
+    assert len(load_deals()) == DEALS_COUNT
+    g = research_game(first[0])
+    assert g.landlord == 0 and len(g.hands[0]) == 20 and g.phase == "play"
+    while not g.is_over:
+        g.apply(g.legal_actions()[-1])
+    assert abs(research_points(g)) == 2 * 2 ** len(g.bombs)
+
+
+def test_bot_specs() -> None:
+    sp = BotSpec.parse("search:time=0.5,samples=4")
+    assert sp.name == "search" and dict(sp.options) == {"time": "0.5", "samples": "4"}
+    assert str(sp) == "search:time=0.5,samples=4"
+    bot = make_bot(sp, 1)
+    assert getattr(bot, "samples", None) == 4
+    with pytest.raises(ValueError):
+        make_bot("search:depth=3", 1)
+    with pytest.raises(ValueError):
+        make_bot("heuristic:x=1", 1)
+    with pytest.raises(ValueError):
+        make_bot("douzero", 1)
+    with pytest.raises(FileNotFoundError):
+        make_bot("douzero:weights=/nonexistent", 1)
+    with pytest.raises(KeyError):
+        make_bot("nobody", 1)
+
+
+def test_cli_arena(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--research", "--deals", "3", "--no-progress",
+                                   "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "landlord" in res.output and "WP" in res.output
+    data = json.loads(out.read_text())
+    assert data["games"] == 6 and data["settings"]["protocol"] == "research"
+    bad = CliRunner().invoke(app, ["arena", "heuristic", "nobody", "--deals", "1", "--no-progress"])
+    assert bad.exit_code == 2
