@@ -278,6 +278,10 @@ def main() -> None:
             results = [q.get() for _ in workers]
             for w in workers:
                 w.join()
+        try:
+            server_stats = httpx.get(base + "/api/health", timeout=10).json()
+        except (httpx.HTTPError, ValueError):
+            server_stats = None
     finally:
         if proc is not None:
             proc.terminate()
@@ -312,6 +316,7 @@ def main() -> None:
             "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         },
         "errors": errors,
+        "server": server_stats,
         "cpus": os.cpu_count(),
     }
     print(json.dumps(report, indent=2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -51,6 +52,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.lobby = lobby
         app.state.auth_limiter = auth.RateLimiter(settings.auth_rate_limit, settings.auth_rate_limit * 20)
         await lobby.start()
+        # Many long-lived objects (connections, tables): move them out of the collector's way and collect less
+        # often, so full collections do not stall every table at once.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
         log.info("qipai server ready (%s)", url.split("@")[-1])
         try:
             yield

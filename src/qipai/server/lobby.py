@@ -96,6 +96,8 @@ class Lobby:
         self.seating = asyncio.Lock()
         self._factories: dict[str, GameFactory] = {}
         self._pool: ProcessPoolExecutor | None = None
+        self._lag_task: asyncio.Task[None] | None = None
+        self.lag: list[float] = []
 
     # ------------------------------------------------------------------------------------------ lookups
     def factory(self, game: str) -> GameFactory:
@@ -185,9 +187,23 @@ class Lobby:
     async def start(self) -> None:
         self.journal.start()
         await self.restore()
+        self._lag_task = asyncio.create_task(self._watch_lag(), name="loop-lag")
+
+    async def _watch_lag(self, every: float = 0.05) -> None:
+        """Measure how late the event loop wakes up (a stalled loop delays every table)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(every)
+            lag = loop.time() - t - every
+            self.lag.append(lag)
+            if len(self.lag) > 1200:
+                del self.lag[:600]
 
     async def stop(self) -> None:
         self.closing = True
+        if self._lag_task is not None:
+            self._lag_task.cancel()
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         for task in tasks:
             task.cancel()
@@ -469,9 +485,15 @@ class Lobby:
         conn.spectating.discard(table_id)
 
     def stats(self) -> dict[str, Any]:
+        lags = sorted(self.lag[-600:])
         return {
             "tables": len(self.tables),
             "playing": sum(1 for t in self.tables.values() if t.running),
             "connections": sum(len(c) for c in self.conns.values()),
             "journal_batches": self.journal.batches,
+            "loop_lag_ms": {
+                "p50": round(1000 * lags[len(lags) // 2], 2) if lags else None,
+                "p99": round(1000 * lags[int(len(lags) * 0.99)], 2) if lags else None,
+                "max": round(1000 * lags[-1], 2) if lags else None,
+            },
         }

@@ -401,6 +401,8 @@ class Table:
             return "left"
         s = self.seats[seat]
         assert s is not None
+        if s.leaving:
+            return "leaving"
         s.leaving = True
         s.auto_by_disconnect = False
         try:
