@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 try:
-    import orjson
+    import orjson  # type: ignore[import-not-found,unused-ignore]
 except ImportError:  # pragma: no cover - orjson is optional
-    orjson = None  # type: ignore[assignment]
+    orjson = None  # type: ignore[assignment,unused-ignore]
 
 
 def _std(obj: Any) -> str:
