@@ -25,9 +25,10 @@ if orjson is not None:
 
     def dumps(obj: Any) -> str:
         try:
-            return orjson.dumps(obj, option=_OPTS).decode()
+            text: str = orjson.dumps(obj, option=_OPTS).decode()
         except TypeError:  # e.g. an integer beyond 64 bits
             return _std(obj)
+        return text
 
 else:  # pragma: no cover
     dumps = _std
