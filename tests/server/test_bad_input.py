@@ -75,12 +75,14 @@ async def test_each_bad_input_is_refused(start_server: StartServer) -> None:
     await refused(bob, {**base, "action": st["legal"][0]}, "not_seated")
     await refused(bob, {"type": "autoplay", "table": table_id, "on": True}, "not_seated")
     await refused(bob, {"type": "leave", "table": table_id}, "not_seated")
-    # out of turn: alice acts, then answers again before the bot after her has moved
+    # out of turn: alice acts, then answers again while the bot after her thinks (slowly, for the test)
+    server.lobby.settings.bot_delay = 30.0
     await alice.send({**base, "action": alice.choose(st["legal"])})
     nxt = await alice.wait_for(lambda m: m["type"] == "state" and m["version"] == st["version"] + 1, 5, since)
-    if nxt["to_act"] != seat:
-        await refused(alice, {**base, "version": nxt["version"], "action": "pass"}, "not_your_turn")
+    assert nxt["to_act"] != seat
+    await refused(alice, {**base, "version": nxt["version"], "action": "pass"}, "not_your_turn")
     server.lobby.settings.bot_delay = 0.0  # the rest can go fast
+    table.kick()
 
     # a flood: the rate limit refuses the excess with an error, the connection lives on
     mark = alice.mark()
