@@ -199,6 +199,60 @@ def arena(
 # --- serve command (server) ---
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                               "help_option_names": ["--help", "-h"]})
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str | None, typer.Option(help="Address to listen on (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8000).")] = None,
+    data_dir: Annotated[Path | None, typer.Option(help="Folder for the SQLite database (default ./qipai-data).")] \
+        = None,
+    database_url: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL, e.g. postgresql+asyncpg://user:pw@host:5432/db (default: SQLite in --data-dir).")] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the lobby in a browser once listening.")] = False,
+    server_help: Annotated[bool, typer.Option("--all-options", help="List every server option and exit.")] = False,
+) -> None:
+    """Run the multiplayer server (lobby, tables, bots, browser client) on SQLite or PostgreSQL.
+
+    Every option listed by --all-options (e.g. --bot-fill-wait 5, --seat-bot heuristic) may be given too, and
+    each is also read from a QIPAI_<NAME> environment variable (docs/protocol.md, Configuration).
+    """
+    from .server.__main__ import build_parser, overrides_from
+    from .server.run import Server, make_config
+    from .server.settings import Settings
+
+    if server_help:
+        typer.echo(build_parser("qipai serve").format_help())
+        return
+    try:
+        overrides = overrides_from(list(ctx.args), prog="qipai serve")
+    except SystemExit as e:  # argparse already printed what was wrong
+        raise typer.Exit(2) from e
+    given = {"host": host, "port": port, "data_dir": data_dir, "database_url": database_url}
+    overrides.update({k: v for k, v in given.items() if v is not None})
+    try:
+        settings = Settings.from_env(**overrides)
+    except (ValueError, TypeError) as e:
+        _fail(str(e))
+    url = f"http://{'127.0.0.1' if settings.host in ('0.0.0.0', '::') else settings.host}:{settings.port}/"
+    server = Server(make_config(settings))
+    if open_browser:
+        import threading
+        import time
+        import webbrowser
+
+        def open_when_listening() -> None:
+            for _ in range(300):
+                if server.started:
+                    webbrowser.open(url)
+                    return
+                time.sleep(0.1)
+
+        threading.Thread(target=open_when_listening, daemon=True).start()
+    typer.echo(f"qipai: serving on {url} (database: {settings.db_url()})")
+    server.run()
+
+
 def main() -> None:
     """Entry point of the ``qipai`` command."""
     app(prog_name="qipai")

@@ -29,15 +29,46 @@ def _public(event: JSON) -> JSON:
 
 
 def observe(game: Game, seat: int | None) -> JSON:
-    """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
+    """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator).
+
+    The part every seat shares is built once per game version (one more accepted action) and shared between
+    the seats' views: treat an observation as read-only.
+    """
     r = game.rules
-    n = r.players
-    if seat is not None and not 0 <= seat < n:
+    if seat is not None and not 0 <= seat < r.players:
         raise ValueError(f"no such seat {seat}")
+    version = len(game.actions)
+    cached = game.public_cache
+    if cached is None or cached[0] != version:
+        cached = game.public_cache = (version, _public_view(game))
+    obs = dict(cached[1])
+    obs["seat"] = seat
+    obs["history"] = list(obs["history"])
+    if seat is not None:
+        obs["hand"] = [str(c) for c in game.hands[seat]]
+        if seat == game.landlord and game.kitty_taken and obs["kitty"] is None:
+            obs["kitty"] = [str(c) for c in game.kitty]  # the landlord always sees the kitty he took
+        if seat == game.to_act:
+            obs["legal_actions"] = game.legal_actions()
+    return obs
+
+
+def _public_history(game: Game) -> list[JSON]:
+    """The public log, extended in place as the game's log grows (the log only ever grows)."""
+    hist = game.public_history
+    log = game.log
+    for ev in log[len(hist):]:
+        hist.append(_public(ev))
+    return hist
+
+
+def _public_view(game: Game) -> JSON:
+    """Everything a spectator may see (with ``seat``, ``hand`` and ``legal_actions`` empty)."""
+    r = game.rules
     over = game.phase == "over"
     landlord = game.landlord
     kitty = None
-    if game.kitty_taken and (r.kitty_visible or (seat is not None and seat == landlord) or over):
+    if game.kitty_taken and (r.kitty_visible or over):
         kitty = [str(c) for c in game.kitty]
     played = [0] * NUM_RANKS
     for ev in game.log:
@@ -48,15 +79,16 @@ def observe(game: Game, seat: int | None) -> JSON:
                 played[RANK_LETTERS.index(ch)] += 1
     factors = common_factors(game)
     t = game.trick
-    obs: JSON = {
+    hands = game.hands
+    return {
         "game": "doudizhu",
         "preset": preset_name(r),
-        "players": n,
-        "seat": seat,
+        "players": r.players,
+        "seat": None,
         "phase": game.phase,
         "to_act": game.to_act,
-        "hand": [str(c) for c in game.hands[seat]] if seat is not None else None,
-        "card_counts": [len(h) for h in game.hands],
+        "hand": None,
+        "card_counts": [len(h) for h in hands],
         "first_bidder": game.first_bidder,
         "face_up": str(game.face_up) if game.face_up else None,
         "redeals": game.redeals,
@@ -64,7 +96,7 @@ def observe(game: Game, seat: int | None) -> JSON:
         "landlord": landlord,
         "bid": game.bid,
         "kitty": kitty,
-        "shown_hand": [str(c) for c in game.hands[landlord]] if game.shown and landlord is not None else None,
+        "shown_hand": [str(c) for c in hands[landlord]] if game.shown and landlord is not None else None,
         "doubling": [{"seat": s, "name": nm} for s, nm in game.doubling],
         "farmer_factors": list(game.farmer_factors),
         "factors": [str(f) for f in factors],
@@ -79,10 +111,9 @@ def observe(game: Game, seat: int | None) -> JSON:
         "played": {RANK_LETTERS[k]: played[k] for k in range(NUM_RANKS) if played[k]},
         "moves_played": list(game.moves_played),
         "autoplay": list(game.autoplay),
-        "history": [_public(ev) for ev in game.log],
-        "legal_actions": game.legal_actions() if seat is not None and seat == game.to_act else [],
+        "history": _public_history(game),
+        "legal_actions": [],
         "time_limit": game.time_limit(),
         "outcome": game.outcome(),
-        "hands": [[str(c) for c in h] for h in game.hands] if over else None,
+        "hands": [[str(c) for c in h] for h in hands] if over else None,
     }
-    return obs

@@ -73,6 +73,9 @@ class Game:
         self.escaped: int | None = None
         self.dissolved = False
         self.result: Outcome | None = None
+        self.public_cache: tuple[int, JSON] | None = None
+        self.public_history: list[JSON] = []
+        """What every seat may see, by game version (see :mod:`qipai.doudizhu.observe`)."""
         self._deal(deal, first_bidder)
 
     # ------------------------------------------------------------------ construction

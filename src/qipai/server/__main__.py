@@ -13,8 +13,9 @@ from qipai.server.settings import Settings
 SKIP = ("rooms", "games", "bots", "inline_bots")
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m qipai.server", description="Run the qipai server.")
+def build_parser(prog: str = "python -m qipai.server") -> argparse.ArgumentParser:
+    """A parser with one ``--flag`` per :class:`Settings` field (``bot_fill_wait`` is ``--bot-fill-wait``)."""
+    p = argparse.ArgumentParser(prog=prog, description="Run the qipai server.")
     defaults = Settings()
     for f in dataclasses.fields(Settings):
         if f.name in SKIP:
@@ -33,9 +34,19 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument(flag, type=Path, default=None)
         else:
             p.add_argument(flag, type=str, default=None)
-    args = p.parse_args(argv)
-    overrides: dict[str, Any] = {k: v for k, v in vars(args).items() if v is not None}
-    serve(Settings.from_env(**overrides))
+    return p
+
+
+def overrides_from(argv: list[str], prog: str = "python -m qipai.server") -> dict[str, Any]:
+    """The settings given as flags in ``argv`` (unset flags are left to ``QIPAI_*`` variables and defaults)."""
+    args = build_parser(prog).parse_args(argv)
+    return {k: v for k, v in vars(args).items() if v is not None}
+
+
+def main(argv: list[str] | None = None) -> None:
+    import sys
+
+    serve(Settings.from_env(**overrides_from(sys.argv[1:] if argv is None else argv)))
 
 
 if __name__ == "__main__":

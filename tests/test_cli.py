@@ -1,0 +1,108 @@
+"""The ``qipai`` command, run as a user runs it: rules, selfplay, replay, serve."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from qipai.doudizhu.record import replay
+
+QIPAI = [sys.executable, "-m", "qipai.cli"]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LANG": "C.UTF-8"}
+    return subprocess.run([*QIPAI, *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+
+
+def test_rules_lists_every_preset() -> None:
+    out = run("rules")
+    assert out.returncode == 0
+    for name in ["classic", "jj", "jj_match", "cantonese", "effective_bombs", "chengdu", "four_player",
+                 "four_player_show"]:
+        assert name in out.stdout
+    one = run("rules", "chengdu")
+    assert json.loads(one.stdout)["chengdu_doubling"] is True
+    bad = run("rules", "nope")
+    assert bad.returncode == 2 and "unknown preset 'nope'" in bad.stderr
+
+
+def test_selfplay_every_preset_prints_deal_and_outcome(tmp_path: Path) -> None:
+    for preset in ["classic", "chengdu", "four_player", "four_player_show"]:
+        rec = tmp_path / f"{preset}.json"
+        out = run("selfplay", "--rules", preset, "--seed", "7", "--lang", "en", "--record", str(rec))
+        assert out.returncode == 0, out.stderr
+        assert "Deal 1:" in out.stdout and "scores:" in out.stdout and "multiplier" in out.stdout
+        game = replay(json.loads(rec.read_text()))
+        assert game.is_over
+        again = run("selfplay", "--rules", preset, "--seed", "7", "--lang", "en")
+        assert again.stdout == out.stdout.replace(f"record: {rec}\n", "")  # the same seed, the same deal
+
+
+def test_selfplay_in_chinese_and_bad_options() -> None:
+    out = run("selfplay", "--rules", "chengdu", "--seed", "7", "--lang", "zh")
+    assert out.returncode == 0 and "号位" in out.stdout and "得分" in out.stdout
+    assert run("selfplay", "--rules", "nope").returncode == 2
+    bad = run("selfplay", "--bots", "random,random")
+    assert bad.returncode == 2 and "--bots needs 1 or 3 names" in bad.stderr
+    bad = run("selfplay", "--bots", "nobody")
+    assert bad.returncode == 2 and "unknown bot 'nobody'" in bad.stderr
+
+
+def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
+    rec = tmp_path / "deal.json"
+    assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
+    out = run("replay", str(rec), "--lang", "en")
+    assert out.returncode == 0 and "seat" in out.stdout and "winner:" in out.stdout
+    data = json.loads(rec.read_text())
+    i = next(i for i, a in enumerate(data["actions"]) if a["action"].startswith("play "))
+    data["actions"][i]["action"] = "play 2222"
+    rec.write_text(json.dumps(data))
+    bad = run("replay", str(rec))
+    assert bad.returncode == 2 and f"action {i + 1}" in bad.stderr and "illegal" in bad.stderr
+    rec.write_text("{not json")
+    assert "is not JSON" in run("replay", str(rec)).stderr
+    assert "no such file" in run("replay", str(tmp_path / "missing.json")).stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_starts_on_sqlite_in_a_data_folder(tmp_path: Path) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([*QIPAI, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+                             "--bot-fill-wait", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        health = None
+        for _ in range(150):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                    health = json.loads(r.read())
+                    break
+            except OSError:
+                time.sleep(0.1)
+        assert health is not None and health["ok"] is True
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert "<html" in r.read().decode()
+        assert (tmp_path / "data" / "qipai.db").exists()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    assert f"serving on http://127.0.0.1:{port}/" in out
+
+
+def test_serve_rejects_a_bad_option() -> None:
+    out = run("serve", "--port", "notanumber")
+    assert out.returncode == 2
+    out = run("serve", "--bot-fill-wait", "soon")
+    assert out.returncode == 2 and "bot-fill-wait" in out.stderr
