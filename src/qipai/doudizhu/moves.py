@@ -178,26 +178,22 @@ class _Tables:
         """Chain moves by the mask of ranks held once, twice and three times (empty where a kind is off)."""
 
         # kicker tables
-        self.ts: list[list[Move | None]] | None = None
-        self.tp: list[list[Move | None]] | None = None
-        if "triple_single" in kinds:
-            self.ts = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
+        def one_kicker_rows(kind: str, per: int) -> list[list[Move | None]] | None:
+            """``rows[t][k]``: the triple ``t`` with kicker rank ``k`` (``per`` cards of it)."""
+            if kind not in kinds:
+                return None
+            rows: list[list[Move | None]] = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
             for tr in range(BLACK_JOKER):
                 for k in range(NUM_RANKS):
                     if k != tr:
                         c = z.copy()
                         c[tr] = 3
-                        c[k] = 1
-                        self.ts[tr][k] = Move.make("triple_single", tr, 1, tuple(c))
-        if "triple_pair" in kinds:
-            self.tp = [[None] * NUM_RANKS for _ in range(NUM_RANKS)]
-            for tr in range(BLACK_JOKER):
-                for k in range(NUM_RANKS):
-                    if k != tr:
-                        c = z.copy()
-                        c[tr] = 3
-                        c[k] = 2
-                        self.tp[tr][k] = Move.make("triple_pair", tr, 1, tuple(c))
+                        c[k] = per
+                        rows[tr][k] = Move.make(kind, tr, 1, tuple(c))
+            return rows
+
+        self.ts = one_kicker_rows("triple_single", 1)
+        self.tp = one_kicker_rows("triple_pair", 2)
         self.share = rules.single_kickers_share_rank
         self.f2s = "four_two_singles" in kinds
         self.f2p = "four_two_pairs" in kinds
