@@ -45,25 +45,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-RANKS = "3456789TJQKA2BR"
+from qipai.bots.baselines import rlcard_kind
+from qipai.cards import RANK_LETTERS
+
+RANKS = RANK_LETTERS
 RANK_INDEX = {c: i for i, c in enumerate(RANKS)}
-KINDS = (
-    "single",
-    "pair",
-    "triple",
-    "triple_single",
-    "triple_pair",
-    "straight",
-    "pair_straight",
-    "plane",
-    "plane_singles",
-    "plane_pairs",
-    "four_two_singles",
-    "four_two_pairs",
-    "bomb",
-    "rocket",
-)
-# One deck in our notation: four of each of 3..2, one of each joker.
 DECK = "".join(c * 4 for c in RANKS[:13]) + "BR"
 
 
@@ -170,27 +156,8 @@ class Peer:
 # RLCard
 # --------------------------------------------------------------------------------------------------
 
-_RLCARD_KINDS = {
-    "solo": "single",
-    "pair": "pair",
-    "trio": "triple",
-    "trio_solo": "triple_single",
-    "trio_pair": "triple_pair",
-    "solo_chain": "straight",
-    "pair_chain": "pair_straight",
-    "trio_chain": "plane",
-    "trio_solo_chain": "plane_singles",
-    "trio_pair_chain": "plane_pairs",
-    "four_two_solo": "four_two_singles",
-    "four_two_pair": "four_two_pairs",
-    "bomb": "bomb",
-    "rocket": "rocket",
-}
-
-
 def _rlcard_kind(t: str) -> str:
-    base = t.rstrip("0123456789").rstrip("_")
-    return _RLCARD_KINDS[base]
+    return rlcard_kind(t)
 
 
 class RLCardPeer(Peer):
