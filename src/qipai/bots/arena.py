@@ -91,12 +91,17 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     if sp.name == "search":
         from .search import SearchBot
 
-        unknown = set(opts) - {"time", "samples"}
+        unknown = set(opts) - {"time", "samples", "playout", "candidates"}
         if unknown:
-            raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS or samples=N")
+            raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
+                             "playout=fast|heuristic or candidates=N")
         budget = float(opts.get("time", "1.0"))
         samples = int(opts["samples"]) if "samples" in opts else None
-        return SearchBot(seed, time_budget=budget, samples=samples)
+        playout = opts.get("playout", "heuristic")
+        if playout not in ("fast", "heuristic"):
+            raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
+        return SearchBot(seed, time_budget=budget, samples=samples, fast_playouts=playout == "fast",
+                         max_candidates=int(opts.get("candidates", "8")))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 

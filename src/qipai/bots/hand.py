@@ -35,7 +35,7 @@ ROUND_COST = 7.0
 """What one more move in a plan costs, in value units (one rank step is one unit)."""
 
 ACE = 11
-TOP_K = 3
+TOP_K = 2
 """How many chain decompositions are kept per sub-hand (kickers are attached afterwards)."""
 
 _MEMO_LIMIT = 400_000
@@ -195,14 +195,20 @@ class _Kit:
             fixed.append(self.rocket)
             rest[BLACK_JOKER] -= self.decks
             rest[RED_JOKER] -= self.decks
+        st = 0
+        bomb_min = self.bomb_min
         for r in range(BLACK_JOKER):
-            if rest[r] >= self.bomb_min:
+            n = rest[r]
+            if n >= bomb_min:
                 c = [0] * NUM_RANKS
-                c[r] = rest[r]
+                c[r] = n
                 fixed.append(Move.make("bomb", r, 1, tuple(c)))
-                rest[r] = 0
+            elif n and r <= TOP_CHAIN_RANK:
+                st |= n << (2 * r)
         for r in (TWO, BLACK_JOKER, RED_JOKER):
             n = rest[r]
+            if r == TWO and n >= bomb_min:
+                continue
             while n:
                 take = min(n, 3)
                 while take and self.groups[r][take] is None:
@@ -211,13 +217,15 @@ class _Kit:
                 assert g is not None
                 fixed.append(g)
                 n -= take
-        st = 0
-        for r in range(TOP_CHAIN_RANK + 1):
-            st |= rest[r] << (2 * r)
+        fixed_score = 0.0
+        for m in fixed:
+            fixed_score += move_value(m) - ROUND_COST
         best: Plan | None = None
-        for _sc, ms in self.best(st):
-            moves = self.attach([*_unlink(ms), *fixed])
-            score = sum(move_value(m) for m in moves) - ROUND_COST * len(moves)
+        for sc, ms in self.best(st):
+            moves = _unlink(ms)
+            moves += fixed
+            moves, gain = self.attach(moves)
+            score = sc + fixed_score + gain
             if best is None or score > best.score:
                 best = Plan(tuple(moves), score)
         assert best is not None
@@ -226,46 +234,71 @@ class _Kit:
         self.plans[counts] = best
         return best
 
-    def attach(self, moves: list[Move]) -> list[Move]:
-        """Give triples and planes the lowest spare singles or pairs (below ``A``) as kickers."""
-        singles = sorted((m for m in moves if m.kind == "single" and m.main < ACE), key=lambda m: m.main)
-        pairs = sorted((m for m in moves if m.kind == "pair" and m.main < ACE), key=lambda m: m.main)
-        heads = [m for m in moves if m.kind == "plane" or m.kind == "triple"]
+    def attach(self, moves: list[Move]) -> tuple[list[Move], float]:
+        """Give triples and planes the lowest spare singles or pairs (below ``A``) as kickers; returns the new
+        moves and the score gained (each kicker stops being a move of its own)."""
+        heads: list[Move] = []
+        singles: list[Move] = []
+        pairs: list[Move] = []
+        for m in moves:
+            k = m.kind
+            if k == "triple" or k == "plane":
+                heads.append(m)
+            elif k == "single":
+                if m.main < ACE:
+                    singles.append(m)
+            elif k == "pair" and m.main < ACE:
+                pairs.append(m)
         if not heads or not (singles or pairs):
-            return moves
-        heads.sort(key=lambda m: (-m.length, m.main))
-        used: set[int] = set()
+            return moves, 0.0
+        singles.sort(key=_main)
+        pairs.sort(key=_main)
+        if len(heads) > 1:
+            heads.sort(key=_head_order)
+        used: list[Move] = []
         out_heads: list[Move] = []
+        gain = 0.0
         for h in heads:
             n = h.length
             is_plane = h.kind == "plane"
             can_s = self.ps if is_plane else self.ts
             can_p = self.pp if is_plane else self.tp
-            free_s = [m for m in singles if id(m) not in used]
-            free_p = [m for m in pairs if id(m) not in used]
-            pick: list[Move] = []
-            kind = ""
-            opts: list[tuple[int, int, list[Move], str]] = []
-            if can_s and len(free_s) >= n:
-                opts.append((sum(m.main for m in free_s[:n]), 0, free_s[:n], "plane_singles" if is_plane
-                             else "triple_single"))
-            if can_p and len(free_p) >= n:
-                opts.append((sum(m.main for m in free_p[:n]), 1, free_p[:n], "plane_pairs" if is_plane
-                             else "triple_pair"))
-            if opts:
-                _, _, pick, kind = min(opts, key=lambda o: (o[0], o[1]))
-            if not pick:
+            best_opt: tuple[int, int, list[Move], str] | None = None
+            if can_s and len(singles) >= n:
+                best_opt = (sum(m.main for m in singles[:n]), 0, singles[:n],
+                            "plane_singles" if is_plane else "triple_single")
+            if can_p and len(pairs) >= n:
+                o = (sum(m.main for m in pairs[:n]), 1, pairs[:n], "plane_pairs" if is_plane else "triple_pair")
+                if best_opt is None or (o[0], o[1]) < (best_opt[0], best_opt[1]):
+                    best_opt = o
+            if best_opt is None:
                 out_heads.append(h)
                 continue
-            for m in pick:
-                used.add(id(m))
+            pick, kind = best_opt[2], best_opt[3]
+            if best_opt[1] == 0:
+                del singles[:n]
+            else:
+                del pairs[:n]
+            used += pick
             c = list(h.counts)
             for m in pick:
+                gain += ROUND_COST - move_value(m)
                 for r in m.ranks:
                     c[r] += 1
             out_heads.append(Move.make(kind, h.main, h.length, tuple(c)))
-        head_ids = {id(h) for h in heads}
-        return [m for m in moves if id(m) not in used and id(m) not in head_ids] + out_heads
+        if not used:
+            return moves, 0.0
+        drop = {id(m) for m in used}
+        drop.update(id(h) for h in heads)
+        return [m for m in moves if id(m) not in drop] + out_heads, gain
+
+
+def _main(m: Move) -> int:
+    return m.main
+
+
+def _head_order(m: Move) -> tuple[int, int]:
+    return (-m.length, m.main)
 
 
 _KITS: dict[Rules, _Kit] = {}

@@ -211,9 +211,12 @@ def choose_answer(s: Situation) -> Move | None:
         return best
     if bombs:
         small = min(bombs, key=lambda b: (b.size, b.main))
-        if danger or s.card_counts[by] <= 3 or after_finishes(small):
+        # the more bombs in hand, the earlier they matter; four players (two decks) have many bombs
+        held = sum(1 for m in best_plan(hand, rules).moves if m.is_bomb)
+        near = 3 + 3 * (held - 1) + (2 if s.players == 4 else 0) + (2 if last.size >= 5 else 0)
+        if danger or s.card_counts[by] <= near or after_finishes(small):
             return small
-        if s.seat == s.landlord and min(s.card_counts[e] for e in enemies) <= 3:
+        if s.seat == s.landlord and min(s.card_counts[e] for e in enemies) <= near:
             return small
     return None
 
@@ -242,7 +245,7 @@ def hand_strength(hand: Sequence[int], rules: Rules) -> float:
     return s + bonus + 2.2 * n
 
 
-BID_THRESHOLDS = {3: (8.0, 14.0, 20.0), 4: (26.0, 32.0, 38.0)}
+BID_THRESHOLDS = {3: (-2.0, 6.0, 14.0), 4: (35.0, 45.0, 55.0)}
 """Strength needed to bid 1, 2 and 3 (by number of players); calibrated by self-play (see docs/bots.md)."""
 
 

@@ -46,29 +46,34 @@ from ..doudizhu.combos import Move, beats, classify
 from ..doudizhu.moves import legal_moves
 from ..doudizhu.rules import Rules
 from .hand import best_plan, minus, plan_score
-from .heuristic import _lead_key, choose_play, decide_non_play, situation_of, unbeatable
+from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
 from .view import View, action_moves, read_view
 
 PASS_EVIDENCE = 0.35
 """Probability of keeping a sample in which a player who passed held a clean answer."""
 
-SOLVE_CARDS = 12
+SOLVE_CARDS = 18
 """Samples with at most this many cards in all hands together are solved exactly."""
 
-SOLVE_NODES = 6000
+SOLVE_NODES = 3000
 """Node limit of one exact solve; beyond it the sample is played out instead."""
 
 ACE = 11
+
+MARGIN = 0.02
+"""How much better (in win rate over the samples) a move must look to overrule the heuristic's choice; it
+must also beat it by one standard error of the paired difference."""
 
 
 # --------------------------------------------------------------------------------------------- play-outs
 class Sim:
     """A perfect-information deal in the play phase, played to the end by the fast play-out policy."""
 
-    __slots__ = ("hands", "landlord", "last", "last_by", "left", "n", "plans", "rules", "to_act")
+    __slots__ = ("fast", "hands", "landlord", "last", "last_by", "left", "n", "plans", "rules", "to_act")
 
     def __init__(self, rules: Rules, hands: list[list[int]], landlord: int, to_act: int, last: Move | None,
-                 last_by: int) -> None:
+                 last_by: int, fast: bool = True) -> None:
+        self.fast = fast
         self.rules = rules
         self.n = len(hands)
         self.hands = hands
@@ -90,6 +95,7 @@ class Sim:
         s.last = self.last
         s.last_by = self.last_by
         s.plans = [None if p is None else list(p) for p in self.plans]
+        s.fast = self.fast
         return s
 
     def apply(self, m: Move | None) -> int | None:
@@ -139,6 +145,14 @@ class Sim:
         return tuple(out)
 
     def policy(self) -> Move | None:
+        """The play-out policy for the seat to act: the fast one, or the heuristic bot's."""
+        if not self.fast:
+            s = self.to_act
+            return choose_play(Situation(self.rules, s, self.n, self.landlord, tuple(self.hands[s]), self.left,
+                                         self.last, self.last_by, self.pool(s)))
+        return self.fast_policy()
+
+    def fast_policy(self) -> Move | None:
         """The fast play-out policy for the seat to act."""
         s = self.to_act
         plan = self.plan(s)
@@ -388,7 +402,8 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, time_budget: float = 1.0, samples: int | None = None,
-                 max_candidates: int = 8) -> None:
+                 max_candidates: int = 8, fast_playouts: bool = False) -> None:
+        self.fast_playouts = fast_playouts
         self.seed = seed
         self.rng = random.Random(seed)
         self.time_budget = time_budget
@@ -502,7 +517,8 @@ class SearchBot:
                         solver = None
                         solve_ok = False
                 if win is None:
-                    sim = Sim(v.rules, [list(h) for h in hands], v.landlord, v.seat, v.last, v.last_by)
+                    sim = Sim(v.rules, [list(h) for h in hands], v.landlord, v.seat, v.last, v.last_by,
+                              self.fast_playouts)
                     out = sim.apply(m)
                     if out is None:
                         out = sim.playout()
@@ -513,6 +529,14 @@ class SearchBot:
                 alive = self._prune(alive, values)
         means = {i: (sum(values[i]) / len(values[i]) if values[i] else 0.0) for i in alive}
         best = max(alive, key=lambda i: (means[i], -i))
+        if best != 0 and 0 in alive:
+            # the heuristic's choice (candidate 0) stands unless another is better by more than the noise
+            d = [values[best][j] - values[0][j] for j in range(min(len(values[best]), len(values[0])))]
+            if d:
+                md = sum(d) / len(d)
+                var = sum((x - md) ** 2 for x in d) / max(1, len(d) - 1)
+                if md < max(MARGIN, math.sqrt(var / len(d))):
+                    best = 0
         self.last_stats = {"samples": n, "solved": solved, "candidates": k, "alive": len(alive),
                            "values": {cands[i][0]: means[i] for i in alive}}
         return cands[best][0]

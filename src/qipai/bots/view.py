@@ -44,7 +44,10 @@ def counts_of_tokens(tokens: list[str]) -> list[int]:
     """Rank counts of suited card tokens (``["5S", "B"]``)."""
     c = [0] * NUM_RANKS
     for t in tokens:
-        c[Card.parse(t).rank] += 1
+        r = _RANK.get(t[0]) if t else None
+        if r is None or (len(t) != 2 and r < 13):
+            r = Card.parse(t).rank
+        c[r] += 1
     return c
 
 
@@ -68,12 +71,24 @@ def move_of_text(text: str, kind: str | None, rules: Rules) -> Move:
     When a kind still reads two ways (``333444555666`` as plane_singles with main ``5`` or ``6``) the higher
     reading is taken: it is the harder one to beat.
     """
+    key = (text, kind, rules)
+    got = _SEEN_MOVES.get(key)
+    if got is not None:
+        return got
     readings = classify(text, rules)
     if kind is not None:
         readings = [m for m in readings if m.kind == kind] or readings
     if not readings:
         raise ValueError(f"{text!r} is not a move under these rules")
-    return max(readings, key=lambda m: m.main)
+    m = max(readings, key=lambda m: m.main)
+    if len(_SEEN_MOVES) > 100_000:
+        _SEEN_MOVES.clear()
+    _SEEN_MOVES[key] = m
+    return m
+
+
+_SEEN_MOVES: dict[tuple[str, str | None, Rules], Move] = {}
+_LABELS: dict[tuple[str, Rules], Move] = {}
 
 
 @dataclass
@@ -225,5 +240,12 @@ def action_moves(legal_actions: list[str], rules: Rules) -> dict[str, Move]:
     out: dict[str, Move] = {}
     for a in legal_actions:
         if a.startswith("play "):
-            out[a] = parse_move(a[5:], rules)
+            key = (a, rules)
+            m = _LABELS.get(key)
+            if m is None:
+                m = parse_move(a[5:], rules)
+                if len(_LABELS) > 200_000:
+                    _LABELS.clear()
+                _LABELS[key] = m
+            out[a] = m
     return out
