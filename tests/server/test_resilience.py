@@ -231,3 +231,32 @@ async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+async def test_a_deal_nobody_attends_is_abandoned(start_server: StartServer) -> None:
+    """Three humans leave during the bidding of a redeal table: auto-play passes for ever, so after
+    ``unattended_actions`` actions with nobody connected the table closes and the deal is aborted."""
+    server = await start_server(unattended_actions=30, next_deal_delay=30)
+    a, b, c = [await Client.register(server, n) for n in ("amy", "ben", "cy")]
+    for x in (a, b, c):
+        await x.connect()
+    made = await a.post("/api/tables", {"room": "classic-1"})
+    table = made["table"]
+    await b.post("/api/tables/join", {"invite": made["invite_code"]})
+    await c.post("/api/tables/join", {"invite": made["invite_code"]})
+    state = await a.wait_for(lambda m: m["type"] == "state" and m["observation"]["phase"] == "bid")
+    deal = state["deal"]
+    for x in (a, b, c):
+        await x.close()
+    for _ in range(200):
+        async with a.api() as h:
+            if (await h.get(f"/api/tables/{table}")).status_code == 404:
+                break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the unattended table did not close")
+    async with a.api() as h:
+        r = await h.get(f"/api/deals/{deal}")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "deal_aborted"
+    me = await a.get("/api/me")
+    assert me["points"] == 1000 and me["games_played"] == 0  # nothing was settled

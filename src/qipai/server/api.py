@@ -256,6 +256,8 @@ async def _played_deal(request: Request) -> tuple[dict[str, Any], int]:
     seats = [i for i, s in enumerate(deal["seats"]) if s.get("user_id") == user.id]
     if not seats:
         raise ApiError("not_your_deal", "you can read the records of deals you played", 403)
+    if deal["status"] == "aborted":
+        raise ApiError("deal_aborted", "this deal was abandoned unfinished and was not settled", 409)
     if deal["status"] != "over":
         raise ApiError("deal_running", "this deal is not over yet", 409)
     return deal, seats[0]

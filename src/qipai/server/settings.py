@@ -108,6 +108,9 @@ class Settings:
     """The bot that plays for a human in auto-play (a private table may choose another)."""
     inline_bots: tuple[str, ...] = ("passive", "random")
     """Bots fast enough to run on the event loop; others think in a worker thread."""
+    unattended_actions: int = 500
+    """A deal that goes on this many actions with no player connected (e.g. auto-play passing for ever under a
+    redeal rule) is abandoned: its table closes and the deal is marked aborted, unsettled."""
     bot_budget: float = 5.0
     """Seconds a bot may think; past that the seat times out."""
     bot_processes: int = 1

@@ -124,6 +124,8 @@ class Table:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.stats = TableStats()
+        self.unattended = 0
+        """Bot and auto-play actions in a row while no human at the table is connected."""
 
     # ------------------------------------------------------------------------------------------ helpers
     @property
@@ -533,6 +535,14 @@ class Table:
     async def _bot_move(self) -> None:
         g = self.game
         assert g is not None and g.to_act is not None
+        if any(self.connected(i) for i in self.humans()):
+            self.unattended = 0
+        else:
+            self.unattended += 1
+            if self.unattended > self.settings.unattended_actions:
+                log.info("table %s: %d actions with nobody connected; abandoning the deal", self.id, self.unattended)
+                await self.close("abandoned", abort=True)
+                return
         seat = g.to_act
         s = self.seats[seat]
         assert s is not None
