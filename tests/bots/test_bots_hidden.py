@@ -129,3 +129,17 @@ def test_bots_work_on_their_own_copy() -> None:
     legal = g.legal_actions()
     a = v.act(copy.deepcopy(obs), list(legal))
     assert g.log == before and a in g.legal_actions()
+
+
+def test_bots_read_a_custom_tables_rules_from_the_observation() -> None:
+    """A table whose rules are no preset (here: classic without four-with-two) is read from ``rules``."""
+    from qipai.bots.view import rules_of
+    from qipai.doudizhu.rules import KINDS, PRESETS
+    from qipai.doudizhu.state import Game
+
+    custom = PRESETS["classic"].replace(kinds=frozenset(KINDS) - {"four_two_singles", "four_two_pairs"}, stake=3)
+    g = Game.new(custom, seed=4)
+    obs = g.observe(g.to_act)
+    assert obs["preset"] is None and obs["rules"]["stake"] == 3
+    assert rules_of(obs) == custom
+    assert rules_of({"players": 4}) == PRESETS["four_player"]

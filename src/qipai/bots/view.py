@@ -24,7 +24,7 @@ from typing import Any
 
 from ..cards import NUM_RANKS, RANK_LETTERS, Card
 from ..doudizhu.combos import Move, classify, parse_move
-from ..doudizhu.rules import PRESETS, Rules
+from ..doudizhu.rules import PRESETS, Rules, RulesError
 
 Counts = tuple[int, ...]
 """A 15-entry rank-count vector."""
@@ -52,17 +52,34 @@ def counts_of_tokens(tokens: list[str]) -> list[int]:
 
 
 def rules_of(observation: dict[str, Any]) -> Rules:
-    """The rules of the observed table.
-
-    The observation names its preset; a custom table (``preset`` is ``None``) falls back to ``classic`` for
-    three players and ``four_player`` for four.  Bots only ever return actions from the legal list, so a wrong
-    guess can cost strength, never legality.
+    """The rules of the observed table: its preset, or for a custom table (``preset`` is ``None``) the full
+    options the observation carries under ``rules``.  Without either (an observation from elsewhere) it falls
+    back to ``classic`` for three players and ``four_player`` for four: bots only ever return actions from the
+    legal list, so a wrong guess can cost strength, never legality.
     """
     name = observation.get("preset")
     if isinstance(name, str) and name in PRESETS:
         return PRESETS[name]
+    options = observation.get("rules")
+    if isinstance(options, dict):
+        hit = _RULES_BY_ID.get(id(options))
+        if hit is not None and hit[0] is options:
+            return hit[1]
+        try:
+            rules = Rules.from_options(options)
+        except RulesError:
+            rules = None
+        if rules is not None:
+            if len(_RULES_BY_ID) > 256:
+                _RULES_BY_ID.clear()
+            _RULES_BY_ID[id(options)] = (options, rules)
+            return rules
     players = observation.get("players") or 3
     return PRESETS["classic"] if players == 3 else PRESETS["four_player"]
+
+
+_RULES_BY_ID: dict[int, tuple[dict[str, Any], Rules]] = {}
+"""Rules read from an observation's options, by the options dict (which a game shares across its views)."""
 
 
 def move_of_text(text: str, kind: str | None, rules: Rules) -> Move:

@@ -83,6 +83,7 @@ def _public_view(game: Game) -> JSON:
     return {
         "game": "doudizhu",
         "preset": preset_name(r),
+        "rules": game.rules_options,
         "players": r.players,
         "seat": None,
         "phase": game.phase,

@@ -75,6 +75,8 @@ class Game:
         self.result: Outcome | None = None
         self.public_cache: tuple[int, JSON] | None = None
         self.public_history: list[JSON] = []
+        self.rules_options = rules.to_options()
+        """Every rule option, as observations carry it (one dict shared by all of this game's views)."""
         """What every seat may see, by game version (see :mod:`qipai.doudizhu.observe`)."""
         self._deal(deal, first_bidder)
 
