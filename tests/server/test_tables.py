@@ -117,3 +117,14 @@ async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
     me = await p.get("/api/me")
     assert me["table"] is None and me["points"] < 1000
     await p.close()
+
+
+async def test_leave_by_websocket_echoes_the_request_id(server: LiveServer) -> None:
+    p = await Client.guest(server)
+    await p.connect()
+    made = await p.post("/api/tables", {"room": "classic-1"})
+    mark = p.mark()
+    await p.send({"type": "leave", "table": made["table"], "id": "bye-1"})
+    left = await p.wait_for(lambda m: m["type"] == "left", since=mark)
+    assert left["ref"] == "bye-1" and left["reason"] == "left" and left["table"] == made["table"]
+    await p.close()

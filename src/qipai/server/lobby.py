@@ -409,10 +409,10 @@ class Lobby:
                     raise TableError("deal_running", "a deal is running at this table; join between deals")
                 return t, await t.sit(user)
 
-    async def leave(self, user_id: int, table_id: str) -> str:
+    async def leave(self, user_id: int, table_id: str, origin: Connection | None = None, ref: Any = None) -> str:
         t = self.table(table_id)
         async with t.lock:
-            return await t.leave(user_id)
+            return await t.leave(user_id, origin, ref)
 
     def announce_seat(self, user_id: int, table: Table, seat: int, origin: Connection | None, ref: Any) -> None:
         """Tell every connection of the user where they now sit, with a full snapshot."""

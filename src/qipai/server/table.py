@@ -372,7 +372,8 @@ class Table:
         self.kick()
         return seat
 
-    async def vacate(self, seat: int, reason: str) -> None:
+    async def vacate(self, seat: int, reason: str, origin: Connection | None = None, ref: Any = None) -> None:
+        """Free a seat, telling the player's connections (``ref`` goes to ``origin``, the one that asked)."""
         s = self.seats[seat]
         if s is None:
             return
@@ -381,15 +382,17 @@ class Table:
         if s.user_id is not None:
             if self.lobby.user_table.get(s.user_id) == self.id:
                 del self.lobby.user_table[s.user_id]
-            body = dumps({"type": "left", "table": self.id, "reason": reason, "ref": None})
-            for c in self.lobby.conns_of(s.user_id):
-                c.send_body(body)
+            self._tell_left(s.user_id, reason, origin, ref)
         if self.fill_bots_after is not None and self.humans():
             self.fill_at = self.now() + self.fill_bots_after
         self.broadcast_table()
         self.kick()
 
-    async def leave(self, user_id: int) -> str:
+    def _tell_left(self, user_id: int, reason: str, origin: Connection | None, ref: Any) -> None:
+        for c in self.lobby.conns_of(user_id):
+            c.send({"type": "left", "table": self.id, "reason": reason, "ref": ref if c is origin else None})
+
+    async def leave(self, user_id: int, origin: Connection | None = None, ref: Any = None) -> str:
         """The player leaves: between deals at once; during a deal it is an escape (the rules decide what
         that costs: RULES.md §6) and the seat is freed when the deal ends.
 
@@ -399,7 +402,7 @@ class Table:
             raise TableError("not_seated", "you have no seat at this table")
         g = self.game
         if g is None:
-            await self.vacate(seat, "left")
+            await self.vacate(seat, "left", origin, ref)
             return "left"
         s = self.seats[seat]
         assert s is not None
@@ -412,9 +415,7 @@ class Table:
         except TableError as e:
             if e.code != "illegal_action":
                 raise
-        body = dumps({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": None})
-        for c in self.lobby.conns_of(user_id):
-            c.send_body(body)
+        self._tell_left(user_id, "leaving_after_deal", origin, ref)
         self.broadcast_table()
         return "leaving"
 

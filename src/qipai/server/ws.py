@@ -218,7 +218,7 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             t, seat = await lobby.join_invite(uid, msg.invite)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Leave():
-            await lobby.leave(uid, msg.table)
+            await lobby.leave(uid, msg.table, conn, ref)
         case Spectate():
             await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Unspectate():
