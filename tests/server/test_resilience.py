@@ -135,10 +135,18 @@ async def test_restart_mid_deal(start_server: StartServer) -> None:
     await act_a_few_times(alice, table, 2)
     seen = max(versions(alice.msgs))
     deal_id = alice.latest_state()["deal"]
+    # a private table whose creator asked for bots after 0.3 s keeps that choice across the restart
+    bob = await Client.register(first, "bob")
+    await bob.connect()
+    await bob.send({"type": "create_table", "room": "classic-1", "fill_bots_after": 0.3, "id": 1})
+    bob_table = (await bob.wait_for(lambda m: m["type"] == "joined"))["table"]
+    await bob.wait_for(lambda m: m["type"] == "state" and m["table"] == bob_table)
     await first.stop()
     await alice.close()
+    await bob.close()
 
     second = await start_server(bot_delay=0.05)
+    assert second.lobby.tables[bob_table].fill_bots_after == 0.3
     t = second.lobby.tables[table]
     assert t.deal_id == deal_id and t.version >= seen  # every state a player saw was journaled first
     again = Client(second, alice.token, alice.user)

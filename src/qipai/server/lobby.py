@@ -228,7 +228,9 @@ class Lobby:
                 log.exception("could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id)
                 await self.store.abort_deal(rd.deal_id)
                 continue
-            fill = None if rd.table.private else self.settings.bot_fill_wait
+            fill = rd.table.fill_bots_after
+            if fill is None and not rd.table.private:  # a public table from before the column existed
+                fill = self.settings.bot_fill_wait
             t = Table(self, rd.table, factory, players, fill_bots_after=fill)
             for i, s in enumerate(rd.seats[:players]):
                 t.seats[i] = SeatState(user_id=s.get("user_id"), bot=s.get("bot"), name=str(s.get("name")))
@@ -279,6 +281,7 @@ class Lobby:
             seat_bot=self.settings.seat_bot,
             min_points=room.min_points,
             created_by=creator.id,
+            fill_bots_after=fill_bots_after,
         )
         await self.store.create_table(info, players)
         t = Table(self, info, factory, players, fill_bots_after=fill_bots_after)

@@ -19,6 +19,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -88,6 +89,8 @@ class GameTable(Base):
     autoplay_bot: Mapped[str] = mapped_column(String(32), default="passive")
     seat_bot: Mapped[str] = mapped_column(String(32), default="random")
     min_points: Mapped[int] = mapped_column(BigInteger, default=0)
+    fill_bots_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds after which empty seats are filled with bots (``None``: only when the creator asks)."""
     status: Mapped[str] = mapped_column(String(16), default="open")
     """``open`` while the table exists, ``closed`` afterwards."""
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)

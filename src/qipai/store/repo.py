@@ -51,6 +51,8 @@ class TableInfo:
     seat_bot: str
     min_points: int
     created_by: int | None
+    fill_bots_after: float | None = None
+    """Seconds after which empty seats are filled with bots (``None``: only when the creator asks)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,7 @@ def _table(t: GameTable) -> TableInfo:
         seat_bot=t.seat_bot,
         min_points=t.min_points,
         created_by=t.created_by,
+        fill_bots_after=t.fill_bots_after,
     )
 
 
@@ -308,6 +311,7 @@ class Store:
                     autoplay_bot=t.autoplay_bot,
                     seat_bot=t.seat_bot,
                     min_points=t.min_points,
+                    fill_bots_after=t.fill_bots_after,
                     status="open",
                     created_by=t.created_by,
                     created_at=utcnow(),
