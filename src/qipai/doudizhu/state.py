@@ -661,7 +661,7 @@ def _play_text(move: Move, tables: _Tables) -> str:
     """``play LABEL`` for a move, cached per rule set together with the reverse map (text → move)."""
     s = tables.play_text.get(move)
     if s is None:
-        s = tables.play_text[move] = "play " + move.label(tables.rules)
+        s = tables.play_text[move] = "play " + _label(move, tables.rules)
         tables.play_move[s] = move
     return s
 
