@@ -178,7 +178,12 @@ def arena(
     seed: Annotated[int, typer.Option(help="Arena seed: deals and bot seeds derive from it.")] = 0,
     research: Annotated[bool, typer.Option(
         "--research", help="DouZero/PerfectDou protocol: no bidding, seat 0 landlord, fixed deals file.")] = False,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write the full result as JSON here.")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Write the full result as JSON here (and a partial one every minute while it runs).")] = None,
+    target_ci: Annotated[float | None, typer.Option(
+        help="Stop once both bots' WP over both roles is known to within ± this (95%), e.g. 0.02; "
+             "--deals is then the most it plays.")] = None,
+    min_deals: Annotated[int, typer.Option(help="With --target-ci: play at least this many deals.")] = 30,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
@@ -187,7 +192,7 @@ def arena(
     try:
         result = run_arena(bot_a, bot_b, rules=rules_name, deals=deals, jobs=jobs, seed=seed,
                            protocol="research" if research else "duplicate", json_path=json_out,
-                           progress=progress)
+                           progress=progress, target_ci=target_ci, min_deals=min_deals)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as e:
         _fail(str(e.args[0]) if e.args else str(e))
     for line in report_lines(result):

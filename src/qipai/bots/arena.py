@@ -91,17 +91,18 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     if sp.name == "search":
         from .search import SearchBot
 
-        unknown = set(opts) - {"time", "samples", "playout", "candidates"}
+        unknown = set(opts) - {"time", "samples", "playout", "candidates", "clock"}
         if unknown:
             raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
-                             "playout=fast|heuristic or candidates=N")
+                             "playout=fast|heuristic, candidates=N or clock=cpu|wall")
         budget = float(opts.get("time", "1.0"))
         samples = int(opts["samples"]) if "samples" in opts else None
         playout = opts.get("playout", "heuristic")
         if playout not in ("fast", "heuristic"):
             raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
+        # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
         return SearchBot(seed, time_budget=budget, samples=samples, fast_playouts=playout == "fast",
-                         max_candidates=int(opts.get("candidates", "8")))
+                         max_candidates=int(opts.get("candidates", "8")), clock=opts.get("clock", "cpu"))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 
@@ -341,12 +342,19 @@ def run_arena(
     progress: bool = True,
     deals_file: Path | None = None,
     keep_games: bool = True,
+    target_ci: float | None = None,
+    min_deals: int = 30,
+    checkpoint_seconds: float = 60.0,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between ``bot_a`` and ``bot_b`` and return the full result.
 
     ``rules`` names a preset (the research protocol uses ``classic``); ``jobs`` worker processes share the
-    games; ``json_path`` also writes the result there as JSON.  The result holds the settings, the summary
-    (see :func:`summarize`) and, with ``keep_games``, every game.
+    games; ``json_path`` also writes the result there as JSON, and while the run lasts a partial result
+    (``"partial": true``) every ``checkpoint_seconds``.  With ``target_ci`` the run stops early, once at least
+    ``min_deals`` deals are complete and the 95% interval of the win rate over both roles is no wider than
+    ``± target_ci`` for either bot; ``deals`` is then the most it plays.  An interrupt (Ctrl-C) also stops it
+    with the deals completed so far.  Only deals whose two games are both finished count.  The result holds
+    the settings, the summary (see :func:`summarize`) and, with ``keep_games``, every game.
     """
     import json
 
@@ -366,30 +374,71 @@ def run_arena(
         lines = tuple(d.line() for d in load_deals(deals, deals_file))
     for spec in (bot_a, bot_b):  # fail early on a bad name or a missing package
         make_bot(spec, 0)
+    if target_ci is not None and not target_ci > 0:
+        raise ValueError("target_ci must be a positive number, e.g. 0.02")
     setup = _Setup(bot_a, bot_b, r, protocol, seed, lines)
     tasks = [(d, h) for d in range(deals) for h in (0, 1)]
     records: list[GameRecord] = []
+    halves: dict[int, int] = {}
+    complete: list[int] = []
+    stopped = "deals"
+    settings = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
+                "jobs": jobs, "seed": seed, "target_ci": target_ci}
     t0 = time.perf_counter()
-    for rec in _progress(_run(setup, tasks, max(1, jobs)), len(tasks), progress,
-                         f"{bot_a} vs {bot_b}"):
-        records.append(rec)
-    wall = time.perf_counter() - t0
-    records.sort(key=lambda x: (x.deal, x.half))
-    summary = summarize(records, protocol)
-    summary["bots"]["A"]["name"] = bot_a
-    summary["bots"]["B"]["name"] = bot_b
-    result: dict[str, Any] = {
-        "settings": {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
-                     "jobs": jobs, "seed": seed},
-        "games": len(records),
-        "seconds": wall,
-        **summary,
-    }
-    if keep_games:
-        result["records"] = [asdict(x) for x in records]
-    if json_path is not None:
-        Path(json_path).write_text(json.dumps(result, indent=1, default=_json_default))
+    last_write = t0
+
+    def result_of(final: bool) -> dict[str, Any]:
+        done = set(complete)
+        kept = sorted((x for x in records if x.deal in done), key=lambda x: (x.deal, x.half))
+        summary = summarize(kept, protocol)
+        summary["bots"]["A"]["name"] = bot_a
+        summary["bots"]["B"]["name"] = bot_b
+        out: dict[str, Any] = {
+            "settings": settings,
+            "deals": len(done),
+            "games": len(kept),
+            "seconds": time.perf_counter() - t0,
+            "stopped": stopped if final else None,
+            "partial": not final,
+            **summary,
+        }
+        if keep_games:
+            out["records"] = [asdict(x) for x in kept]
+        return out
+
+    def write(res: dict[str, Any]) -> None:
+        if json_path is not None:
+            tmp = Path(str(json_path) + ".tmp")
+            tmp.write_text(json.dumps(res, indent=1, default=_json_default))
+            tmp.replace(json_path)
+
+    try:
+        for rec in _progress(_run(setup, tasks, max(1, jobs)), len(tasks), progress, f"{bot_a} vs {bot_b}"):
+            records.append(rec)
+            halves[rec.deal] = halves.get(rec.deal, 0) + 1
+            if halves[rec.deal] < 2:
+                continue
+            complete.append(rec.deal)
+            if target_ci is not None and len(complete) >= min_deals and _ci_reached(result_of(False), target_ci):
+                stopped = "target_ci"
+                break
+            if json_path is not None and time.perf_counter() - last_write >= checkpoint_seconds:
+                write(result_of(False))
+                last_write = time.perf_counter()
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    result = result_of(True)
+    write(result)
     return result
+
+
+def _ci_reached(result: dict[str, Any], target: float) -> bool:
+    """Whether both bots' win rate over both roles is known to within ``± target``."""
+    for b in ("A", "B"):
+        ci = result["bots"][b]["both"]["wp"]["ci"]
+        if not (isinstance(ci, float) and ci <= target):
+            return False
+    return True
 
 
 def _json_default(x: object) -> object:
@@ -436,10 +485,13 @@ def _progress(it: Iterator[GameRecord], total: int, show: bool, label: str) -> I
 def report_lines(result: dict[str, Any]) -> list[str]:
     """A plain-text table of an arena result."""
     s = result["settings"]
-    deals = s["deals"]
+    deals = result.get("deals", s["deals"])
+    why = {"target_ci": f"stopped: WP known to ± {s.get('target_ci')}", "interrupted": "stopped: interrupted",
+           None: "partial result"}.get(result.get("stopped"), "")
     lines = [
         f"arena: A = {s['bot_a']}, B = {s['bot_b']}; rules {s['rules']}, protocol {s['protocol']}; "
-        f"{deals} deals, {result['games']} games; {result['seconds']:.0f} s on {s['jobs']} job(s)",
+        f"{deals} deals, {result['games']} games; {result['seconds']:.0f} s on {s['jobs']} job(s)"
+        + (f"; {why}" if why else ""),
         f"{'bot':<24} {'role':<10} {'games':>6}  {'WP (95% CI)':<17} {'ADP (95% CI)':<18} ms/move",
     ]
     for b in ("A", "B"):

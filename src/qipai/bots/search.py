@@ -396,17 +396,26 @@ class Sampler:
 
 
 # --------------------------------------------------------------------------------------------- the bot
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""How a time budget may be measured: elapsed time, or CPU time of the deciding thread."""
+
+
 class SearchBot:
     """The ``search`` bot (see the module docstring).
 
     ``time_budget``: seconds per decision (default 1.0); ``samples``: a fixed number of samples per decision
-    instead (reproducible); ``max_candidates``: how many moves are compared.
+    instead (reproducible); ``max_candidates``: how many moves are compared; ``clock``: how the budget is
+    measured, ``"wall"`` (elapsed time: what a player waits; the default) or ``"cpu"`` (CPU time of the deciding
+    thread: "1 s on one core" whatever else the machine is doing, as the arena measures it).
     """
 
     name = "search"
 
     def __init__(self, seed: int = 0, time_budget: float = 1.0, samples: int | None = None,
-                 max_candidates: int = 8, fast_playouts: bool = False) -> None:
+                 max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall") -> None:
+        if clock not in CLOCKS:
+            raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
+        self.clock = CLOCKS[clock]
         self.fast_playouts = fast_playouts
         self.seed = seed
         self.rng = random.Random(seed)
@@ -496,14 +505,15 @@ class SearchBot:
         k = len(cands)
         alive = list(range(k))
         values: list[list[float]] = [[] for _ in range(k)]
-        deadline = time.perf_counter() + self.time_budget
+        now = self.clock
+        deadline = now() + self.time_budget
         limit = self.samples if self.samples is not None else 1_000_000
         my_side_landlord = v.seat == v.landlord
         solve_ok = True
         n = 0
         solved = 0
         while n < limit and len(alive) > 1:
-            if self.samples is None and n >= 2 and time.perf_counter() >= deadline:
+            if self.samples is None and n >= 2 and now() >= deadline:
                 break
             hands = sampler.deal()
             total_cards = sum(sum(h) for h in hands)
