@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -129,7 +130,8 @@ class BenchClient:
 
 
 async def run_tables(
-    base: str, tables: int, think: float, warmup: float, duration: float, seed: int, ramp: float
+    base: str, tables: int, think: float, warmup: float, duration: float, seed: int, ramp: float,
+    collect: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     stats = Stats()
@@ -162,11 +164,36 @@ async def run_tables(
         await asyncio.gather(*jobs)
     setup = time.perf_counter() - t0
     await asyncio.sleep(warmup)
+    lags: list[float] = []
+    watcher = asyncio.create_task(_watch_lag(lags))
+    gc_pauses: list[float] = []
+    gc_started = [0.0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        elif info["generation"] == 2:
+            gc_pauses.append(time.perf_counter() - gc_started[0])
+
+    gc.callbacks.append(on_gc)
+    if not collect:
+        # The clients are the measuring instrument: a full collection over 3,000 connections stalls this
+        # process for hundreds of milliseconds, and every reply that arrives meanwhile looks that much later.
+        gc.freeze()
+        gc.disable()
     measuring.set()
     t1 = time.perf_counter()
     await asyncio.sleep(duration)
     elapsed = time.perf_counter() - t1
     measuring.clear()
+    watcher.cancel()
+    gc.callbacks.remove(on_gc)
+    gc.enable()
+    try:  # the server's own figures for the measured window, before the clients leave
+        async with httpx.AsyncClient(timeout=10) as http:
+            server_stats = (await http.get(base + "/api/health")).json()
+    except (httpx.HTTPError, ValueError):
+        server_stats = None
     stop.set()
     for c in clients:
         if c.ws is not None:
@@ -181,10 +208,22 @@ async def run_tables(
         "elapsed": elapsed,
         "setup": setup,
         "messages": stats.messages,
+        "client_lag": lags,
+        "client_gc2": gc_pauses,
+        "server": server_stats,
     }
 
 
-def _worker(args: tuple[str, int, float, float, float, int, float], out: Any) -> None:
+async def _watch_lag(out: list[float], every: float = 0.05) -> None:
+    """How late this client process's event loop wakes up: a late client inflates the latencies it measures."""
+    loop = asyncio.get_running_loop()
+    while True:
+        t = loop.time()
+        await asyncio.sleep(every)
+        out.append(loop.time() - t - every)
+
+
+def _worker(args: tuple[str, int, float, float, float, int, float, bool], out: Any) -> None:
     out.put(asyncio.run(run_tables(*args)))
 
 
@@ -245,6 +284,8 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--ramp", type=float, default=0.0, help="spread table creation over this many seconds")
     ap.add_argument("--client-procs", type=int, default=1, help="client processes (tables split among them)")
+    ap.add_argument("--client-gc", action="store_true",
+                    help="leave the clients' garbage collector on while measuring (default: off, see run_tables)")
     ap.add_argument("--url", help="an already running server (default: spawn one)")
     ap.add_argument("--database-url", help="for the spawned server (default: SQLite in a temp folder)")
     ap.add_argument("--seed", type=int, default=1)
@@ -263,12 +304,14 @@ def main() -> None:
         procs = max(1, a.client_procs)
         shares = [a.tables // procs + (1 if i < a.tables % procs else 0) for i in range(procs)]
         if procs == 1:
-            results = [asyncio.run(run_tables(base, a.tables, a.think, a.warmup, a.duration, a.seed, a.ramp))]
+            results = [asyncio.run(run_tables(base, a.tables, a.think, a.warmup, a.duration, a.seed, a.ramp,
+                                              a.client_gc))]
         else:
             q: Any = mp.get_context("spawn").Queue()
             workers = [
                 mp.get_context("spawn").Process(
-                    target=_worker, args=((base, n, a.think, a.warmup, a.duration, a.seed + i, a.ramp), q)
+                    target=_worker,
+                    args=((base, n, a.think, a.warmup, a.duration, a.seed + i, a.ramp, a.client_gc), q),
                 )
                 for i, n in enumerate(shares)
                 if n
@@ -278,10 +321,7 @@ def main() -> None:
             results = [q.get() for _ in workers]
             for w in workers:
                 w.join()
-        try:
-            server_stats = httpx.get(base + "/api/health", timeout=10).json()
-        except (httpx.HTTPError, ValueError):
-            server_stats = None
+        server_stats = results[0].get("server")
     finally:
         if proc is not None:
             proc.terminate()
@@ -292,6 +332,7 @@ def main() -> None:
         tmp.cleanup()
 
     lat = [x for r in results for x in r["latencies"]]
+    clag = [x for r in results for x in r["client_lag"]]
     actions = sum(r["actions"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
     errors: dict[str, int] = {}
@@ -316,6 +357,12 @@ def main() -> None:
             "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         },
         "errors": errors,
+        "client_loop_lag_ms": {
+            "p50": round(pct(clag, 50) * 1000, 2),
+            "p99": round(pct(clag, 99) * 1000, 2),
+            "max": round(max(clag) * 1000, 2) if clag else None,
+        },
+        "client_full_gc_ms": [round(x * 1000, 1) for r in results for x in r["client_gc2"]],
         "server": server_stats,
         "cpus": os.cpu_count(),
     }

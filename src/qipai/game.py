@@ -77,6 +77,20 @@ class TurnGame(Protocol):
         ...
 
 
+@runtime_checkable
+class SplitObservation(Protocol):
+    """Optional for a :class:`TurnGame`: its observation in a part all seats share and a part of their own.
+
+    ``observe_parts(seat)`` returns ``(shared, own)`` with ``observe(seat) == {**shared, **own}``, no key in
+    both, and ``shared`` the very same object for every seat until the next accepted action.  A server then
+    encodes ``shared`` once per action instead of once per seat.
+    """
+
+    def observe_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """``(shared, own)`` as above."""
+        ...
+
+
 class GameFactory(Protocol):
     """How a host creates and restores games of one kind."""
 

@@ -28,11 +28,34 @@ def _public(event: JSON) -> JSON:
     return dict(event)
 
 
+OWN_KEYS = ("seat", "hand", "kitty", "legal_actions")
+"""The keys of an observation that may differ between seats; every other key is the same for all of them."""
+
+
 def observe(game: Game, seat: int | None) -> JSON:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator).
 
     The part every seat shares is built once per game version (one more accepted action) and shared between
-    the seats' views: treat an observation as read-only.
+    the seats' views: treat an observation as read-only (its ``history`` list is the caller's own).
+    """
+    shared, own = observe_parts(game, seat)
+    obs = dict(shared)
+    obs.update(own)
+    obs["history"] = list(obs["history"])
+    return obs
+
+
+def observe_parts(game: Game, seat: int | None) -> tuple[JSON, JSON]:
+    """``observe(game, seat)`` in two parts, ``(shared, own)``: ``shared`` is the same object for every seat
+    (and spectators) until the next accepted action, ``own`` holds the :data:`OWN_KEYS`.  A server can then
+    encode the shared part once per action instead of once per seat.  Both are read-only.
+
+    >>> from qipai.doudizhu.rules import PRESETS
+    >>> from qipai.doudizhu.state import Game
+    >>> g = Game.new(PRESETS["classic"], seed=1)
+    >>> (s0, own0), (s1, own1) = observe_parts(g, 0), observe_parts(g, 1)
+    >>> s0 is s1, sorted(own0), len(own0["hand"])
+    (True, ['hand', 'kitty', 'legal_actions', 'seat'], 17)
     """
     r = game.rules
     if seat is not None and not 0 <= seat < r.players:
@@ -40,17 +63,18 @@ def observe(game: Game, seat: int | None) -> JSON:
     version = len(game.actions)
     cached = game.public_cache
     if cached is None or cached[0] != version:
-        cached = game.public_cache = (version, _public_view(game))
-    obs = dict(cached[1])
-    obs["seat"] = seat
-    obs["history"] = list(obs["history"])
+        public = _public_view(game)
+        shared = {k: v for k, v in public.items() if k not in OWN_KEYS}
+        cached = game.public_cache = (version, shared, public["kitty"])
+    _, shared, kitty = cached
+    own: JSON = {"seat": seat, "hand": None, "kitty": kitty, "legal_actions": []}
     if seat is not None:
-        obs["hand"] = [str(c) for c in game.hands[seat]]
-        if seat == game.landlord and game.kitty_taken and obs["kitty"] is None:
-            obs["kitty"] = [str(c) for c in game.kitty]  # the landlord always sees the kitty he took
+        own["hand"] = [str(c) for c in game.hand(seat)]
+        if seat == game.landlord and game.kitty_taken and kitty is None:
+            own["kitty"] = [str(c) for c in game.kitty]  # the landlord always sees the kitty he took
         if seat == game.to_act:
-            obs["legal_actions"] = game.legal_actions()
-    return obs
+            own["legal_actions"] = game.legal_actions()
+    return shared, own
 
 
 def _public_history(game: Game) -> list[JSON]:

@@ -73,7 +73,7 @@ class Game:
         self.escaped: int | None = None
         self.dissolved = False
         self.result: Outcome | None = None
-        self.public_cache: tuple[int, JSON] | None = None
+        self.public_cache: tuple[int, JSON, Any] | None = None
         self.public_history: list[JSON] = []
         self.rules_options = rules.to_options()
         """Every rule option, as observations carry it (one dict shared by all of this game's views)."""
@@ -212,6 +212,11 @@ class Game:
             [c for g, k in zip(groups, counts, strict=True) if k for c in g[len(g) - k:]]
             for groups, counts in zip(self._groups, self.counts, strict=True)
         ]
+
+    def hand(self, seat: int) -> list[Card]:
+        """One seat's cards now, as in :attr:`hands` (a fresh list)."""
+        groups, counts = self._groups[seat], self.counts[seat]
+        return [c for g, k in zip(groups, counts, strict=True) if k for c in g[len(g) - k:]]
 
     # ------------------------------------------------------------------ queries
     @property
@@ -622,6 +627,12 @@ class Game:
         from .observe import observe
 
         return observe(self, seat)
+
+    def observe_parts(self, seat: int | None) -> tuple[JSON, JSON]:
+        """``observe(seat)`` as ``(shared, own)``: see :func:`qipai.doudizhu.observe.observe_parts`."""
+        from .observe import observe_parts
+
+        return observe_parts(self, seat)
 
     def record(self) -> JSON:
         """The JSON game record (see ``docs/records.md``)."""

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
 import secrets
+import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +43,10 @@ class JournalWriter:
         self.event = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.batches = 0
+        self.waits: deque[float] = deque(maxlen=5000)
+        """Seconds from :meth:`write` to its commit, for the latest writes."""
+        self.commits: deque[float] = deque(maxlen=1000)
+        """Seconds each of the latest batch commits took."""
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="journal-writer")
@@ -48,13 +55,17 @@ class JournalWriter:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append((row, fut))
         self.event.set()
+        t0 = time.perf_counter()
         await fut
+        self.waits.append(time.perf_counter() - t0)
 
     async def _flush(self) -> None:
         while self.pending:
             batch, self.pending = self.pending[: self.max_batch], self.pending[self.max_batch :]
+            t0 = time.perf_counter()
             try:
                 await self.store.append_journal([r for r, _ in batch])
+                self.commits.append(time.perf_counter() - t0)
             except Exception as e:
                 log.exception("journal: a batch of %d entries failed", len(batch))
                 for _, f in batch:
@@ -98,6 +109,15 @@ class Lobby:
         self._pool: ProcessPoolExecutor | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self.lag: list[float] = []
+        self.full_gc: deque[float] = deque(maxlen=100)
+        """Seconds each of the latest full garbage collections stopped the process (the event loop with it)."""
+        self._gc_started = 0.0
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif info.get("generation") == 2:
+            self.full_gc.append(time.perf_counter() - self._gc_started)
 
     # ------------------------------------------------------------------------------------------ lookups
     def factory(self, game: str) -> GameFactory:
@@ -185,9 +205,14 @@ class Lobby:
 
     # ------------------------------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        # What exists now (modules, the app, settings) lives as long as the process: keep it out of every
+        # future full garbage collection, which would otherwise walk it again each time.
+        gc.collect()
+        gc.freeze()
         self.journal.start()
         await self.restore()
         self._lag_task = asyncio.create_task(self._watch_lag(), name="loop-lag")
+        gc.callbacks.append(self._on_gc)
 
     async def _watch_lag(self, every: float = 0.05) -> None:
         """Measure how late the event loop wakes up (a stalled loop delays every table)."""
@@ -204,6 +229,8 @@ class Lobby:
         self.closing = True
         if self._lag_task is not None:
             self._lag_task.cancel()
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._on_gc)
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         for task in tasks:
             task.cancel()
@@ -490,6 +517,9 @@ class Lobby:
     def stats(self) -> dict[str, Any]:
         lags = sorted(self.lag[-600:])
         return {
+            "journal_wait_ms": _percentiles(self.journal.waits),
+            "journal_commit_ms": _percentiles(self.journal.commits),
+            "full_gc_ms": _percentiles(self.full_gc),
             "tables": len(self.tables),
             "playing": sum(1 for t in self.tables.values() if t.running),
             "connections": sum(len(c) for c in self.conns.values()),
@@ -500,3 +530,12 @@ class Lobby:
                 "max": round(1000 * lags[-1], 2) if lags else None,
             },
         }
+
+
+def _percentiles(xs: Any) -> dict[str, float | None]:
+    """p50, p99 and max of durations in seconds, in milliseconds."""
+    v = sorted(xs)
+    if not v:
+        return {"p50": None, "p99": None, "max": None}
+    return {"p50": round(1000 * v[len(v) // 2], 2), "p99": round(1000 * v[int(len(v) * 0.99)], 2),
+            "max": round(1000 * v[-1], 2)}

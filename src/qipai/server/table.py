@@ -124,6 +124,7 @@ class Table:
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.stats = TableStats()
+        self._shared_json: tuple[Any, str] | None = None
         self.unattended = 0
         """Bot and auto-play actions in a row while no human at the table is connected."""
 
@@ -211,6 +212,14 @@ class Table:
         return max(0, int((d.at - self.now()) * 1000))
 
     def state_view(self, seat: int | None) -> dict[str, Any] | None:
+        view = self._state_head(seat)
+        if view is not None:
+            assert self.game is not None
+            view["observation"] = self.game.observe(seat)
+        return view
+
+    def _state_head(self, seat: int | None) -> dict[str, Any] | None:
+        """A ``state`` message without its observation."""
         g = self.game
         if g is None or self.deal_id is None:
             return None
@@ -225,8 +234,35 @@ class Table:
             "deadline_ms": self.deadline_ms(),
             "autoplay": [g.in_autoplay(i) for i in range(self.players)],
             "legal": g.legal_actions() if seat is not None and to_act == seat else None,
-            "observation": g.observe(seat),
         }
+
+    def state_body(self, seat: int | None) -> str | None:
+        """The ``state`` message for ``seat`` as JSON text (``v``/``seq`` are added per connection).
+
+        Games that split their observation (``observe_parts``, :class:`~qipai.game.SplitObservation`) have
+        the shared part encoded once per version and spliced into every seat's message.
+        """
+        head = self._state_head(seat)
+        if head is None:
+            return None
+        g = self.game
+        assert g is not None
+        parts = getattr(g, "observe_parts", None)
+        if parts is None:
+            return dumps({"type": "state", **head, "observation": g.observe(seat)})
+        shared, own = parts(seat)
+        cached = self._shared_json
+        if cached is None or cached[0] is not shared:
+            cached = self._shared_json = (shared, dumps(shared))
+        shared_text = cached[1]
+        own_text = dumps(own)
+        if shared_text == "{}":
+            obs_text = own_text
+        elif own_text == "{}":
+            obs_text = shared_text
+        else:
+            obs_text = own_text[:-1] + "," + shared_text[1:]
+        return dumps({"type": "state", **head})[:-1] + ',"observation":' + obs_text + "}"
 
     def snapshot(self, seat: int | None, ref: Any = None) -> dict[str, Any]:
         return {
@@ -242,15 +278,13 @@ class Table:
         for seat in range(self.players):
             conns = self._conns(seat)
             if conns:
-                view = self.state_view(seat)
-                if view is not None:
-                    body = dumps({"type": "state", **view})
+                body = self.state_body(seat)
+                if body is not None:
                     for c in conns:
                         c.send_body(body)
         if self.spectators:
-            view = self.state_view(None)
-            if view is not None:
-                body = dumps({"type": "state", **view})
+            body = self.state_body(None)
+            if body is not None:
                 for c in list(self.spectators):
                     c.send_body(body)
 
