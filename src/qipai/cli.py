@@ -184,6 +184,8 @@ def arena(
         help="Stop once both bots' WP over both roles is known to within ± this (95%), e.g. 0.02; "
              "--deals is then the most it plays.")] = None,
     min_deals: Annotated[int, typer.Option(help="With --target-ci: play at least this many deals.")] = 30,
+    resume: Annotated[Path | None, typer.Option(
+        help="Carry on an earlier run from its --json file (same bots, rules, protocol and seed).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
@@ -192,7 +194,7 @@ def arena(
     try:
         result = run_arena(bot_a, bot_b, rules=rules_name, deals=deals, jobs=jobs, seed=seed,
                            protocol="research" if research else "duplicate", json_path=json_out,
-                           progress=progress, target_ci=target_ci, min_deals=min_deals)
+                           progress=progress, target_ci=target_ci, min_deals=min_deals, resume=resume)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as e:
         _fail(str(e.args[0]) if e.args else str(e))
     for line in report_lines(result):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from qipai.bots.arena import BotSpec, Estimate, make_bot, run_arena, seats_for, summarize
+from qipai.bots.arena import BotSpec, Estimate, GameRecord, make_bot, run_arena, seats_for, summarize
 from qipai.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
 from qipai.cli import app
 
@@ -117,3 +117,49 @@ def test_cli_arena(tmp_path: Path) -> None:
     assert data["games"] == 6 and data["settings"]["protocol"] == "research"
     bad = CliRunner().invoke(app, ["arena", "heuristic", "nobody", "--deals", "1", "--no-progress"])
     assert bad.exit_code == 2
+
+
+def _games(r: dict[str, object]) -> list[dict[str, object]]:
+    recs = r["records"]
+    assert isinstance(recs, list)
+    return [{k: v for k, v in x.items() if k != "seconds"} for x in recs]
+
+
+def test_target_ci_stops_once_the_interval_is_narrow_enough() -> None:
+    r = run_arena("heuristic", "random", deals=200, protocol="research", progress=False, target_ci=0.2,
+                  min_deals=5)
+    assert r["stopped"] == "target_ci" and not r["partial"]
+    assert 5 <= r["deals"] < 200 and r["games"] == 2 * r["deals"]
+    for b in ("A", "B"):
+        assert r["bots"][b]["both"]["wp"]["ci"] <= 0.2
+    # one deal fewer and the interval was still too wide (or the minimum not reached)
+    fewer = summarize([GameRecord(**x) for x in r["records"] if x["deal"] != max(x["deal"] for x in r["records"])],
+                      "research")
+    assert r["deals"] == 5 or fewer["bots"]["A"]["both"]["wp"]["ci"] > 0.2
+    with pytest.raises(ValueError, match="target_ci"):
+        run_arena("heuristic", "random", deals=2, progress=False, target_ci=0)
+
+
+def test_resume_carries_on_to_the_same_result(tmp_path: Path) -> None:
+    whole = run_arena("heuristic", "random", deals=8, protocol="research", progress=False, seed=5)
+    first = tmp_path / "first.json"
+    part = run_arena("heuristic", "random", deals=3, protocol="research", progress=False, seed=5, json_path=first)
+    assert part["deals"] == 3 and json.loads(first.read_text())["stopped"] == "deals"
+    rest = run_arena("heuristic", "random", deals=8, protocol="research", progress=False, seed=5, resume=first)
+    assert rest["deals"] == 8
+    assert _games(rest) == _games(whole)
+    assert rest["bots"]["A"]["both"] == whole["bots"]["A"]["both"]
+    with pytest.raises(ValueError, match="seed"):
+        run_arena("heuristic", "random", deals=8, protocol="research", progress=False, seed=6, resume=first)
+    with pytest.raises(FileNotFoundError):
+        run_arena("heuristic", "random", deals=8, progress=False, resume=tmp_path / "none.json")
+
+
+def test_search_budget_clock() -> None:
+    from qipai.bots.search import CLOCKS, SearchBot
+
+    assert make_bot("search:time=0.1", 1).clock is CLOCKS["cpu"]  # type: ignore[attr-defined]
+    assert make_bot("search:clock=wall", 1).clock is CLOCKS["wall"]  # type: ignore[attr-defined]
+    assert SearchBot(1).clock is CLOCKS["wall"]
+    with pytest.raises(ValueError, match="clock"):
+        make_bot("search:clock=sundial", 1)

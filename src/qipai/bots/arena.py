@@ -345,6 +345,7 @@ def run_arena(
     target_ci: float | None = None,
     min_deals: int = 30,
     checkpoint_seconds: float = 60.0,
+    resume: Path | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between ``bot_a`` and ``bot_b`` and return the full result.
 
@@ -353,7 +354,9 @@ def run_arena(
     (``"partial": true``) every ``checkpoint_seconds``.  With ``target_ci`` the run stops early, once at least
     ``min_deals`` deals are complete and the 95% interval of the win rate over both roles is no wider than
     ``± target_ci`` for either bot; ``deals`` is then the most it plays.  An interrupt (Ctrl-C) also stops it
-    with the deals completed so far.  Only deals whose two games are both finished count.  The result holds
+    with the deals completed so far.  Only deals whose two games are both finished count.  ``resume`` names
+    the JSON of an earlier run with the same bots, rules, protocol and seed (partial or stopped): its deals are
+    kept and only the others are played.  The result holds
     the settings, the summary (see :func:`summarize`) and, with ``keep_games``, every game.
     """
     import json
@@ -377,10 +380,17 @@ def run_arena(
     if target_ci is not None and not target_ci > 0:
         raise ValueError("target_ci must be a positive number, e.g. 0.02")
     setup = _Setup(bot_a, bot_b, r, protocol, seed, lines)
-    tasks = [(d, h) for d in range(deals) for h in (0, 1)]
     records: list[GameRecord] = []
     halves: dict[int, int] = {}
     complete: list[int] = []
+    earlier = 0.0
+    if resume is not None:
+        records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed)
+        for x in records:
+            halves[x.deal] = halves.get(x.deal, 0) + 1
+        complete = sorted(d for d, k in halves.items() if k == 2)
+    done = set(complete)
+    tasks = [(d, h) for d in range(deals) if d not in done for h in (0, 1)]
     stopped = "deals"
     settings = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
                 "jobs": jobs, "seed": seed, "target_ci": target_ci}
@@ -397,7 +407,7 @@ def run_arena(
             "settings": settings,
             "deals": len(done),
             "games": len(kept),
-            "seconds": time.perf_counter() - t0,
+            "seconds": earlier + time.perf_counter() - t0,
             "stopped": stopped if final else None,
             "partial": not final,
             **summary,
@@ -430,6 +440,32 @@ def run_arena(
     result = result_of(True)
     write(result)
     return result
+
+
+def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
+             seed: int) -> tuple[list[GameRecord], float]:
+    """The finished deals' games and the seconds spent of an earlier run to carry on."""
+    import json
+
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no arena result to resume at {path}") from None
+    except ValueError as e:
+        raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
+    s = data.get("settings", {}) if isinstance(data, dict) else {}
+    want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed}
+    differ = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
+    if differ:
+        raise ValueError(f"cannot resume {path}: its run differs in "
+                         + ", ".join(f"{k} ({a!r} there, {b!r} here)" for k, (a, b) in differ.items()))
+    if "records" not in data:
+        raise ValueError(f"cannot resume {path}: it holds no games (written without keep_games)")
+    records = [GameRecord(**r) for r in data["records"]]
+    halves: dict[int, int] = {}
+    for x in records:
+        halves[x.deal] = halves.get(x.deal, 0) + 1
+    return [x for x in records if halves[x.deal] == 2], float(data.get("seconds") or 0.0)
 
 
 def _ci_reached(result: dict[str, Any], target: float) -> bool:
