@@ -42,4 +42,11 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
     assert steps[-1]["observation"]["outcome"] == outcome
     board = (await alice.get("/api/leaderboard"))["users"]
     assert board[0]["name"] == "alice"
+    # the operator's figures: every action of the deal waited for its journal commit
+    health = await alice.get("/api/health")
+    assert health["ok"] and health["tables"] >= 1
+    for key in ("journal_wait_ms", "journal_commit_ms", "loop_lag_ms"):
+        figures = health[key]
+        assert figures["p50"] is not None and 0 <= figures["p50"] <= figures["p99"] <= figures["max"], key
+    assert set(health["full_gc_ms"]) == {"p50", "p99", "max"}
     await alice.close()

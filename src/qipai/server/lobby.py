@@ -220,7 +220,7 @@ class Lobby:
         while True:
             t = loop.time()
             await asyncio.sleep(every)
-            lag = loop.time() - t - every
+            lag = max(0.0, loop.time() - t - every)
             self.lag.append(lag)
             if len(self.lag) > 1200:
                 del self.lag[:600]
