@@ -28,10 +28,6 @@ def _public(event: JSON) -> JSON:
     return dict(event)
 
 
-OWN_KEYS = ("seat", "hand", "kitty", "legal_actions")
-"""The keys of an observation that may differ between seats; every other key is the same for all of them."""
-
-
 def observe(game: Game, seat: int | None) -> JSON:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator).
 
@@ -47,7 +43,8 @@ def observe(game: Game, seat: int | None) -> JSON:
 
 def observe_parts(game: Game, seat: int | None) -> tuple[JSON, JSON]:
     """``observe(game, seat)`` in two parts, ``(shared, own)``: ``shared`` is the same object for every seat
-    (and spectators) until the next accepted action, ``own`` holds the :data:`OWN_KEYS`.  A server can then
+    (and spectators) until the next accepted action, ``own`` holds the keys that may differ between seats
+    (``seat``, ``hand``, ``kitty``, ``legal_actions``).  A server can then
     encode the shared part once per action instead of once per seat.  Both are read-only.
 
     >>> from qipai.doudizhu.rules import PRESETS
@@ -63,9 +60,8 @@ def observe_parts(game: Game, seat: int | None) -> tuple[JSON, JSON]:
     version = len(game.actions)
     cached = game.public_cache
     if cached is None or cached[0] != version:
-        public = _public_view(game)
-        shared = {k: v for k, v in public.items() if k not in OWN_KEYS}
-        cached = game.public_cache = (version, shared, public["kitty"])
+        shared = _public_view(game)
+        cached = game.public_cache = (version, shared, shared.pop("kitty"))
     _, shared, kitty = cached
     own: JSON = {"seat": seat, "hand": None, "kitty": kitty, "legal_actions": []}
     if seat is not None:
@@ -87,7 +83,8 @@ def _public_history(game: Game) -> list[JSON]:
 
 
 def _public_view(game: Game) -> JSON:
-    """Everything a spectator may see (with ``seat``, ``hand`` and ``legal_actions`` empty)."""
+    """Everything every seat may see (``kitty``: what all of them see of it; no ``seat``, ``hand`` or
+    ``legal_actions``, which are each seat's own)."""
     r = game.rules
     over = game.phase == "over"
     landlord = game.landlord
@@ -109,10 +106,8 @@ def _public_view(game: Game) -> JSON:
         "preset": preset_name(r),
         "rules": game.rules_options,
         "players": r.players,
-        "seat": None,
         "phase": game.phase,
         "to_act": game.to_act,
-        "hand": None,
         "card_counts": [len(h) for h in hands],
         "first_bidder": game.first_bidder,
         "face_up": str(game.face_up) if game.face_up else None,
@@ -137,7 +132,6 @@ def _public_view(game: Game) -> JSON:
         "moves_played": list(game.moves_played),
         "autoplay": list(game.autoplay),
         "history": _public_history(game),
-        "legal_actions": [],
         "time_limit": game.time_limit(),
         "outcome": game.outcome(),
         "hands": [[str(c) for c in h] for h in hands] if over else None,

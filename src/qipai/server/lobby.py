@@ -515,7 +515,6 @@ class Lobby:
         conn.spectating.discard(table_id)
 
     def stats(self) -> dict[str, Any]:
-        lags = sorted(self.lag[-600:])
         return {
             "journal_wait_ms": _percentiles(self.journal.waits),
             "journal_commit_ms": _percentiles(self.journal.commits),
@@ -524,11 +523,7 @@ class Lobby:
             "playing": sum(1 for t in self.tables.values() if t.running),
             "connections": sum(len(c) for c in self.conns.values()),
             "journal_batches": self.journal.batches,
-            "loop_lag_ms": {
-                "p50": round(1000 * lags[len(lags) // 2], 2) if lags else None,
-                "p99": round(1000 * lags[int(len(lags) * 0.99)], 2) if lags else None,
-                "max": round(1000 * lags[-1], 2) if lags else None,
-            },
+            "loop_lag_ms": _percentiles(self.lag[-600:]),
         }
 
 
