@@ -43,7 +43,7 @@ one engine; the best run of each workload is kept (``--quick``: one round, fewer
 positions (or games) per second; the moves each engine generates per position are shown too (DouZero and
 OpenSpiel list some moves more than once, RLCard's answers include ``pass``).
 
-``import qipai.doudizhu`` is timed in fresh interpreters (median of several).  Peak memory is the peak
+``import qipai.games.doudizhu`` is timed in fresh interpreters (median of several).  Peak memory is the peak
 resident set size of each engine's benchmark subprocess after all its workloads: ``VmHWM`` on Linux, the
 kernel's high-water mark behind ``ru_maxrss``, read from ``/proc`` because a spawned process's
 ``ru_maxrss`` also counts its parent's size at the fork (see ``peak_mb``); the bare-interpreter line is
@@ -141,7 +141,7 @@ def make_spec(cfg: dict[str, Any]) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from bench.peers import random_deal, random_hands
 
-    from qipai.doudizhu import PRESETS, classify, legal_moves
+    from qipai.games.doudizhu import PRESETS, classify, legal_moves
 
     rules = PRESETS["classic"]
     n = cfg["hands"]
@@ -223,8 +223,8 @@ def game_result(games: int, seconds: float, plays: int, **extra: Any) -> dict[st
 
 def qipai_selfplay(games: int, seed: int, fast: bool) -> int:
     """Random games through ``Game``; returns the number of card plays."""
-    from qipai.doudizhu import PRESETS
-    from qipai.doudizhu.state import Game
+    from qipai.games.doudizhu import PRESETS
+    from qipai.games.doudizhu.state import Game
 
     rules = PRESETS["classic"]
     rng = random.Random(seed)
@@ -255,7 +255,7 @@ def qipai_selfplay(games: int, seed: int, fast: bool) -> int:
 
 def work_qipai(spec: dict[str, Any]) -> dict[str, Any]:
     t = time.perf_counter()
-    from qipai.doudizhu import PRESETS, classify, legal_moves
+    from qipai.games.doudizhu import PRESETS, classify, legal_moves
 
     import_s = time.perf_counter() - t
     rules = PRESETS["classic"]
@@ -376,7 +376,7 @@ def work_memory(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     the peak memory is the engine's own (the timing workers keep all positions converted at once)."""
     leads = spec["leads20"] + spec["leads17"]
     if name == "qipai":
-        from qipai.doudizhu import PRESETS, classify, legal_moves
+        from qipai.games.doudizhu import PRESETS, classify, legal_moves
 
         rules = PRESETS["classic"]
         for h in leads:
@@ -482,7 +482,7 @@ def merge(best: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
 
 
 IMPORTS = {
-    "qipai": "qipai.doudizhu",
+    "qipai": "qipai.games.doudizhu",
     "rlcard": "rlcard.games.doudizhu.judger",
     "douzero": "douzero.env.game",
     "openspiel": "pyspiel",

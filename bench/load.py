@@ -9,6 +9,12 @@ actions per second and latency percentiles.
     python bench/load.py --tables 100 --duration 30            # spawns a server on SQLite in a temp folder
     python bench/load.py --tables 1000 --client-procs 2 --duration 60
     python bench/load.py --url http://127.0.0.1:8000 --tables 50   # an already running server
+    python bench/load.py --nodes 3 --tables 3000 --database-url postgresql+asyncpg://postgres@127.0.0.1/bench \
+        --redis-url redis://127.0.0.1:6379/0          # three nodes sharing PostgreSQL and Redis
+
+With several nodes each table's creator talks to one node (in turn) and the two others log in at the next nodes
+and join with the invite code: they are sent to the table's node (``joined`` with its ``url``) and reconnect
+there, as a browser does.  Actions are also counted per node.
 
 A spawned server gets flags suited to the benchmark (no auth rate limit).  An external server must allow many
 guest log-ins from one address (``--auth-rate-limit``).  Results are printed and, with ``--json PATH``, saved.
@@ -44,11 +50,15 @@ class Stats:
     deals: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     messages: int = 0
+    per_node: dict[str, int] = field(default_factory=dict)
+    node_latencies: dict[str, list[float]] = field(default_factory=dict)
+    setup_retries: int = 0
 
 
 class BenchClient:
     def __init__(self, base: str, think: float, rng: random.Random, stats: Stats, measuring: asyncio.Event) -> None:
         self.base = base
+        self.node = base
         self.ws_url = base.replace("http", "ws", 1) + "/ws"
         self.think = think
         self.rng = rng
@@ -61,25 +71,56 @@ class BenchClient:
         self.acting: asyncio.Task[None] | None = None
 
     async def login(self, http: httpx.AsyncClient) -> None:
-        r = await http.post(self.base + "/api/guest")
+        for attempt in range(4):
+            try:
+                r = await http.post(self.base + "/api/guest", json={})
+                break
+            except httpx.TransportError:
+                # a pooled keep-alive connection the server closed as it was reused (seen with several nodes,
+                # whose connections sit idle in turn): a new guest on a new connection
+                if attempt == 3:
+                    raise
+                self.stats.setup_retries += 1
+                await asyncio.sleep(0.2)
         r.raise_for_status()
         self.token = r.json()["token"]
+        await self.open(self.ws_url)
+
+    async def open(self, url: str) -> None:
+        if self.ws is not None:
+            await self.ws.close()
         self.ws = await connect(
-            self.ws_url,
+            url,
             additional_headers={"Authorization": f"Bearer {self.token}"},
             max_size=2**24,
             ping_interval=None,
+            open_timeout=60,  # a saturated set-up burst on a 2-core machine can take longer than the default 10 s
         )
 
-    async def request(self, msg: dict[str, Any], want: str) -> dict[str, Any]:
+    async def follow(self, joined: dict[str, Any]) -> None:
+        """A seat at another node's table: reconnect there (as the browser does)."""
+        url = joined.get("url")
+        if url:
+            self.node = url
+            await self.open(url.replace("http", "ws", 1) + "/ws")
+
+    async def request(self, msg: dict[str, Any], want: str, tries: int = 4) -> dict[str, Any]:
+        """Send a set-up request and wait for its answer; ``server_busy`` (another node did not answer in time
+        while the machine is saturated by the set-up burst) is retried, as a client would, and counted."""
         assert self.ws is not None
-        await self.ws.send(json.dumps(msg))
-        while True:
-            m = json.loads(await self.ws.recv())
-            if m["type"] == want:
-                return m
-            if m["type"] == "error":
+        for attempt in range(tries):
+            await self.ws.send(json.dumps(msg))
+            while True:
+                m = json.loads(await self.ws.recv())
+                if m["type"] == want:
+                    return m
+                if m["type"] == "error":
+                    break
+            if m["code"] != "server_busy" or attempt == tries - 1:
                 raise RuntimeError(f"{msg['type']}: {m['code']}: {m['message']}")
+            self.stats.setup_retries += 1
+            await asyncio.sleep(0.5 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     async def run(self, stop: asyncio.Event) -> None:
         assert self.ws is not None
@@ -96,24 +137,32 @@ class BenchClient:
                     if sent is not None and self.measuring.is_set():
                         self.stats.latencies.append(now - sent)
                         self.stats.actions += 1
-                    if m["to_act"] == m["you"] and m["legal"] and not m["autoplay"][m["you"]] and not stop.is_set():
+                        self.stats.per_node[self.node] = self.stats.per_node.get(self.node, 0) + 1
+                        self.stats.node_latencies.setdefault(self.node, []).append(now - sent)
+                    if m["your_turn"] and m["legal"] and not m["autoplay"][m["you"]] and not stop.is_set():
                         if self.acting is not None:
                             self.acting.cancel()
                         self.acting = asyncio.create_task(self.act(m))
                 elif t == "deal_over":
                     if self.measuring.is_set():
                         self.stats.deals += 1
+                    if not stop.is_set():  # 准备: ready for the next deal, as a player moving on
+                        await ws.send(json.dumps({"type": "ready", "table": m["table"]}))
                 elif t == "error":
                     self.stats.errors[m["code"]] = self.stats.errors.get(m["code"], 0) + 1
         except Exception:
             pass
+
+    def mark_sent(self, st: dict[str, Any]) -> None:
+        """Note when the action answering ``st`` goes out (its latency ends at the ``state`` it causes)."""
+        self.pending[(st["deal"], st["version"])] = time.perf_counter()
 
     async def act(self, st: dict[str, Any]) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         legal = st["legal"]
         plays = [a for a in legal if a.startswith("play")]
         action = self.rng.choice(plays) if plays and self.rng.random() < 0.7 else self.rng.choice(legal)
-        self.pending[(st["deal"], st["version"])] = time.perf_counter()
+        self.mark_sent(st)
         assert self.ws is not None
         with contextlib.suppress(Exception):
             await self.ws.send(
@@ -129,10 +178,15 @@ class BenchClient:
             )
 
 
+SETUP_CONCURRENCY = 50
+"""Tables set up at once (``--setup-concurrency``)."""
+
+
 async def run_tables(
-    base: str, tables: int, think: float, warmup: float, duration: float, seed: int, ramp: float,
+    base: str | list[str], tables: int, think: float, warmup: float, duration: float, seed: int, ramp: float,
     collect: bool = False,
 ) -> dict[str, Any]:
+    bases = [base] if isinstance(base, str) else list(base)
     rng = random.Random(seed)
     stats = Stats()
     measuring = asyncio.Event()
@@ -140,16 +194,17 @@ async def run_tables(
     clients: list[BenchClient] = []
     tasks: list[asyncio.Task[None]] = []
     limits = httpx.Limits(max_connections=50)
-    sem = asyncio.Semaphore(50)
+    sem = asyncio.Semaphore(SETUP_CONCURRENCY)
 
     async def make_table(i: int, http: httpx.AsyncClient) -> None:
         async with sem:
-            trio = [BenchClient(base, think, random.Random(rng.random()), stats, measuring) for _ in range(3)]
+            trio = [BenchClient(bases[(i + k) % len(bases)], think, random.Random(rng.random()), stats, measuring)
+                    for k in range(3)]
             for c in trio:
                 await c.login(http)
             made = await trio[0].request({"type": "create_table", "room": "classic-1"}, "joined")
             for c in trio[1:]:
-                await c.request({"type": "join", "invite": made["invite_code"]}, "joined")
+                await c.follow(await c.request({"type": "join", "invite": made["invite_code"]}, "joined"))
             clients.extend(trio)
             for c in trio:
                 tasks.append(asyncio.create_task(c.run(stop)))
@@ -189,11 +244,13 @@ async def run_tables(
     watcher.cancel()
     gc.callbacks.remove(on_gc)
     gc.enable()
-    try:  # the server's own figures for the measured window, before the clients leave
-        async with httpx.AsyncClient(timeout=10) as http:
-            server_stats = (await http.get(base + "/api/health")).json()
-    except (httpx.HTTPError, ValueError):
-        server_stats = None
+    server_stats: list[Any] = []
+    for b in bases:  # the servers' own figures for the measured window, before the clients leave
+        try:
+            async with httpx.AsyncClient(timeout=10) as http:
+                server_stats.append((await http.get(b + "/api/health")).json())
+        except (httpx.HTTPError, ValueError):
+            server_stats.append(None)
     stop.set()
     for c in clients:
         if c.ws is not None:
@@ -207,10 +264,13 @@ async def run_tables(
         "errors": stats.errors,
         "elapsed": elapsed,
         "setup": setup,
+        "setup_retries": stats.setup_retries,
         "messages": stats.messages,
         "client_lag": lags,
         "client_gc2": gc_pauses,
         "server": server_stats,
+        "per_node": stats.per_node,
+        "node_latencies": stats.node_latencies,
     }
 
 
@@ -223,7 +283,7 @@ async def _watch_lag(out: list[float], every: float = 0.05) -> None:
         out.append(loop.time() - t - every)
 
 
-def _worker(args: tuple[str, int, float, float, float, int, float, bool], out: Any) -> None:
+def _worker(args: tuple[list[str], int, float, float, float, int, float, bool], out: Any) -> None:
     out.put(asyncio.run(run_tables(*args)))
 
 
@@ -233,7 +293,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def spawn_server(port: int, data_dir: str, database_url: str | None) -> subprocess.Popen[bytes]:
+def spawn_server(port: int, data_dir: str, database_url: str | None, cluster: list[str] | None = None,
+                 log: str | None = None) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         "-m",
@@ -255,7 +316,9 @@ def spawn_server(port: int, data_dir: str, database_url: str | None) -> subproce
     ]
     if database_url:
         cmd += ["--database-url", database_url]
-    proc = subprocess.Popen(cmd)
+    if cluster:
+        cmd += cluster
+    proc = subprocess.Popen(cmd, stderr=None if log is None else open(log, "ab"))  # noqa: SIM115
     for _ in range(600):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
@@ -288,30 +351,47 @@ def main() -> None:
                     help="leave the clients' garbage collector on while measuring (default: off, see run_tables)")
     ap.add_argument("--url", help="an already running server (default: spawn one)")
     ap.add_argument("--database-url", help="for the spawned server (default: SQLite in a temp folder)")
+    ap.add_argument("--nodes", type=int, default=1, help="spawn this many nodes (needs --database-url, --redis-url)")
+    ap.add_argument("--redis-url", help="the Redis of a spawned cluster")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--setup-concurrency", type=int, default=50, help="tables set up at once")
+    ap.add_argument("--log-dir", help="write each spawned node's log to <dir>/n<i>.log (default: the terminal)")
     ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args()
+    global SETUP_CONCURRENCY
+    SETUP_CONCURRENCY = max(1, a.setup_concurrency)
 
-    proc = None
+    procs_: list[subprocess.Popen[bytes]] = []
     tmp = tempfile.TemporaryDirectory(prefix="qipai-bench-")
     if a.url:
-        base = a.url.rstrip("/")
+        bases = [a.url.rstrip("/")]
+    elif a.nodes > 1:
+        if not (a.database_url and a.redis_url):
+            raise SystemExit("--nodes needs --database-url (PostgreSQL) and --redis-url")
+        ports = [free_port() for _ in range(a.nodes)]
+        bases = [f"http://127.0.0.1:{p}" for p in ports]
+        prefix = f"bench{os.getpid()}:"
+        for i, p in enumerate(ports):
+            procs_.append(spawn_server(p, tmp.name, a.database_url, [
+                "--node-id", f"n{i + 1}", "--redis-url", a.redis_url, "--redis-prefix", prefix,
+                "--public-url", bases[i], "--allowed-origins", ",".join(bases)],
+                log=None if not a.log_dir else os.path.join(a.log_dir, f"n{i + 1}.log")))
     else:
         port = free_port()
-        proc = spawn_server(port, tmp.name, a.database_url)
-        base = f"http://127.0.0.1:{port}"
+        procs_.append(spawn_server(port, tmp.name, a.database_url))
+        bases = [f"http://127.0.0.1:{port}"]
     try:
         procs = max(1, a.client_procs)
         shares = [a.tables // procs + (1 if i < a.tables % procs else 0) for i in range(procs)]
         if procs == 1:
-            results = [asyncio.run(run_tables(base, a.tables, a.think, a.warmup, a.duration, a.seed, a.ramp,
+            results = [asyncio.run(run_tables(bases, a.tables, a.think, a.warmup, a.duration, a.seed, a.ramp,
                                               a.client_gc))]
         else:
             q: Any = mp.get_context("spawn").Queue()
             workers = [
                 mp.get_context("spawn").Process(
                     target=_worker,
-                    args=((base, n, a.think, a.warmup, a.duration, a.seed + i, a.ramp, a.client_gc), q),
+                    args=((bases, n, a.think, a.warmup, a.duration, a.seed + i, a.ramp, a.client_gc), q),
                 )
                 for i, n in enumerate(shares)
                 if n
@@ -323,8 +403,9 @@ def main() -> None:
                 w.join()
         server_stats = results[0].get("server")
     finally:
-        if proc is not None:
+        for proc in procs_:
             proc.terminate()
+        for proc in procs_:
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -344,6 +425,7 @@ def main() -> None:
         "clients": 3 * a.tables,
         "think_s": a.think,
         "setup_s": round(max(r["setup"] for r in results), 2),
+        "setup_retries": sum(r["setup_retries"] for r in results),
         "duration_s": round(elapsed, 2),
         "actions": actions,
         "actions_per_s": round(actions / elapsed, 1) if elapsed else 0.0,
@@ -364,6 +446,15 @@ def main() -> None:
         },
         "client_full_gc_ms": [round(x * 1000, 1) for r in results for x in r["client_gc2"]],
         "server": server_stats,
+        "nodes": len(bases),
+        "per_node": {
+            node: {
+                "actions_per_s": round(sum(r["per_node"].get(node, 0) for r in results) / elapsed, 1)
+                if elapsed else 0.0,
+                "p99_ms": round(pct([x for r in results for x in r["node_latencies"].get(node, [])], 99) * 1000, 2),
+            }
+            for node in bases
+        },
         "cpus": os.cpu_count(),
     }
     print(json.dumps(report, indent=2))

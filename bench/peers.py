@@ -45,8 +45,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from qipai.bots.baselines import rlcard_kind
-from qipai.cards import RANK_LETTERS
+from qipai.games.doudizhu.bots.baselines import rlcard_kind
+from qipai.games.doudizhu.cards import RANK_LETTERS
 
 RANKS = RANK_LETTERS
 RANK_INDEX = {c: i for i, c in enumerate(RANKS)}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from qipai.cards import Card, deck, parse_ranks
-from qipai.doudizhu.rules import Rules
-from qipai.doudizhu.state import Game
+from qipai.games.doudizhu.cards import Card, deck, parse_ranks
+from qipai.games.doudizhu.rules import Rules
+from qipai.games.doudizhu.state import Game
 
 
 def make_deal(rules: Rules, hands: list[str], kitty: str = "") -> tuple[list[list[Card]], list[Card]]:
@@ -56,6 +56,6 @@ def landlord_plays_out(g: Game, plays: list[str]) -> None:
 
 def hand_ranks(g: Game, seat: int) -> str:
     """A seat's hand as rank notation."""
-    from qipai.cards import format_ranks
+    from qipai.games.doudizhu.cards import format_ranks
 
     return format_ranks(c.rank for c in g.hands[seat])

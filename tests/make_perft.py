@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from qipai.cards import NotationError, deck, format_ranks
-from qipai.doudizhu import PRESETS, MoveError, Rules, legal_moves, parse_move
+from qipai.games.doudizhu import PRESETS, MoveError, Rules, legal_moves, parse_move
+from qipai.games.doudizhu.cards import NotationError, deck, format_ranks
 
 PATH = Path(__file__).with_name("data") / "perft.json"
 HANDS_PER_PRESET = 12

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from qipai.cards import NUM_RANKS, deck
-from qipai.doudizhu import PRESETS, beats, classify, legal_moves
-from qipai.doudizhu.combos import Move
+from qipai.games.doudizhu import PRESETS, beats, classify, legal_moves
+from qipai.games.doudizhu.cards import NUM_RANKS, deck
+from qipai.games.doudizhu.combos import Move
 
 
 def random_hand(rules, size: int, rng: random.Random) -> tuple[int, ...]:

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.cards import (
+from qipai.games.doudizhu import PRESETS, classify
+from qipai.games.doudizhu.cards import (
     BLACK_JOKER,
     CARDS_PER_DECK,
     NUM_RANKS,
@@ -25,8 +26,7 @@ from qipai.cards import (
     rank_of,
     ranks_of_counts,
 )
-from qipai.doudizhu import PRESETS, classify
-from qipai.doudizhu.combos import as_counts
+from qipai.games.doudizhu.combos import as_counts
 
 FAST = settings(max_examples=150, deadline=None)
 

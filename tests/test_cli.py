@@ -12,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from qipai.doudizhu.record import replay
+from qipai.games.doudizhu.record import replay
 
 QIPAI = [sys.executable, "-m", "qipai.cli"]
 
@@ -94,6 +94,10 @@ def test_serve_starts_on_sqlite_in_a_data_folder(tmp_path: Path) -> None:
         assert health is not None and health["ok"] is True
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
             assert "<html" in r.read().decode()
+        # the match lobby has a sit-and-go open for registration (bots fill it a minute after the first entry)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/matches", timeout=5) as r:
+            listed = json.loads(r.read())["matches"]
+        assert [(m["name"], m["status"]) for m in listed] == [("quick_sit_and_go", "open")], listed
         assert (tmp_path / "data" / "qipai.db").exists()
     finally:
         proc.send_signal(signal.SIGINT)

@@ -7,9 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.cards import CARDS_PER_DECK, NUM_RANKS, NotationError, counts_of, deck, format_ranks, parse_ranks
-from qipai.doudizhu import KINDS, PRESETS, Move, MoveError, Rules, beats, classify, legal_moves, parse_move
-from qipai.doudizhu.combos import as_counts
+from qipai.games.doudizhu import KINDS, PRESETS, Move, MoveError, Rules, beats, classify, legal_moves, parse_move
+from qipai.games.doudizhu.cards import (
+    CARDS_PER_DECK,
+    NUM_RANKS,
+    NotationError,
+    counts_of,
+    deck,
+    format_ranks,
+    parse_ranks,
+)
+from qipai.games.doudizhu.combos import as_counts
 
 CLASSIC = PRESETS["classic"]
 FOUR = PRESETS["four_player"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from qipai.cards import Card
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game, next_first_bidder
-from qipai.game import IllegalAction
+from qipai.core.game import IllegalAction
+from qipai.games.doudizhu.cards import Card
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game, next_first_bidder
 
 from ddz_deals import game, hand_ranks, landlord_plays_out
 
@@ -282,7 +282,7 @@ def test_play_errors_say_why() -> None:
 # --- timeouts, auto-play, escape ------------------------------------------------------------------------------------
 def test_timeout_while_bidding_passes_and_autoplays() -> None:
     g = Game.new(CLASSIC, seed=2, first_bidder=0)
-    g.apply("timeout")
+    g.timeout(g.to_act)
     assert g.bids == [(0, 0)] and g.autoplay[0]
     assert g.actions[-1] == (0, "timeout")
 
@@ -291,27 +291,27 @@ def test_timeout_when_leading_plays_smallest_single_then_follow_passes() -> None
     g = game(CLASSIC, ["", "", ""], first_bidder=0)
     g.apply("bid 3")
     low = min(c.rank for c in g.hands[0])
-    g.apply("timeout")
+    g.timeout(g.to_act)
     assert g.trick.last is not None and g.trick.last.kind == "single" and g.trick.last.main == low
     assert g.autoplay[0]
-    g.apply("timeout")  # seat 1 follows: counts as pass
+    g.timeout(g.to_act)  # seat 1 follows: counts as pass
     assert g.trick.plays[-1] == (1, "pass") and g.autoplay[1]
 
 
 def test_autoplay_on_off_any_time_and_errors() -> None:
     g = Game.new(CLASSIC, seed=2, first_bidder=0)
-    g.apply("autoplay on", seat=2)
+    g.set_autoplay(2, True)
     assert g.in_autoplay(2)
     with pytest.raises(IllegalAction, match="already"):
-        g.apply("autoplay on", seat=2)
-    g.apply("autoplay off", seat=2)
+        g.set_autoplay(2, True)
+    g.set_autoplay(2, False)
     assert not g.in_autoplay(2)
 
 
 def test_escape_penalty_before_bidding() -> None:
     rules = PRESETS["chengdu"].replace(stake=5)
     g = Game.new(rules, seed=1)
-    g.apply("escape", seat=1)
+    g.leave(1)
     out = g.result
     assert g.is_over and out is not None and out.escaped == 1
     assert out.scores == [0, -15, 0]  # 3 × stake
@@ -325,7 +325,7 @@ def test_escape_penalty_after_bidding() -> None:
     g.apply("pass")  # seat 2
     g.apply("pass")  # landlord does not 反
     g.apply("play 3")
-    g.apply("escape", seat=1)
+    g.leave(1)
     out = g.result
     assert out is not None
     assert out.scores == [0, -3 * 1 * 2 * 2, 0]  # 3 × bid × multiplier (own 倒) × stake
@@ -333,5 +333,5 @@ def test_escape_penalty_after_bidding() -> None:
 
 def test_escape_without_penalty_is_autoplay() -> None:
     g = Game.new(CLASSIC, seed=1, first_bidder=0)
-    g.apply("escape", seat=2)
+    g.leave(2)
     assert not g.is_over and g.autoplay[2]

@@ -41,7 +41,7 @@ from bench.peers import (  # noqa: E402
     random_deal,
 )
 
-from qipai.doudizhu import PRESETS, Move, classify, legal_moves  # noqa: E402
+from qipai.games.doudizhu import PRESETS, Move, classify, legal_moves  # noqa: E402
 
 RULES = PRESETS["classic"]
 RANKS = "3456789TJQKA2BR"

@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from qipai.cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, counts_of, deck, parse_ranks
-from qipai.doudizhu import KINDS, PRESETS, Move, Rules, legal_moves, parse_move
+from qipai.games.doudizhu import KINDS, PRESETS, Move, Rules, legal_moves, parse_move
+from qipai.games.doudizhu.cards import BLACK_JOKER, NUM_RANKS, RED_JOKER, counts_of, deck, parse_ranks
 
 DATA = json.loads((Path(__file__).with_name("data") / "perft.json").read_text())
 TOP_CHAIN = 11  # A

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.doudizhu import KINDS, PRESETS, Rules, RulesError, preset_name
+from qipai.games.doudizhu import KINDS, PRESETS, Rules, RulesError, preset_name
 
 ALL_KINDS = frozenset(KINDS)
 FOUR_PLAYER_KINDS = frozenset(
@@ -376,10 +376,10 @@ def test_unknown_option_names(name: str) -> None:
         ({"bomb_factor": 2}, ["bomb_factor", "text"]),
         ({"autoplay": "bot"}, ["autoplay", "'bot'", "smart"]),
         ({"kinds": ["single", "bogus"]}, ["unknown kinds", "bogus"]),
-        ({"kinds": "single"}, ["kinds", "list of kind names"]),
-        ({"kinds": 5}, ["kinds", "list of kind names"]),
-        ({"kinds": None}, ["kinds", "list of kind names"]),
-        ({"kinds": [1, 2]}, ["kinds", "list of kind names"]),
+        ({"kinds": "single"}, ["kinds", "a list of names"]),
+        ({"kinds": 5}, ["kinds", "a list of names"]),
+        ({"kinds": None}, ["kinds", "a list of names"]),
+        ({"kinds": [1, 2]}, ["kinds", "a list of names"]),
         ({"stake": 0}, ["stake", "at least 1"]),
         ({"stake": -2}, ["stake", "at least 1"]),
         ({"bid_seconds": 0}, ["bid_seconds", "at least 1"]),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
 
 from ddz_deals import game, hand_ranks, landlord_plays_out
 
@@ -61,7 +61,7 @@ def test_effective_bomb_that_beats_a_play_counts() -> None:
     g.apply("play 9999")  # beats the 2: effective
     g.apply("pass")
     g.apply("pass")
-    assert [str(f) for f in __import__("qipai.doudizhu.settle", fromlist=["x"]).common_factors(g)] == ["bomb ×2"]
+    assert [str(f) for f in __import__("qipai.games.doudizhu.settle", fromlist=["x"]).common_factors(g)] == ["bomb ×2"]
 
 
 def test_rocket_factor_and_bombs_in_hand_count_nothing() -> None:
@@ -119,7 +119,7 @@ def _farmer_wins_with(preset_rules, autoplay_seat: int | None, one_card: bool = 
     g = game(preset_rules, ["34", "56789TJQKA2", ""], first_bidder=0)
     bid(g, 1)
     if autoplay_seat is not None and not one_card:
-        g.apply("autoplay on", seat=autoplay_seat)
+        g.set_autoplay(autoplay_seat, True)
     g.apply("play 3")
     g.apply("pass")
     g.apply("pass")
@@ -127,7 +127,7 @@ def _farmer_wins_with(preset_rules, autoplay_seat: int | None, one_card: bool = 
     farmer = singles_of(g, 1)
     for i, ch in enumerate(farmer):
         if one_card and i == len(farmer) - 1 and autoplay_seat is not None:
-            g.apply("autoplay on", seat=autoplay_seat)
+            g.set_autoplay(autoplay_seat, True)
         g.apply(f"play {ch}")
         if g.is_over:
             break
@@ -142,7 +142,7 @@ def _landlord_wins_with(preset_rules, autoplay_seat: int | None) -> Game:  # typ
     g = game(preset_rules, ["", "", ""], first_bidder=0)
     bid(g, 1)
     if autoplay_seat is not None:
-        g.apply("autoplay on", seat=autoplay_seat)
+        g.set_autoplay(autoplay_seat, True)
     landlord_plays_out(g, singles_of(g, 0))
     assert g.result is not None and g.result.winner == "landlord"
     return g
@@ -179,7 +179,7 @@ def test_minimisation_winner_holds_30_of_200() -> None:
     rules = PRESETS["jj_match"].replace(stake=100)
     g = game(rules, ["", "", ""], first_bidder=0, table_points=[30, 1000, 1000])
     bid(g, 1)
-    g.apply("autoplay on", seat=1)
+    g.set_autoplay(1, True)
     landlord_plays_out(g, singles_of(g, 0))  # spring ×2: seat 1 in auto-play owes both farmers' 200 each
     out = g.result
     assert out is not None

@@ -10,6 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
+DEFAULT_MATCHES = "quick_sit_and_go"
+"""The match pool ``qipai serve`` keeps open unless ``--matches`` (or ``QIPAI_MATCHES``) says otherwise."""
+
 app = typer.Typer(
     name="qipai",
     help="qipai (棋牌): Dou Dizhu rules engine, bots, terminal play and a multiplayer server.",
@@ -45,7 +48,7 @@ def rules(
     preset: Annotated[str | None, typer.Argument(help="Show one preset's options in full.")] = None,
 ) -> None:
     """List the rule presets, or print one preset's options as JSON."""
-    from .doudizhu.rules import PRESETS
+    from .games.doudizhu.rules import PRESETS
 
     if preset is None:
         for name, r in PRESETS.items():
@@ -67,9 +70,9 @@ def selfplay(
 ) -> None:
     """Play one deal with bots in every seat and print the deal and its outcome."""
     from .bots import get_bot
-    from .doudizhu.rules import PRESETS
-    from .doudizhu.state import Game
-    from .doudizhu.text import describe_deal, describe_outcome
+    from .games.doudizhu.rules import PRESETS
+    from .games.doudizhu.state import Game
+    from .games.doudizhu.text import describe_deal, describe_outcome
 
     lang = _check_lang(lang)
     if rules_name not in PRESETS:
@@ -103,11 +106,15 @@ def selfplay(
 def replay(
     file: Annotated[Path, typer.Argument(help="A JSON game record.")],
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+    review: Annotated[int | None, typer.Option(
+        help="Dou Dizhu: review this seat's decisions — the strong bot's choice and its estimated win probability "
+             "before and after each, big swings marked (from what the seat could see only).")] = None,
+    samples: Annotated[int, typer.Option(help="With --review: sampled deals per decision.")] = 120,
 ) -> None:
     """Replay a game record step by step (refuses a record with an illegal action, naming it)."""
-    from .doudizhu.record import RecordError
-    from .doudizhu.record import replay as do_replay
-    from .doudizhu.text import describe_deal, describe_outcome
+    from .games.doudizhu.record import RecordError
+    from .games.doudizhu.record import replay as do_replay
+    from .games.doudizhu.text import describe_deal, describe_outcome
 
     lang = _check_lang(lang)
     try:
@@ -116,10 +123,30 @@ def replay(
         _fail(f"no such file: {file}")
     except json.JSONDecodeError as e:
         _fail(f"{file} is not JSON: {e}")
+    if isinstance(data, dict) and data.get("game", "doudizhu") != "doudizhu":
+        from .tui.games import replay_lines
+
+        try:
+            lines = replay_lines(data, lang)
+        except (ValueError, KeyError) as e:
+            _fail(str(e.args[0]) if e.args else str(e))
+        for text in lines:
+            typer.echo(text)
+        return
     try:
         g = do_replay(data)
     except RecordError as e:
         _fail(str(e))
+    if review is not None:
+        from .games.doudizhu.bots.review import review_deal, review_lines
+
+        if not 0 <= review < g.players:
+            _fail(f"--review takes a seat 0..{g.players - 1}")
+        if not g.is_over:
+            _fail("--review needs a finished deal")
+        for line in review_lines(review_deal(data, review, samples=samples)):
+            typer.echo(line)
+        return
     for line in describe_deal(g, lang):
         typer.echo(line)
     for line in describe_outcome(g, lang):
@@ -131,7 +158,7 @@ def replay(
 
 @app.command()
 def play(
-    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    rules_name: Annotated[str | None, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = None,
     seed: Annotated[int | None, typer.Option(help="Table seed for a reproducible table (default: random).")] = None,
     bots: Annotated[str | None, typer.Option(
         help="Bot names, one per bot seat or one for all (default: heuristic, else random).")] = None,
@@ -147,13 +174,30 @@ def play(
     no_records: Annotated[bool, typer.Option("--no-records", help="Write no records.")] = False,
     clear: Annotated[bool | None, typer.Option(
         "--clear/--no-clear", help="Clear the screen before each decision (default: on a real terminal).")] = None,
+    game: Annotated[str, typer.Option(
+        help="doudizhu, shengji (four-deck 升级, one match) or mahjong (大庆麻将).")] = "doudizhu",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o",
+        help="Shengji or mahjong: a rule option KEY=VALUE, e.g. -o deal_step_ms=50 -o start_level=A.")] = None,
 ) -> None:
-    """Play Dou Dizhu in the terminal against bots, for as many deals as you like (type help at the table)."""
+    """Play Dou Dizhu (or --game shengji / mahjong) in the terminal against bots (type help at the table)."""
     from .tui import SetupError, TableOptions, run_table
 
     lang = _check_lang(lang)
+    if game != "doudizhu":
+        from .tui.games import play as play_game
+
+        try:
+            code = play_game(game, seed=seed, bots=bots, lang=lang, deals=deals, timer=timer,
+                             timer_seconds=timer_seconds, auto_delay=auto_delay, clear=clear, preset=rules_name,
+                             records=None if no_records else records, options=option)
+        except SetupError as e:
+            _fail(str(e))
+        raise typer.Exit(code)
+    if option:
+        _fail("--option is for --game shengji or mahjong; Dou Dizhu tables take --rules PRESET")
     opts = TableOptions(
-        preset=rules_name, seed=seed, lang=lang, deals=deals, timer=timer, timer_seconds=timer_seconds,
+        preset=rules_name or "classic", seed=seed, lang=lang, deals=deals, timer=timer, timer_seconds=timer_seconds,
         auto_delay=auto_delay, points=points, records=None if no_records else records, clear=clear,
         bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None,
     )
@@ -172,7 +216,7 @@ def arena(
     bot_a: Annotated[str, typer.Argument(help="Bot A: a name (see docs/bots.md) or NAME:key=value, e.g. "
                                               "search:time=0.5, douzero:weights=DIR.")],
     bot_b: Annotated[str, typer.Argument(help="Bot B, as bot A.")],
-    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    rules_name: Annotated[str | None, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = None,
     deals: Annotated[int, typer.Option(help="Deals to play; each is played twice, roles swapped.")] = 1000,
     jobs: Annotated[int, typer.Option(help="Worker processes (cores) to use.")] = 1,
     seed: Annotated[int, typer.Option(help="Arena seed: deals and bot seeds derive from it.")] = 0,
@@ -187,20 +231,165 @@ def arena(
     resume: Annotated[Path | None, typer.Option(
         help="Carry on an earlier run from its --json file (same bots, rules, protocol and seed).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    engine: Annotated[str, typer.Option(
+        help="local (worker processes) or ray (a Ray cluster: RAY_ADDRESS, else a local one; pip install ray).")]
+    = "local",
+    game: Annotated[str, typer.Option(help="Any registered game (e.g. shengji): the generic arena, teams swapped.")]
+    = "doudizhu",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Another game's rule option KEY=VALUE, e.g. -o start_level=A.")] = None,
+    context: Annotated[list[str] | None, typer.Option(
+        help="Another game's deal context KEY=VALUE; rotate = the seat deal mod players, e.g. banker=rotate.")]
+    = None,
 ) -> None:
     """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
-    from .bots.arena import report_lines, run_arena
+    if game != "doudizhu":
+        if research or target_ci is not None or resume is not None or engine != "local":
+            _fail("--research, --target-ci, --resume and --engine are for Dou Dizhu's arena")
+        from .arena import run_from_cli
+
+        try:
+            lines = run_from_cli(game, bot_a, bot_b, options=option, context=context, preset=rules_name,
+                                 deals=deals, seed=seed, jobs=jobs, json_path=json_out, progress=progress)
+        except (ValueError, KeyError) as e:
+            _fail(str(e.args[0]) if e.args else str(e))
+        for line in lines:
+            typer.echo(line)
+        if json_out:
+            typer.echo(f"result: {json_out}")
+        return
+    if option or context:
+        _fail("--option and --context are for another --game; Dou Dizhu's arena takes --rules PRESET")
+    if engine not in ("local", "ray"):
+        _fail(f"--engine is local or ray, not {engine!r}")
+    from .games.doudizhu.bots.arena import report_lines, run_arena
 
     try:
-        result = run_arena(bot_a, bot_b, rules=rules_name, deals=deals, jobs=jobs, seed=seed,
+        result = run_arena(bot_a, bot_b, rules=rules_name or "classic", deals=deals, jobs=jobs, seed=seed,
                            protocol="research" if research else "duplicate", json_path=json_out,
-                           progress=progress, target_ci=target_ci, min_deals=min_deals, resume=resume)
+                           progress=progress, target_ci=target_ci, min_deals=min_deals, resume=resume,
+                           engine=engine)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as e:
         _fail(str(e.args[0]) if e.args else str(e))
     for line in report_lines(result):
         typer.echo(line)
     if json_out:
         typer.echo(f"result: {json_out}")
+
+
+# --- tournament command (matches) ---
+
+
+@app.command()
+def tournament(
+    preset: Annotated[str, typer.Option(help="Match preset (RULES-matches §8): sit_and_go_9, hourly, swiss_27, "
+                                              "shengji_teams_swiss, mahjong_swiss_16.")] = "sit_and_go_9",
+    entrants: Annotated[int | None, typer.Option(
+        help="Entrants (teams in Shengji); default: the preset's field (when full) or 3 × its minimum.")] = None,
+    seed: Annotated[int, typer.Option(help="Match seed: seating, deals and bots derive from it.")] = 0,
+    bots: Annotated[str, typer.Option(
+        help="Comma-separated bot names given to the entrants in turn (e.g. heuristic,random).")] = "random",
+    override: Annotated[str | None, typer.Option(
+        "--set", help='Definition overrides as JSON, e.g. \'{"stages": [{"rounds": [{"deals": 1, "advance": 3}, '
+                      '{"deals": 1}]}]}\'.')] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the final standings as JSON here.")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+) -> None:
+    """Run a whole bot-only match of a preset on any game and print the final standings (and prizes).
+
+    Every entrant is a player driven by a bot of --bots (they take prizes, unlike the match's own fill-in bots),
+    so this compares bots over many tables as well as it tests a format."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table as RichTable
+
+    from .host.matchplay import BotTables, match_game
+    from .tournaments import (
+        PRESETS,
+        DealCounted,
+        EntrantSpec,
+        RoundStarted,
+        StageStarted,
+        TournamentError,
+        parse_definition,
+        simulate,
+        standings,
+    )
+
+    if preset not in PRESETS:
+        _fail(f"unknown match preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    data: dict[str, Any] = {"preset": preset}
+    if override:
+        try:
+            extra = json.loads(override)
+        except json.JSONDecodeError as e:
+            _fail(f"--set is not JSON: {e}")
+        if not isinstance(extra, dict):
+            _fail("--set must be a JSON object")
+        data.update(extra)
+    try:
+        d = parse_definition(data)
+        mg = match_game(d)
+    except (TournamentError, ValueError) as e:
+        _fail(str(e))
+    names = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+    from .bots import game_bots
+
+    known = game_bots(mg.game)
+    for b in names:
+        if b not in known:
+            _fail(f"unknown bot {b!r} for {mg.game}: known bots are {', '.join(sorted(known))}")
+    ent = d.entry
+    n = entrants if entrants is not None else (
+        ent.max_entrants if ent.start == "when_full" and ent.max_entrants else 3 * (ent.min_entrants or 2 * d.s))
+    if n < 1:
+        _fail("--entrants must be at least 1")
+    if ent.max_entrants is not None and n > ent.max_entrants:
+        _fail(f"this match takes at most {ent.max_entrants} entrants")
+    specs = []
+    bot_of: dict[str, str] = {}
+    for i in range(1, n + 1):
+        eid = f"{'t' if d.teams else 'p'}{i}"
+        bot_of[eid] = names[(i - 1) % len(names)]
+        specs.append(EntrantSpec(eid, (eid + "a", eid + "b") if d.teams else (eid,)))
+    console = Console(stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} deals"),
+                   TimeElapsedColumn(), console=console, disable=not progress, transient=True)
+    task = bar.add_task("registration", total=None)
+
+    def observe(_state: Any, _cmd: str, events: list[Any]) -> None:
+        for ev in events:
+            if isinstance(ev, DealCounted):
+                bar.advance(task)
+            elif isinstance(ev, StageStarted):
+                bar.update(task, description=f"stage {ev.stage + 1} ({ev.format})")
+            elif isinstance(ev, RoundStarted):
+                bar.update(task, description=f"stage {ev.stage + 1} round {ev.round + 1}")
+
+    try:
+        with bar:
+            res = simulate(d, specs, BotTables(d, bot_of), seed, observer=observe)
+    except TournamentError as e:
+        _fail(str(e))
+    prize_of: dict[str, int] = {}
+    for p, a in res.prizes.items():
+        eid = p[:-1] if d.teams else p
+        prize_of[eid] = prize_of.get(eid, 0) + a
+    rows = standings(res.state)
+    out = Console()
+    t = RichTable(title=f"{d.name or preset}: {res.state.phase}, {res.deals} deals at {res.tables} tables")
+    for col in ("place", "entrant", "bot", "points", "prize"):
+        t.add_column(col, justify="right" if col in ("place", "points", "prize") else "left")
+    for r in rows:
+        t.add_row(str(r.place), r.entrant, "(bot)" if r.bot else bot_of.get(r.entrant, ""), str(r.points),
+                  str(prize_of.get(r.entrant, 0)))
+    out.print(t)
+    if json_out:
+        json_out.write_text(json.dumps({
+            "preset": preset, "seed": seed, "phase": res.state.phase, "deals": res.deals, "tables": res.tables,
+            "standings": [{"place": r.place, "entrant": r.entrant, "bot": r.bot, "program": bot_of.get(r.entrant),
+                           "points": r.points, "prize": prize_of.get(r.entrant, 0)} for r in rows],
+        }, ensure_ascii=False, indent=2))
 
 
 # --- serve command (server) ---
@@ -224,9 +413,9 @@ def serve(
     Every option listed by --all-options (e.g. --bot-fill-wait 5, --seat-bot heuristic) may be given too, and
     each is also read from a QIPAI_<NAME> environment variable (docs/protocol.md, Configuration).
     """
+    from .host.settings import Settings
     from .server.__main__ import build_parser, overrides_from
     from .server.run import Server, make_config
-    from .server.settings import Settings
 
     if server_help:
         typer.echo(build_parser("qipai serve").format_help())
@@ -237,6 +426,9 @@ def serve(
         raise typer.Exit(2) from e
     given = {"host": host, "port": port, "data_dir": data_dir, "database_url": database_url}
     overrides.update({k: v for k, v in given.items() if v is not None})
+    if "matches" not in overrides and "QIPAI_MATCHES" not in os.environ:
+        # the match lobby is not empty on a fresh server: a free-running sit-and-go that bots fill after a minute
+        overrides["matches"] = DEFAULT_MATCHES
     try:
         settings = Settings.from_env(**overrides)
     except (ValueError, TypeError) as e:

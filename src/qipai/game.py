@@ -1,8 +1,8 @@
 """The small interface every game implements, so bots, the server and the store serve any game unchanged.
 
 A game is a deterministic state machine driven by text actions.  Everything a host needs goes through
-:class:`TurnGame`: who acts, what they may do, applying an action, what each seat may see, the outcome and the
-record.  Dou Dizhu implements it in :mod:`qipai.doudizhu.state`; later games (Shengji, mahjong) do the same.
+:class:`Game`: who acts, what they may do, applying an action, what each seat may see, the outcome and the
+record.  Dou Dizhu implements it in :mod:`qipai.games.doudizhu.state`; later games (Shengji, mahjong) do the same.
 
 Seat actions that any seat may take at any time (not only on its turn) are ``autoplay on``, ``autoplay off``
 and ``escape``; ``timeout`` is applied by the host for the seat whose turn it is when its time runs out.
@@ -22,7 +22,7 @@ JSON = dict[str, Any]
 
 
 @runtime_checkable
-class TurnGame(Protocol):
+class Game(Protocol):
     """One deal (or hand) of a turn-based card game."""
 
     @property
@@ -79,7 +79,7 @@ class TurnGame(Protocol):
 
 @runtime_checkable
 class SplitObservation(Protocol):
-    """Optional for a :class:`TurnGame`: its observation in a part all seats share and a part of their own.
+    """Optional for a :class:`Game`: its observation in a part all seats share and a part of their own.
 
     ``observe_parts(seat)`` returns ``(shared, own)`` with ``observe(seat) == {**shared, **own}``, no key in
     both, and ``shared`` the very same object for every seat until the next accepted action.  A server then
@@ -96,12 +96,12 @@ class GameFactory(Protocol):
 
     name: str
 
-    def new(self, options: Mapping[str, Any], seed: int, context: Mapping[str, Any]) -> TurnGame:
+    def new(self, options: Mapping[str, Any], seed: int, context: Mapping[str, Any]) -> Game:
         """A new game.  ``options`` are rule options (``{"preset": "classic", ...}``); ``context`` carries
         table facts the rules may use (``deal_index``, ``previous_first_bidder``, ``table_points``)."""
         ...
 
-    def replay(self, record: Mapping[str, Any]) -> TurnGame:
+    def replay(self, record: Mapping[str, Any]) -> Game:
         """Rebuild a game from its record; refuses a record with an illegal action, naming it."""
         ...
 

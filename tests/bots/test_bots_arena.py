@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from qipai.bots.arena import BotSpec, Estimate, GameRecord, make_bot, run_arena, seats_for, summarize
-from qipai.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
 from qipai.cli import app
+from qipai.games.doudizhu.bots.arena import BotSpec, Estimate, GameRecord, make_bot, run_arena, seats_for, summarize
+from qipai.games.doudizhu.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
 
 
 @pytest.mark.parametrize("protocol,players", [("research", 3), ("duplicate", 3), ("duplicate", 4)])
@@ -96,7 +96,7 @@ def test_bot_specs() -> None:
     bot = make_bot(sp, 1)
     assert getattr(bot, "samples", None) == 4
     with pytest.raises(ValueError):
-        make_bot("search:depth=3", 1)
+        make_bot("search:width=3", 1)
     with pytest.raises(ValueError):
         make_bot("heuristic:x=1", 1)
     with pytest.raises(ValueError):
@@ -156,7 +156,7 @@ def test_resume_carries_on_to_the_same_result(tmp_path: Path) -> None:
 
 
 def test_search_budget_clock() -> None:
-    from qipai.bots.search import CLOCKS, SearchBot
+    from qipai.games.doudizhu.bots.search import CLOCKS, SearchBot
 
     assert make_bot("search:time=0.1", 1).clock is CLOCKS["cpu"]  # type: ignore[attr-defined]
     assert make_bot("search:clock=wall", 1).clock is CLOCKS["wall"]  # type: ignore[attr-defined]

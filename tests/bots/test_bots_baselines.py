@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from qipai.bots.baselines import (
+from qipai.games.doudizhu.bots.baselines import (
     DouZeroBot,
     douzero_cards,
     douzero_infoset,
     douzero_position,
     rlcard_kind,
 )
-from qipai.bots.research import load_deals, research_game
-from qipai.bots.view import counts_of_tokens
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game
+from qipai.games.doudizhu.bots.research import load_deals, research_game
+from qipai.games.doudizhu.bots.view import counts_of_tokens
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
 
 
 def test_rlcard_plays_legal_moves_in_every_preset() -> None:
-    pytest.importorskip("rlcard")
-    from qipai.bots.baselines import RLCardRuleBot
+    import rlcard  # noqa: F401 - the bench extra (scripts/test.sh installs it)
+
+    from qipai.games.doudizhu.bots.baselines import RLCardRuleBot
 
     for preset in sorted(PRESETS):
         r = PRESETS[preset]
@@ -37,8 +36,9 @@ def test_rlcard_plays_legal_moves_in_every_preset() -> None:
 
 
 def test_rlcard_state_is_the_seat_view() -> None:
-    pytest.importorskip("rlcard")
-    from qipai.bots.baselines import RLCardRuleBot
+    import rlcard  # noqa: F401 - the bench extra (scripts/test.sh installs it)
+
+    from qipai.games.doudizhu.bots.baselines import RLCardRuleBot
 
     g = research_game(load_deals(1)[0])
     bot = RLCardRuleBot(1)
@@ -75,7 +75,7 @@ class StandIn:
         assert infoset.player_position == self.position
         assert infoset.all_handcards is None  # never the other hands
         try:
-            from qipai.bots.baselines import douzero_features
+            from qipai.games.doudizhu.bots.baselines import douzero_features
 
             feats = douzero_features(infoset)
         except ImportError:

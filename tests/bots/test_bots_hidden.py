@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from qipai.bots import get_bot
-from qipai.bots.search import SearchBot
-from qipai.cards import Card, NotationError
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game
+from qipai.games.doudizhu.bots.search import SearchBot
+from qipai.games.doudizhu.cards import Card, NotationError
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
 
 
 def card_tokens(x: Any) -> list[str]:
@@ -85,7 +85,7 @@ def _worlds() -> tuple[Game, Game]:
 @pytest.mark.parametrize("name", ["heuristic", "search", "rlcard"])
 def test_hidden_cards_do_not_change_decisions(name: str) -> None:
     if name == "rlcard":
-        pytest.importorskip("rlcard")
+        import rlcard  # noqa: F401 - the bench extra (scripts/test.sh installs it)
     decisions = []
     for g in _worlds():
         bot = SearchBot(3, samples=6) if name == "search" else get_bot(name, 3)
@@ -133,9 +133,9 @@ def test_bots_work_on_their_own_copy() -> None:
 
 def test_bots_read_a_custom_tables_rules_from_the_observation() -> None:
     """A table whose rules are no preset (here: classic without four-with-two) is read from ``rules``."""
-    from qipai.bots.view import rules_of
-    from qipai.doudizhu.rules import KINDS, PRESETS
-    from qipai.doudizhu.state import Game
+    from qipai.games.doudizhu.bots.view import rules_of
+    from qipai.games.doudizhu.rules import KINDS, PRESETS
+    from qipai.games.doudizhu.state import Game
 
     custom = PRESETS["classic"].replace(kinds=frozenset(KINDS) - {"four_two_singles", "four_two_pairs"}, stake=3)
     g = Game.new(custom, seed=4)

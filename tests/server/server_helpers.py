@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from qipai.host.settings import Settings
 from qipai.server.protocol import server_adapter
 from qipai.server.run import Server, make_config
-from qipai.server.settings import Settings
 
 Msg = dict[str, Any]
 StartServer = Callable[..., Awaitable["LiveServer"]]
@@ -35,6 +35,7 @@ def fast_settings(db: Database, **kw: Any) -> Settings:
         bot_delay=0.0,
         autoplay_delay=0.0,
         next_deal_delay=0.2,
+        ready_timeout=0.3,
         time_scale=1.0,
         log_level="warning",
         auth_rate_limit=1000.0,
@@ -118,7 +119,7 @@ class Client:
     @classmethod
     async def guest(cls, server: LiveServer) -> Client:
         async with httpx.AsyncClient(base_url=server.http) as h:
-            r = await h.post("/api/guest")
+            r = await h.post("/api/guest", json={})
             assert r.status_code == 201, r.text
             data = r.json()
         return cls(server, data["token"], data["user"])
@@ -243,7 +244,7 @@ class Client:
                 if m["type"] == "_closed":
                     raise AssertionError("connection closed during the deal")
                 st = m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
-                if not act or st is None or st["legal"] is None or st["to_act"] != st["you"]:
+                if not act or st is None or st["legal"] is None or not st["your_turn"]:
                     continue
                 if st["autoplay"][st["you"]]:
                     continue

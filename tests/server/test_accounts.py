@@ -5,11 +5,13 @@ from __future__ import annotations
 import httpx
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from server_helpers import Client, Database, LiveServer, StartServer
 
-from qipai.server.settings import Room
-from qipai.store import Store, title_for
+from qipai.games.doudizhu.titles import title_for
+from qipai.host.settings import Room
+from qipai.store import Store
 from qipai.store.models import Base
+
+from server_helpers import Client, Database, LiveServer, StartServer
 
 
 async def test_register_login_logout_guest(server: LiveServer) -> None:
@@ -17,7 +19,7 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         r = await h.post("/api/register", json={"name": "Dora", "password": "pw-123456"})
         assert r.status_code == 201
         assert "httponly" in r.headers["set-cookie"].lower()
-        assert r.json()["user"]["points"] == 1000
+        assert r.json()["user"]["games"]["doudizhu"]["points"] == 1000
         # the cookie alone authenticates
         me = await h.get("/api/me")
         assert me.status_code == 200 and me.json()["name"] == "Dora"
@@ -27,7 +29,7 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         assert r.json()["error"]["code"] == "bad_name"
         r = await h.post("/api/register", json={"name": "Eve", "password": "123"})
         assert r.json()["error"]["code"] == "bad_password"
-        assert (await h.post("/api/logout")).status_code == 200
+        assert (await h.post("/api/logout", json={})).status_code == 200
         h.cookies.clear()
         assert (await h.get("/api/me")).status_code == 401
         r = await h.post("/api/login", json={"name": "DORA", "password": "wrong-pw"})
@@ -39,14 +41,21 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         me = await h.get("/api/me", headers={"Authorization": f"Bearer {token}"})
         assert me.json()["name"] == "Dora"
         # a logged-out token no longer works
-        await h.post("/api/logout", headers={"Authorization": f"Bearer {token}"})
+        await h.post("/api/logout", json={}, headers={"Authorization": f"Bearer {token}"})
         assert (await h.get("/api/me", headers={"Authorization": f"Bearer {token}"})).status_code == 401
-        g = await h.post("/api/guest")
+        g = await h.post("/api/guest", json={})
         assert g.status_code == 201 and g.json()["user"]["is_guest"] is True
-        board = (await h.get("/api/leaderboard")).json()["users"]
-        assert [u["name"] for u in board] == ["Dora"]  # guests are not ranked
+        # a game's leaderboard ranks the registered players who have a standing in it (no guests, no bots)
+        store = server.lobby.store
+        for u in (me.json(), g.json()["user"]):
+            await store.standing(u["id"], "doudizhu", 1000)
+        await store.bot_account("heuristic")
+        board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
+        assert [u["name"] for u in board] == ["Dora"]
+        assert board[0]["points"] == 1000 and board[0]["title"] == "商人"
         prof = await h.get(f"/api/users/{board[0]['id']}", headers={"Authorization": f"Bearer {g.json()['token']}"})
-        assert prof.json() == {k: v for k, v in board[0].items() if k != "rank"}
+        assert prof.json()["name"] == "Dora" and prof.json()["games"]["doudizhu"]["points"] == 1000
+        assert (await h.get("/api/leaderboard?game=nope")).status_code == 404
         assert (await h.get("/")).status_code == 200
 
 
@@ -85,6 +94,6 @@ async def test_minimisation_caps_payments(start_server: StartServer) -> None:
     delta = over["outcome"]["scores"][seat]
     assert -30 <= delta <= 60
     me = await p.get("/api/me")
-    assert me["points"] == 30 + delta >= 0
-    assert me["title"] == title_for(me["points"])
+    assert me["games"]["doudizhu"]["points"] == 30 + delta >= 0
+    assert me["games"]["doudizhu"]["title"] == title_for(me["games"]["doudizhu"]["points"])
     await p.close()

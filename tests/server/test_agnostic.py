@@ -1,95 +1,22 @@
-"""The server runs any game behind the TurnGame interface: a tiny counting game plugs in unchanged."""
+"""The server runs any game behind the game interface: toy games plug in unchanged, including one where several
+seats decide at once (a claim window), with timeouts and a restart in the middle of a joint decision."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+import asyncio
 from typing import Any
 
+from qipai.core.registry import get_factory
+from qipai.host.settings import Room
+
 from server_helpers import Client, StartServer
+from toygames import ClaimFactory, CountFactory
 
-from qipai.game import IllegalAction, TurnGame
-from qipai.games import get_factory
-from qipai.server.settings import Room
-
-
-class CountGame:
-    """Seats take turns adding 1 or 2 to a total; whoever reaches 10 wins.  Each seat holds a secret."""
-
-    def __init__(self, seed: int, players: int = 3) -> None:
-        rng = random.Random(seed)
-        self.n = players
-        self.total = 0
-        self.turn = 0
-        self.auto = [False] * players
-        self.secrets = [rng.randrange(1000) for _ in range(players)]
-        self.actions: list[dict[str, Any]] = []
-        self.seed = seed
-
-    players = property(lambda self: self.n)
-    phase = property(lambda self: "over" if self.is_over else "count")
-    to_act = property(lambda self: None if self.is_over else self.turn)
-    is_over = property(lambda self: self.total >= 10)
-
-    def legal_actions(self) -> list[str]:
-        return [] if self.is_over else ["add 1", "add 2"]
-
-    def apply(self, action: str, seat: int | None = None) -> None:
-        seat = self.turn if seat is None else seat
-        if action in ("autoplay on", "autoplay off"):
-            if self.auto[seat] == (action == "autoplay on"):
-                raise IllegalAction("no change")
-            self.auto[seat] = action == "autoplay on"
-        elif action == "escape":
-            self.auto[seat] = True
-        elif self.is_over or seat != self.turn:
-            raise IllegalAction("not your turn")
-        elif action in ("add 1", "add 2", "timeout"):
-            self.total += 1 if action == "timeout" else int(action[-1])
-            if action == "timeout":
-                self.auto[seat] = True
-            if not self.is_over:
-                self.turn = (self.turn + 1) % self.n
-        else:
-            raise IllegalAction(f"unknown action {action!r}")
-        self.actions.append({"seat": seat, "action": action})
-
-    def time_limit(self) -> int | None:
-        return None if self.is_over else 5
-
-    def in_autoplay(self, seat: int) -> bool:
-        return self.auto[seat]
-
-    def observe(self, seat: int | None) -> dict[str, Any]:
-        return {"total": self.total, "secret": None if seat is None else self.secrets[seat]}
-
-    def outcome(self) -> dict[str, Any] | None:
-        if not self.is_over:
-            return None
-        return {"scores": [2 if s == self.turn else -1 for s in range(self.n)]}
-
-    def record(self) -> dict[str, Any]:
-        return {"seed": self.seed, "actions": list(self.actions)}
-
-
-class CountFactory:
-    name = "count"
-
-    def new(self, options: Mapping[str, Any], seed: int, context: Mapping[str, Any]) -> TurnGame:
-        return CountGame(seed)
-
-    def replay(self, record: Mapping[str, Any]) -> TurnGame:
-        g = CountGame(record["seed"])
-        for a in record["actions"]:
-            g.apply(a["action"], a["seat"])
-        return g
-
-    def players(self, options: Mapping[str, Any]) -> int:
-        return 3
+TOYS = {"count": CountFactory, "claim": ClaimFactory}
 
 
 def games(name: str) -> Any:
-    return CountFactory() if name == "count" else get_factory(name)
+    return TOYS.get(name) or get_factory(name)
 
 
 async def test_a_new_game_plugs_in(start_server: StartServer) -> None:
@@ -103,7 +30,94 @@ async def test_a_new_game_plugs_in(start_server: StartServer) -> None:
     over = await c.play_until_over()
     assert sum(over["outcome"]["scores"]) == 0
     deal = await c.get(f"/api/deals/{over['deal']}")
-    assert CountFactory().replay(deal["record"]).outcome() == over["outcome"]
-    secrets = {m["observation"]["secret"] for m in c.msgs if m["type"] == "state"}
+    assert CountFactory.replay(deal["record"]).outcome() == over["outcome"]
+    secrets = {m["observation"]["secret"] for m in c.msgs if m["type"] == "state" and m["deal"] == over["deal"]}
     assert len(secrets) == 1  # only this seat's secret ever arrived
     await c.close()
+
+
+async def answer_claims(c: Client, *, silent_every: int = 0, stop: asyncio.Event | None = None) -> None:
+    """Answer this seat's decisions of the claim game: claim every third window, pass otherwise; with
+    ``silent_every`` stay silent in every n-th window (its timeout answers)."""
+    answered: set[tuple[int, int | None]] = set()
+    i = 0
+    n = 0
+    while stop is None or not stop.is_set():
+        async with c.cond:
+            while i >= len(c.msgs):
+                await c.cond.wait()
+            m = c.msgs[i]
+            i += 1
+        if m["type"] in ("deal_over", "_closed"):
+            return
+        st = m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
+        if st is None or not st["your_turn"] or st["autoplay"][st["you"]]:
+            continue
+        key = (st["deal"], st["decision"])
+        if key in answered or any(x["type"] in ("state", "snapshot") for x in c.msgs[i:]):
+            continue
+        answered.add(key)
+        n += 1
+        if st["phase"] == "claim" and silent_every and n % silent_every == 0:
+            continue
+        action = "turn" if st["phase"] == "turn" else ("claim" if n % 3 == 0 else "pass")
+        await c.send({"type": "action", "table": st["table"], "deal": st["deal"], "version": st["version"],
+                      "decision": st["decision"], "action": action})
+
+
+async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_server: StartServer) -> None:
+    """Three people at the claim game: windows where two seats answer at once, a seat that stays silent (its
+    time runs out), nobody told who may claim, and a restart while a window is half answered."""
+    room = Room("claim-1", "claim", {}, 1, 0, "claims")
+    kw: dict[str, Any] = {"rooms": [room], "games": games}
+    server = await start_server(**kw)  # first with 5 s windows: a window stays half answered long enough
+    a, b, c = [await Client.guest(server) for _ in range(3)]
+    for x in (a, b, c):
+        await x.connect()
+    await a.send({"type": "create_table", "room": "claim-1"})
+    joined = await a.wait_for(lambda m: m["type"] == "joined")
+    for x in (b, c):
+        await x.send({"type": "join", "invite": joined["invite_code"]})
+        await x.wait_for(lambda m: m["type"] == "joined")
+    stop = asyncio.Event()
+    players = [asyncio.create_task(answer_claims(x, silent_every=s, stop=stop)) for x, s in ((a, 0), (b, 2), (c, 0))]
+    # wait for a claim window with one answer in and the silent seat's outstanding, then restart under it
+    table = server.lobby.tables[joined["table"]]
+    for _ in range(1000):
+        g = table.game
+        if g is not None and g.phase == "claim" and g.acting == (table.seat_of(b.user["id"]),) and g.answers:
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("no half-answered claim window came")
+    stop.set()
+    for p in players:
+        p.cancel()
+    await server.stop()
+    seen = max(m["version"] for x in (a, b, c) for m in x.msgs if m["type"] == "state" and m["deal"] == table.deal_id)
+    for x in (a, b, c):
+        x.violations.clear()
+        await x.reader  # type: ignore[misc]
+    again = await start_server(**kw, time_scale=0.06)  # now the silent seat's windows close on its clock
+    restored = again.lobby.tables[joined["table"]]
+    # everything anybody saw is there (and at most the one move journaled but not yet sent when it stopped)
+    assert restored.version in (seen, seen + 1)
+    if restored.version == seen:
+        assert restored.game.phase == "claim" and restored.game.answers  # type: ignore[union-attr]
+    clients = [Client(again, x.token, x.user) for x in (a, b, c)]
+    for x in clients:
+        await x.connect()
+    tasks = [asyncio.create_task(answer_claims(x, silent_every=s)) for x, s in zip(clients, (0, 2, 0), strict=True)]
+    over = await clients[0].wait_for(lambda m: m["type"] == "deal_over", timeout=60)
+    await asyncio.gather(*tasks)
+    assert sum(over["outcome"]["scores"]) == 0
+    record = (await clients[0].get(f"/api/deals/{over['deal']}"))["record"]
+    replayed = ClaimFactory.replay(record)
+    assert replayed.outcome() == over["outcome"]
+    texts = [x["action"] for x in record["actions"]]
+    assert "timeout" in texts  # the silent seat's windows closed on its clock
+    for x in clients:
+        states = [m for m in x.msgs if m["type"] == "state" and m["phase"] == "claim"]
+        assert states and all(m["acting"] == [] for m in states)  # who may claim is nobody else's business
+        assert any(m["your_turn"] for m in states)
+        await x.close()

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from server_helpers import Client, StartServer
+from qipai.core.registry import get_factory
 
-from qipai.games import get_factory
+from server_helpers import Client, StartServer
 
 
 async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None:
     server = await start_server(bot_processes=1)  # heuristic bots think in a worker process
     alice = await Client.register(server, "alice")
-    assert alice.user["points"] == 1000 and alice.user["title"] == "商人"
+    assert alice.user["games"]["doudizhu"]["points"] == 1000 and alice.user["games"]["doudizhu"]["title"] == "商人"
     await alice.connect()
     mark = alice.mark()
     await alice.send({"type": "quick_match", "room": "classic-1", "id": "q1"})
@@ -24,14 +24,15 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
 
     # the database agrees: profile, history, record
     me = await alice.get("/api/me")
-    assert me["points"] == 1000 + delta and me["games_played"] == 1
+    assert me["games"]["doudizhu"]["points"] == 1000 + delta and me["games"]["doudizhu"]["games_played"] == 1
     outcome = over["outcome"]
     if outcome["winner"] == "landlord" and outcome["landlord"] == seat:
-        assert me["landlord_wins"] == 1
+        assert me["games"]["doudizhu"]["roles"]["landlord"]["won"] == 1
     elif outcome["winner"] == "farmers" and outcome["landlord"] != seat:
-        assert me["farmer_wins"] == 1
+        assert me["games"]["doudizhu"]["roles"]["farmer"]["won"] == 1
     else:
-        assert me["landlord_wins"] == me["farmer_wins"] == 0
+        roles = me["games"]["doudizhu"]["roles"]
+        assert all(r["won"] == 0 for r in roles.values())
     hist = (await alice.get("/api/history"))["deals"]
     assert len(hist) == 1 and hist[0]["delta"] == delta and hist[0]["deal_id"] == over["deal"]
     rec = await alice.get(f"/api/deals/{over['deal']}")

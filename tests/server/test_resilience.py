@@ -12,9 +12,10 @@ import sys
 from typing import Any
 
 import httpx
-from server_helpers import Client, Database, Msg, StartServer
 
-from qipai.games import get_factory
+from qipai.core.registry import get_factory
+
+from server_helpers import Client, Database, Msg, StartServer
 
 
 def seat_actions(record: dict[str, Any], seat: int) -> list[str]:
@@ -103,6 +104,7 @@ async def test_timeout_puts_seat_into_autoplay(start_server: StartServer) -> Non
     server = await start_server(bot_delay=0.05)
     alice = await Client.register(server, "alice")
     await alice.connect()
+    await alice.send({"type": "prefs", "auto_pass": False})  # no 要不起 pass for her: her time must run out
     fast = {"bid_seconds": 1, "play_seconds": 1, "first_play_seconds": 1}
     await alice.send({"type": "create_table", "room": "classic-1", "options": fast, "fill_bots_after": 0})
     joined = await alice.wait_for(lambda m: m["type"] == "joined")
@@ -156,7 +158,7 @@ async def test_restart_mid_deal(start_server: StartServer) -> None:
     over = await again.play_until_over()
     assert over["deal"] == deal_id
     me = await again.get("/api/me")
-    assert me["games_played"] == 1
+    assert me["games"]["doudizhu"]["games_played"] == 1
     deal = await again.get(f"/api/deals/{deal_id}")
     assert get_factory("doudizhu").replay(deal["record"]).outcome() == over["outcome"]
     await again.close()
@@ -234,7 +236,7 @@ async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
         assert snap["state"]["deal"] == deal_id and snap["state"]["version"] >= seen
         over = await again.play_until_over()
         assert over["deal"] == deal_id
-        assert (await again.get("/api/me"))["games_played"] == 1
+        assert (await again.get("/api/me"))["games"]["doudizhu"]["games_played"] == 1
         await again.close()
     finally:
         proc.kill()
@@ -267,4 +269,34 @@ async def test_a_deal_nobody_attends_is_abandoned(start_server: StartServer) -> 
         r = await h.get(f"/api/deals/{deal}")
     assert r.status_code == 409 and r.json()["error"]["code"] == "deal_aborted"
     me = await a.get("/api/me")
-    assert me["points"] == 1000 and me["games_played"] == 0  # nothing was settled
+    ddz = me["games"]["doudizhu"]
+    assert ddz["points"] == 1000 and ddz["games_played"] == 0  # nothing was settled
+
+
+async def test_restart_between_deals_keeps_the_table_and_its_match(start_server: StartServer) -> None:
+    """A restart after a deal and before the next: the table comes back with its seats and its match state (who
+    bids first next under random_then_rotate), the player reconnects and readies, and the rotation goes on."""
+    kw = {"ready_timeout": 60.0, "restore_grace": 60.0}
+    first = await start_server(**kw)
+    alice = await Client.register(first, "between")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    over = await alice.play_until_over()
+    fb = over["outcome"]["first_bidder"]
+    table = first.lobby.tables[joined["table"]]
+    assert not table.running and table.match["next_first_bidder"] == (fb + 1) % 3
+    await alice.close()
+    await first.stop()
+    second = await start_server(**kw)
+    restored = second.lobby.tables.get(joined["table"])
+    assert restored is not None and not restored.running
+    assert restored.match["next_first_bidder"] == (fb + 1) % 3 and restored.deal_index == 1
+    again = Client(second, alice.token, alice.user)
+    await again.connect()
+    snap = await again.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["table"]["id"] == joined["table"] and snap["table"]["you"] == joined["seat"]
+    await again.send({"type": "ready", "table": joined["table"]})
+    st = await again.wait_for(lambda m: m["type"] == "state")
+    assert st["observation"]["first_bidder"] == (fb + 1) % 3
+    await again.close()

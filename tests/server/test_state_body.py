@@ -10,20 +10,23 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from test_agnostic import CountGame
 
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game
-from qipai.server.jsonenc import dumps
-from qipai.server.settings import Settings
-from qipai.server.table import Table
+from qipai.games.doudizhu.factory import FACTORY
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+from qipai.host.jsonenc import dumps
+from qipai.host.settings import Settings
+from qipai.host.table import Table
 from qipai.store import TableInfo
+
+from toygames import CountFactory, CountGame
 
 
 def make_table(game: Any, players: int) -> Table:
-    info = TableInfo("t1", "doudizhu", None, {}, False, None, "passive", "heuristic", 0, None)
-    t = Table(SimpleNamespace(settings=Settings()), info, SimpleNamespace(), players,  # type: ignore[arg-type]
-              fill_bots_after=None)
+    factory: Any = CountFactory if isinstance(game, CountGame) else FACTORY
+    info = TableInfo("t1", factory.info.name, None, {}, False, None, "passive", "heuristic", 0, None)
+    lobby = SimpleNamespace(settings=Settings(), storage_ok=True)
+    t = Table(lobby, info, factory, players, fill_bots_after=None)  # type: ignore[arg-type]
     t.now = lambda: 100.0  # type: ignore[method-assign]
     t.game = game
     t.deal_id = 7

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server_helpers import Client, LiveServer, Msg, StartServer
+from qipai.core.registry import get_factory
 
-from qipai.games import get_factory
+from server_helpers import Client, LiveServer, Msg, StartServer
 
 
 def game_at(deal: dict[str, Any], n: int) -> Any:
@@ -75,7 +75,7 @@ async def test_private_table_three_humans_and_a_spectator(start_server: StartSer
     scores = deal["outcome"]["scores"]
     for seat, x in enumerate((a, b, c)):
         me = await x.get("/api/me")
-        assert me["points"] == 1000 + scores[seat] and me["games_played"] == 1
+        assert me["games"]["doudizhu"]["points"] == 1000 + scores[seat] and me["games"]["doudizhu"]["games_played"] == 1
     # leaving between deals frees the seat at once; the table lives on with the others
     mark = c.mark()
     assert (await c.post(f"/api/tables/{table}/leave"))["result"] == "left"
@@ -115,7 +115,7 @@ async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
     assert over["outcome"]["scores"][joined["seat"]] < 0
     await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", since=mark)
     me = await p.get("/api/me")
-    assert me["table"] is None and me["points"] < 1000
+    assert me["table"] is None and me["games"]["doudizhu"]["points"] < 1000
     await p.close()
 
 

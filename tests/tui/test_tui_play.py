@@ -15,9 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
+import pexpect
 
 QIPAI = Path(sys.executable).with_name("qipai")
 if not QIPAI.exists():  # pragma: no cover - an installed qipai elsewhere
@@ -131,13 +129,13 @@ def test_whole_deal_typed_plays_hint_errors_auto_history(tmp_path: Path) -> None
     child.sendline("")
     child.expect(r"You: (.+?) \(([a-z ]+)\)")
     assert ranks(child.match.group(1)) == hinted.split()
-    child.expect(r"Bot 1 \(passive\): pass")
+    child.expect(r"Bot 1 \(auto-play\): pass")
     child.expect(r"Trick to You\.")
 
     # the previous trick (上手牌)
     child.expect(LEAD)
     child.sendline("last")
-    child.expect(r"Previous trick \(上手牌\): You .* · Bot 1 \(passive\) pass · Bot 2 \(passive\) pass → You")
+    child.expect(r"Previous trick \(上手牌\): You .* · Bot 1 \(auto-play\) pass · Bot 2 \(auto-play\) pass → You")
     child.expect(LEAD)
 
     # auto-play on: the table plays for us; typing auto again takes back control
@@ -233,8 +231,8 @@ def test_follow_errors_and_quit_without_penalty(tmp_path: Path) -> None:
     child.expect(r"No deal has finished yet at this table\.")
     child.expect(BID)
     child.sendline("p")
-    child.expect(r"Landlord: Bot 2 \(passive\) \(bid 1\)\.")
-    child.expect(r"Bot 2 \(passive\): 4. \(single\)")
+    child.expect(r"Landlord: Bot 2 \(auto-play\) \(bid 1\)\.")
+    child.expect(r"Bot 2 \(auto-play\): 4. \(single\)")
     child.expect(r"Beat 4 \(single\) or pass > ")
     child.sendline("3")
     child.expect(r"3 \(single\) does not beat 4 \(single\)\.\r\n")
@@ -289,7 +287,7 @@ def test_chinese_four_players(tmp_path: Path) -> None:
     child.expect(r"叫分 \[pass, 1, 2, 3\] > ")
     child.sendline("3分")
     child.expect(r"你 当地主（3 分）。")
-    child.expect(r"电脑3（passive）")
+    child.expect(r"电脑3号（托管）")
     child.expect(r"你的手牌（按点数）：")
     child.expect(r"你先出 > ")
     child.sendline("提示")

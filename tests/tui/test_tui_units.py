@@ -14,15 +14,15 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from qipai.cards import counts_of, parse_ranks
 from qipai.cli import app
-from qipai.doudizhu.combos import classify
-from qipai.doudizhu.record import replay
-from qipai.doudizhu.rules import PRESETS
-from qipai.doudizhu.state import Game
+from qipai.games.doudizhu.cards import counts_of, parse_ranks
+from qipai.games.doudizhu.combos import classify
+from qipai.games.doudizhu.hints import hint_actions, order_moves
+from qipai.games.doudizhu.record import replay
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
 from qipai.tui import SetupError, TableOptions, TableSession
 from qipai.tui.commands import Command, check_play, parse_command, read_ranks
-from qipai.tui.hints import hint_actions, order_moves
 from qipai.tui.reader import LineReader
 from qipai.tui.render import TableFacts, history_view, result_view, screen, settlement, sort_hand, tricks
 
@@ -199,7 +199,7 @@ def test_settlement_result_and_history_views() -> None:
 
 
 def test_sort_by_count() -> None:
-    from qipai.cards import parse_cards
+    from qipai.games.doudizhu.cards import parse_cards
 
     cards = parse_cards("3S 3H 3C 4S 5S 5H B")
     assert [str(c) for c in sort_hand(cards, "count")] == ["3S", "3H", "3C", "5S", "5H", "B", "4S"]

@@ -1,6 +1,7 @@
 """The browser client in a real browser (Debian's Chromium, headless), against a real server.
 
-Screenshots of the lobby, the table mid-deal and the settlement dialog are written to docs/screenshots/.
+Screenshots of the lobby, the table mid-deal and the settlement dialog are written to build/screenshots/
+(``scripts/refresh-screenshots.sh`` copies them into docs/screenshots/).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect, sync_playwright
+
 from web_helpers import (
     RANKS,
     ThreadServer,
@@ -20,9 +22,11 @@ from web_helpers import (
     button,
     click_card,
     click_empty,
+    guest_label,
     hand_cards,
     launch,
     live_state,
+    motion_done,
     phase,
     plays_of,
     quick_match,
@@ -91,7 +95,10 @@ def play_turn_with_mouse(page: Page, st: dict[str, Any], n: int, before_play: An
     choice = smallest_play(st)
     old = version(page)
     if choice is None:
-        expect(button(page, "play")).to_be_disabled()
+        # 要不起: the only button passes
+        expect(button(page, "play")).to_have_count(0)
+        expect(page.locator(".tablev.live .act-main button")).to_have_count(1)
+        expect(button(page, "pass")).to_contain_text("要不起")
         button(page, "pass").click()
         wait_version_change(page, old)
         return "pass"
@@ -116,7 +123,7 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
     page, errors = new_page(browser)
     sign_up(page, server.url, "alice")
     expect(page.locator('[data-action="quick-match"][data-room="classic-1"]')).to_be_visible()
-    expect(page.locator(".preset-card")).to_have_count(8)
+    expect(page.locator('.preset-card[data-game="doudizhu"]')).to_have_count(8)
     shot(page, "lobby.png")
 
     quick_match(page)
@@ -137,7 +144,7 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
         obs = st["observation"]
         hand = [c[0] for c in obs["hand"]]
         expect(hand_cards(page)).to_have_count(len(hand))
-        if not checked_invalid and (pair := find_invalid_pair(hand)):
+        if not checked_invalid and plays_of(st) and (pair := find_invalid_pair(hand)):
             # a click raises a card and a second click lowers it
             idx = [c.get_attribute("data-rank") for c in hand_cards(page).all()].index(pair[0])
             click_card(page, idx)
@@ -160,7 +167,7 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
             assert raised_ranks(page) == ""
             checked_invalid = True
         last = obs["trick"]["last"]
-        if not checked_low and obs["trick"]["kind"] == "single" and last:
+        if not checked_low and plays_of(st) and obs["trick"]["kind"] == "single" and last:
             lower = [r for r in hand if RANKS.index(r) < RANKS.index(last)]
             if lower:
                 select_with_mouse(page, lower[0])
@@ -195,16 +202,57 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
     if not table_shot:
         raise AssertionError("the deal ended before a mid-deal screenshot could be taken")
     # the deal is in the profile with a replay link, and the replay steps through the deal
-    dialog.locator('[data-action="continue"]').click()
+    score = int(page.locator('#settlement tr[data-seat="0"] td.delta').inner_text().replace("+", ""))
+    dialog.locator('[data-action="ready"]').click()  # 准备 (the next deal waits for the others)
     page.goto(server.url + "/#/profile")
+    # the profile: points, win rate per role and per game, the title to come
+    card = page.locator('.game-card[data-game="doudizhu"]')
+    expect(card.locator('[data-stat="games"] .v')).to_have_text("1")
+    expect(card.locator('[data-stat="points"] .v')).to_have_text(str(1000 + score))
+    expect(card.locator('[data-stat="rate"] .v')).to_have_text("100%" if score > 0 else "0%")
+    role = page.locator(".game-card .roles tbody tr")
+    expect(role).to_have_count(1)
+    expect(role.locator("td").first).to_have_text("地主" if role.get_attribute("data-role") == "landlord" else "农民")
+    progress = card.locator(".title-progress")
+    nxt, left = progress.get_attribute("data-next"), int(progress.get_attribute("data-left") or 0)
+    expect(progress).to_contain_text(f"距 {nxt} 还差 {left} 分")
+    assert left > 0
+    shot(page, "profile.png")
     link = page.locator('.history-table [data-action="replay"]').first
     expect(link).to_be_visible()
     link.click()
-    expect(page.locator(".replay .tablev.replay")).to_be_visible()
-    page.locator('[data-action="last"]').click()
-    expect(page.locator(".replay .tablev.replay")).to_have_attribute("data-phase", "over")
+    # the replay: every hand face up, each step in words
+    rt = page.locator(".replay .tablev.replay")
+    expect(rt).to_be_visible()
+    expect(rt).to_have_attribute("data-phase", "bid")
+    expect(rt.locator('.seat[data-seat="1"] .shown .card')).to_have_count(17)
+    expect(rt.locator('.seat[data-seat="2"] .shown .card')).to_have_count(17)
+    captions = []
+    steps = int(page.locator('.replay-controls input[type="range"]').get_attribute("max") or 0)
+    for _ in range(steps):
+        page.locator('[data-action="next"]').click()
+        captions.append(page.locator(".step-what").inner_text())
+    assert len(captions) == steps and all(re.search(r"[\u4e00-\u9fff]", c) for c in captions), captions
+    engine = [c for c in captions if re.search(r"\b(play|bid|pass|call|autoplay|timeout)\b|[A-Z]{2,}", c)]
+    assert not engine, engine
+    assert any(re.search(r"出 [0-9JQKA2 大小王]+", c) for c in captions), captions
+    expect(rt).to_have_attribute("data-phase", "over")
     page.locator('[data-action="first"]').click()
-    expect(page.locator(".replay .tablev.replay")).to_have_attribute("data-phase", "bid")
+    expect(rt).to_have_attribute("data-phase", "bid")
+    page.locator('[data-action="next"]').click()
+    shot(page, "replay.png")
+    # 复盘: the strong bot's view of each of my decisions, in words, each a link to its step
+    page.locator('[data-action="review"]').click()
+    items = page.locator(".review-list li[data-index]")
+    expect(items.first).to_be_visible(timeout=90_000)
+    assert items.count() >= 1
+    first = items.first
+    text = first.inner_text()
+    assert re.search(r"[\u4e00-\u9fff]", text) and "%" in text, text
+    assert not re.search(r"\b(play|bid|pass)\b", text), text
+    index = int(first.get_attribute("data-index") or 0)
+    first.click()
+    expect(page.locator('.replay-controls input[type="range"]')).to_have_value(str(index + 1))
     page.goto(server.url + "/#/leaderboard")
     expect(page.locator(".lb tbody tr").first).to_be_visible()
     assert not errors, errors
@@ -223,20 +271,14 @@ def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer)
     st = live_state(page)
     assert st is not None
     plays = plays_of(st)
-    if not plays:  # nothing beats the last play: pass and wait for a turn with something to play
+    while not plays:  # nothing beats the last play (要不起): pass and wait for a real turn
         old = version(page)
         button(page, "pass").click()
         wait_version_change(page, old)
-        while True:
-            assert wait_my_turn_or_over(page) == "turn"
-            st = live_state(page)
-            assert st is not None
-            plays = plays_of(st)
-            if plays:
-                break
-            old = version(page)
-            button(page, "pass").click()
-            wait_version_change(page, old)
+        assert wait_my_turn_or_over(page) == "turn"
+        st = live_state(page)
+        assert st is not None
+        plays = plays_of(st)
     # 提示 raises a legal play; pressing it again offers the next one
     button(page, "hint").click()
     first = raised_ranks(page)
@@ -295,11 +337,11 @@ def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer)
         if phase(page) != "play":
             answer_bidding(page)
             continue
-        button(page, "hint").click()
-        if raised_ranks(page):
+        if button(page, "hint").count():
+            button(page, "hint").click()
             button(page, "play").click()
         else:
-            button(page, "pass").click()
+            button(page, "pass").click()  # 要不起
         wait_version_change(page, old)
     expect(page.locator("#settlement")).to_be_visible()
     assert table(page).get_attribute("data-deal") == deal
@@ -340,7 +382,9 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     expect(table(friend)).to_have_attribute("data-you", "1")
     expect(table(friend)).to_have_attribute("data-table", table(host).get_attribute("data-table") or "")
     friend_name = friend.evaluate("() => window.qipai.store.user.name")
-    expect(host.locator('.seat[data-seat="1"] .sname')).to_have_text(friend_name)
+    assert friend_name.startswith("guest-")
+    # guests get a readable name in the viewer's language (the host reads Chinese)
+    expect(host.locator('.seat[data-seat="1"] .sname')).to_have_text("游客" + guest_label(friend_name))
     expect(friend.locator('.seat[data-seat="0"] .sname')).to_have_text("bob")
 
     # the host calls in a bot for the empty seat: the deal starts for both
@@ -348,6 +392,7 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     expect(table(host)).to_have_attribute("data-phase", "bid")
     expect(table(friend)).to_have_attribute("data-phase", "bid")
     expect(hand_cards(friend)).to_have_count(17)
+    motion_done(friend)
     # the whole hand fits on the phone screen, and the table speaks English there
     boxes = [c.bounding_box() for c in hand_cards(friend).all()]
     assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] + 0.5 for b in boxes)

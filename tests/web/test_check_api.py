@@ -1,4 +1,4 @@
-"""POST /api/check (qipai.server.webapi): why a selection can or cannot be played."""
+"""POST /api/games/doudizhu/check (qipai.games.doudizhu.check): why a selection can or cannot be played."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from qipai.server import webapi
+from qipai.games.doudizhu import check as webapi
+from qipai.host.settings import Settings
+from qipai.server.app import Guard, game_routes
 
 
 def check(**body: Any) -> dict[str, Any]:
@@ -45,11 +47,19 @@ def test_bad_bodies() -> None:
 
 
 async def test_endpoint() -> None:
-    app = Starlette(routes=webapi.routes)
+    app = Guard(Starlette(routes=game_routes(Settings())), allowed_origins=())
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-        r = await c.post("/api/check", json={"cards": "33", "options": {"preset": "jj"}, "last": "44"})
+        r = await c.post("/api/games/doudizhu/check", json={"cards": "33", "options": {"preset": "jj"}, "last": "44"})
         assert r.status_code == 200 and r.json()["reason"] == "too_low"
-        r = await c.post("/api/check", content=b"[1]")
+        r = await c.post("/api/games/doudizhu/check", content=b"[1]", headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
-        r = await c.post("/api/check", json={"cards": 3})
+        r = await c.post("/api/games/doudizhu/check", json={"cards": 3})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        # not JSON, or from another site: refused before the route (CSRF)
+        url = "/api/games/doudizhu/check"
+        r = await c.post(url, content=b'{"cards": "33"}', headers={"Content-Type": "text/plain"})
+        assert r.status_code == 415 and r.json()["error"]["code"] == "not_json"
+        r = await c.post(url, json={"cards": "33"}, headers={"Origin": "http://evil.example"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin"
+        assert r.headers["x-frame-options"] == "DENY"
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]

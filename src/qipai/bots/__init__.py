@@ -1,53 +1,58 @@
-"""Bots: each sees only its seat's observation and the legal actions, never hidden cards.
+"""Bots of every game: each sees only its seat's observation and the legal actions, never hidden cards.
 
->>> bot = get_bot("passive", seed=1)
+Each game keeps its bots in ``qipai.games.<game>.bots`` as ``BOTS`` (name → ``make(seed)``); this module finds
+them by game.
+
+>>> bot = get_bot("passive", seed=1, game="doudizhu")
 >>> bot.act({"phase": "bid", "hand": []}, ["pass", "bid 1"])
 'pass'
+>>> "heuristic" in bot_names("doudizhu")
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
 
-from .base import Bot, PassiveBot, RandomBot
+from .base import Bot, RandomBot
 
-_REGISTRY: dict[str, Callable[[int], Bot]] = {
-    "random": lambda seed: RandomBot(seed),
-    "passive": lambda seed: PassiveBot(seed),
-}
-
-
-def register(name: str, make: Callable[[int], Bot]) -> None:
-    """Make a bot available by name (``make(seed)`` builds one)."""
-    _REGISTRY[name] = make
+Maker = Callable[[int], Bot]
+_EXTRA: dict[str, dict[str, Maker]] = {}
 
 
-def bot_names() -> list[str]:
-    """Names accepted by :func:`get_bot`."""
-    _load_optional()
-    return sorted(_REGISTRY)
+def register(name: str, make: Maker, *, game: str) -> None:
+    """Make a bot available by name for ``game`` (``make(seed)`` builds one)."""
+    _EXTRA.setdefault(game, {})[name] = make
 
 
-def get_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot by name; an unknown name raises ``KeyError`` listing the known ones."""
-    _load_optional()
+def game_bots(game: str) -> Mapping[str, Maker]:
+    """Every bot of ``game``: its own (``qipai.games.<game>.bots.BOTS``) plus any registered here."""
+    out: dict[str, Maker] = {"random": lambda seed: RandomBot(seed)}
     try:
-        make = _REGISTRY[name]
+        mod = importlib.import_module(f"qipai.games.{game}.bots")
+    except ModuleNotFoundError as e:
+        if e.name not in (f"qipai.games.{game}", f"qipai.games.{game}.bots"):
+            raise
+    else:
+        out.update(getattr(mod, "BOTS", {}))
+    out.update(_EXTRA.get(game, {}))
+    return out
+
+
+def bot_names(game: str = "doudizhu") -> list[str]:
+    """Names accepted by :func:`get_bot` for ``game``."""
+    return sorted(game_bots(game))
+
+
+def get_bot(name: str, seed: int = 0, game: str = "doudizhu") -> Bot:
+    """A new bot of ``game`` by name; an unknown name raises ``KeyError`` listing the known ones."""
+    bots = game_bots(game)
+    try:
+        make = bots[name]
     except KeyError:
-        raise KeyError(f"unknown bot {name!r}: known bots are {sorted(_REGISTRY)}") from None
+        raise KeyError(f"unknown bot {name!r} for {game}: known bots are {sorted(bots)}") from None
     return make(seed)
 
 
-def _load_optional() -> None:
-    """Import bot modules that register themselves (they may not exist yet in every build)."""
-    import importlib
-
-    for mod in ("heuristic", "search", "baselines"):
-        try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{mod}":
-                raise
-
-
-__all__ = ["Bot", "PassiveBot", "RandomBot", "bot_names", "get_bot", "register"]
+__all__ = ["Bot", "RandomBot", "bot_names", "game_bots", "get_bot", "register"]

@@ -7,8 +7,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from qipai.host.settings import Settings
 from qipai.server.run import serve
-from qipai.server.settings import Settings
 
 SKIP = ("rooms", "games", "bots", "inline_bots")
 

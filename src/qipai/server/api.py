@@ -1,8 +1,13 @@
-"""The JSON API under ``/api/``: accounts, profiles, leaderboard, history, records, rooms and tables."""
+"""The JSON API under ``/api/``: accounts, profiles, leaderboards, history, records, games, rooms and tables.
+
+Every refusal is ``{"error": {"code", "message", "params"}}`` with a 4xx status: ``code`` is stable and the
+browser words it in the player's language from ``params``; ``message`` is English for everybody else.
+"""
 
 from __future__ import annotations
 
-import json
+import gzip
+import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,21 +16,29 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from qipai.core.game import SplitObservation, apply_step
+from qipai.core.registry import game_names
+from qipai.host.director import MatchRun, run_from_row
+from qipai.host.lobby import Lobby, RemoteSeat
+from qipai.host.table import Table, TableError
 from qipai.server import auth
 from qipai.server.auth import AuthError
-from qipai.server.lobby import Lobby
-from qipai.server.table import TableError
-from qipai.store import NameTaken, UserInfo
+from qipai.server.jsonin import BadJson, loads_limited
+from qipai.store import NameTaken, Standing, UserInfo
+from qipai.store.names import name_key
+from qipai.tournaments import definition_data
 
 Handler = Callable[[Request], Awaitable[Response]]
+MAX_BODY = 16384
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, **params: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.params = params
 
 
 TABLE_ERROR_STATUS = {
@@ -34,15 +47,27 @@ TABLE_ERROR_STATUS = {
     "unknown_invite": 404,
     "not_enough_points": 403,
     "not_allowed": 403,
+    "private_table": 403,
     "already_seated": 409,
     "table_full": 409,
     "deal_running": 409,
     "not_seated": 409,
+    "no_deal": 409,
+    "storage_unavailable": 503,
+    "table_elsewhere": 421,
+    "node_draining": 503,
+    "unknown_match": 404,
+    "match_closed": 409,
+    "match_full": 409,
+    "already_registered": 409,
+    "not_registered": 409,
+    "match_entry": 409,
+    "in_match": 409,
 }
 
 
-def error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error(code: str, message: str, status: int, params: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "params": params or {}}}, status_code=status)
 
 
 def endpoint(fn: Handler) -> Handler:
@@ -50,12 +75,16 @@ def endpoint(fn: Handler) -> Handler:
         try:
             return await fn(request)
         except ApiError as e:
-            return error(e.code, e.message, e.status)
+            return error(e.code, e.message, e.status, e.params)
         except AuthError as e:
-            return error(e.code, e.message, e.status)
+            return error(e.code, e.message, e.status, dict(e.params))
         except TableError as e:
-            return error(e.code, e.message, TABLE_ERROR_STATUS.get(e.code, 400))
+            if e.code == "unknown_table" and isinstance(e.params.get("table"), str):
+                e = await lobby_of(request).elsewhere(e.params["table"]) or e
+            return error(e.code, e.message, TABLE_ERROR_STATUS.get(e.code, 400), e.params)
 
+    wrapped.__name__ = fn.__name__
+    wrapped.__doc__ = fn.__doc__
     return wrapped
 
 
@@ -66,13 +95,13 @@ def lobby_of(request: Request) -> Lobby:
 
 async def body(request: Request) -> dict[str, Any]:
     raw = await request.body()
-    if len(raw) > 16384:
-        raise ApiError("too_large", "request body too large", 413)
+    if len(raw) > MAX_BODY:
+        raise ApiError("too_large", "request body too large", 413, limit=MAX_BODY)
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError as e:
+        data = loads_limited(raw)
+    except BadJson as e:
         raise ApiError("bad_json", f"the body is not valid JSON: {e}") from None
     if not isinstance(data, dict):
         raise ApiError("bad_json", "the body must be a JSON object")
@@ -83,15 +112,19 @@ def field(data: dict[str, Any], name: str, kind: type, *, required: bool = True)
     v = data.get(name)
     if v is None:
         if required:
-            raise ApiError("bad_request", f"missing field {name!r}")
+            raise ApiError("missing_field", f"missing field {name!r}", field=name)
         return None
     if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-        raise ApiError("bad_request", f"field {name!r} must be {kind.__name__}")
+        raise ApiError("bad_field", f"field {name!r} must be {kind.__name__}", field=name, type=kind.__name__)
     return v
 
 
+def _token(request: Request) -> str | None:
+    return auth.token_from(request.headers, request.cookies)
+
+
 async def current_user(request: Request, *, required: bool = True) -> UserInfo | None:
-    token = auth.token_from(request.headers, request.cookies, {})
+    token = _token(request)
     user = await lobby_of(request).store.user_for_token(auth.token_hash(token)) if token else None
     if user is None and required:
         raise ApiError("unauthorized", "log in first (session cookie or Authorization: Bearer <token>)", 401)
@@ -104,11 +137,22 @@ async def need_user(request: Request) -> UserInfo:
     return user
 
 
+def client_address(request: Request) -> str:
+    """The client's address as uvicorn saw it (``X-Forwarded-For`` counts only from configured proxies)."""
+    return request.client.host if request.client else "?"
+
+
 def check_rate(request: Request) -> None:
     limiter: auth.RateLimiter = request.app.state.auth_limiter
-    host = request.client.host if request.client else "?"
-    if not limiter.allow(host):
+    if not limiter.allow(client_address(request)):
         raise ApiError("rate_limited", "too many attempts: wait a little", 429)
+
+
+def game_param(request: Request, default: str = "doudizhu") -> str:
+    game = request.query_params.get("game") or default
+    if game not in game_names():
+        raise ApiError("unknown_game", f"no game {game[:32]!r}: see /api/games", 404, game=game[:32])
+    return game
 
 
 async def session_response(request: Request, user: UserInfo, status: int = 200) -> JSONResponse:
@@ -116,7 +160,7 @@ async def session_response(request: Request, user: UserInfo, status: int = 200) 
     token, digest = auth.new_token()
     days = lobby.settings.token_days
     await lobby.store.add_token(digest, user.id, datetime.now(UTC) + timedelta(days=days))
-    resp = JSONResponse({"user": profile(lobby, user), "token": token}, status_code=status)
+    resp = JSONResponse({"user": await profile(lobby, user), "token": token}, status_code=status)
     resp.set_cookie(
         auth.COOKIE,
         token,
@@ -129,9 +173,22 @@ async def session_response(request: Request, user: UserInfo, status: int = 200) 
     return resp
 
 
-def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
+async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
+    """The user, where they sit, and their standing in every registered game (points, title, counts per
+    role); a game not played yet shows the points it would start with."""
     out = user.public()
     out["table"] = lobby.user_table.get(user.id)
+    have = {st.game: st for st in await lobby.store.all_standings(user.id)}
+    games = {}
+    for game in game_names():
+        try:
+            factory = lobby.factory(game)
+        except KeyError:
+            continue
+        st = have.get(game) or Standing(user.id, game, lobby.start_points(user), 0, 0, {})
+        due = game in have and await lobby.relief_due(user, game, st.points)
+        games[game] = {**st.public(), "title": factory.title(st.points), "relief_due": due}
+    out["games"] = games
     return out
 
 
@@ -146,9 +203,9 @@ async def register(request: Request) -> Response:
     lobby = lobby_of(request)
     pw_hash = await auth.hash_password(password)
     try:
-        user = await lobby.store.create_user(name, pw_hash, is_guest=False, points=lobby.settings.start_points)
+        user = await lobby.store.create_user(name, pw_hash)
     except NameTaken:
-        raise ApiError("name_taken", f"the name {name!r} is taken", 409) from None
+        raise ApiError("name_taken", f"the name {name!r} is taken", 409, name=name) from None
     return await session_response(request, user, 201)
 
 
@@ -156,13 +213,23 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     check_rate(request)
     data = await body(request)
-    name = field(data, "name", str).strip()
-    password = field(data, "password", str)
+    name = field(data, "name", str).strip()[:64]
+    password = field(data, "password", str)[:256]
     lobby = lobby_of(request)
+    backoff: auth.LoginBackoff = request.app.state.login_backoff
+    key = name_key(name)
+    wait = backoff.wait(key)
+    if wait > 0:
+        raise ApiError("login_backoff", f"too many failed log-ins for this account: wait {wait:.0f} s", 429,
+                       seconds=int(wait) + 1)
     found = await lobby.store.login_info(name)
-    if found is None or found[1] is None or not await auth.verify_password(found[1], password):
+    pw_hash = found[1] if found is not None else None
+    ok = await auth.verify_password(pw_hash, password)  # the same work whether or not the account exists
+    if found is None or not ok:
+        backoff.failed(key)
         raise ApiError("bad_login", "wrong name or password", 401)
-    user, pw_hash = found
+    backoff.succeeded(key)
+    user = found[0]
     if pw_hash is not None and auth.needs_rehash(pw_hash):
         await lobby.store.set_password_hash(user.id, await auth.hash_password(password))
     return await session_response(request, user)
@@ -174,9 +241,7 @@ async def guest(request: Request) -> Response:
     lobby = lobby_of(request)
     for _ in range(5):
         try:
-            user = await lobby.store.create_user(
-                auth.guest_name(), None, is_guest=True, points=lobby.settings.guest_points
-            )
+            user = await lobby.store.create_user(auth.guest_name(), None, is_guest=True)
             break
         except NameTaken:
             continue
@@ -187,18 +252,66 @@ async def guest(request: Request) -> Response:
 
 @endpoint
 async def logout(request: Request) -> Response:
-    token = auth.token_from(request.headers, request.cookies, {})
+    """End this session: its token is dropped and every socket opened with it is closed."""
+    token = _token(request)
+    lobby = lobby_of(request)
     if token:
-        await lobby_of(request).store.drop_token(auth.token_hash(token))
+        digest = auth.token_hash(token)
+        user = await lobby.store.user_for_token(digest)
+        await lobby.store.drop_token(digest)
+        if user is not None:
+            lobby.close_connections(user.id, digest, "logged_out")
     resp = JSONResponse({"ok": True})
     resp.delete_cookie(auth.COOKIE, path="/")
     return resp
 
 
 @endpoint
+async def change_password(request: Request) -> Response:
+    """``{"old": ..., "new": ...}``: every other session of the account ends (its sockets close)."""
+    check_rate(request)
+    user = await need_user(request)
+    data = await body(request)
+    old = field(data, "old", str)[:256]
+    new = field(data, "new", str)
+    auth.check_password(new)
+    lobby = lobby_of(request)
+    current = await lobby.store.password_hash(user.id)
+    if current is None:
+        raise ApiError("no_password", "a guest account has no password to change", 409)
+    if not await auth.verify_password(current, old):
+        raise ApiError("bad_login", "the old password is wrong", 401)
+    await lobby.store.set_password_hash(user.id, await auth.hash_password(new))
+    token = _token(request)
+    keep = auth.token_hash(token) if token else None
+    await lobby.store.drop_tokens(user.id, keep=keep)
+    for c in list(lobby.conns_of(user.id)):
+        if c.token_hash != keep:
+            c.send({"type": "closed_session", "reason": "password_changed"})
+            c.close()
+    return JSONResponse({"ok": True})
+
+
+@endpoint
 async def me(request: Request) -> Response:
     user = await need_user(request)
-    return JSONResponse(profile(lobby_of(request), user))
+    return JSONResponse(await profile(lobby_of(request), user))
+
+
+@endpoint
+async def relief(request: Request) -> Response:
+    """救济: ``{"game": ...}`` — points for a player below every room's minimum, once a day."""
+    user = await need_user(request)
+    data = await body(request)
+    game = field(data, "game", str, required=False) or "doudizhu"
+    if game not in game_names():
+        raise ApiError("unknown_game", f"no game {game[:32]!r}", 404, game=game[:32])
+    lobby = lobby_of(request)
+    points = await lobby.relief(user, game)
+    if points is None:
+        raise ApiError("no_relief", "relief is for players below every room's minimum, once a day", 409,
+                       amount=lobby.settings.relief_points)
+    return JSONResponse({"game": game, "points": points, "granted": lobby.settings.relief_points})
 
 
 @endpoint
@@ -208,10 +321,13 @@ async def user_profile(request: Request) -> Response:
         uid = int(request.path_params["user_id"])
     except ValueError:
         raise ApiError("bad_request", "a user id is a number") from None
-    u = await lobby_of(request).store.user(uid)
+    lobby = lobby_of(request)
+    u = await lobby.store.user(uid)
     if u is None:
-        raise ApiError("unknown_user", f"no user {uid}", 404)
-    return JSONResponse(u.public())
+        raise ApiError("unknown_user", f"no user {uid}", 404, user=uid)
+    out = await profile(lobby, u)
+    out.pop("table", None)
+    return JSONResponse(out)
 
 
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
@@ -221,18 +337,25 @@ def _int_param(request: Request, name: str, default: int | None, lo: int, hi: in
     try:
         v = int(raw)
     except ValueError:
-        raise ApiError("bad_request", f"{name} must be a whole number") from None
+        raise ApiError("bad_param", f"{name} must be a whole number", param=name) from None
     if not lo <= v <= hi:
-        raise ApiError("bad_request", f"{name} must be between {lo} and {hi}")
+        raise ApiError("bad_param", f"{name} must be between {lo} and {hi}", param=name, min=lo, max=hi)
     return v
 
 
 @endpoint
 async def leaderboard(request: Request) -> Response:
+    game = game_param(request)
     limit = _int_param(request, "limit", 50, 1, 200) or 50
     offset = _int_param(request, "offset", 0, 0, 10**9) or 0
-    users = await lobby_of(request).store.leaderboard(limit, offset)
-    return JSONResponse({"users": [{"rank": offset + i + 1, **u.public()} for i, u in enumerate(users)]})
+    lobby = lobby_of(request)
+    title = lobby.factory(game).title
+    rows = await lobby.store.leaderboard(game, limit, offset)
+    return JSONResponse({"game": game, "users": [
+        {"rank": offset + i + 1, **u.public(), "points": st.points, "title": title(st.points),
+         "games_played": st.games_played, "wins": st.wins}
+        for i, (u, st) in enumerate(rows)
+    ]})
 
 
 @endpoint
@@ -240,7 +363,10 @@ async def history(request: Request) -> Response:
     user = await need_user(request)
     limit = _int_param(request, "limit", 50, 1, 200) or 50
     before = _int_param(request, "before", None, 1, 2**62)
-    rows = await lobby_of(request).store.history(user.id, limit, before)
+    game = request.query_params.get("game")
+    if game is not None and game not in game_names():
+        raise ApiError("unknown_game", f"no game {game[:32]!r}", 404, game=game[:32])
+    rows = await lobby_of(request).store.history(user.id, limit, before, game)
     return JSONResponse({"deals": rows})
 
 
@@ -252,12 +378,14 @@ async def _played_deal(request: Request) -> tuple[dict[str, Any], int]:
         raise ApiError("bad_request", "a deal id is a number") from None
     deal = await lobby_of(request).store.deal(deal_id)
     if deal is None:
-        raise ApiError("unknown_deal", f"no deal {deal_id}", 404)
+        raise ApiError("unknown_deal", f"no deal {deal_id}", 404, deal=deal_id)
     seats = [i for i, s in enumerate(deal["seats"]) if s.get("user_id") == user.id]
     if not seats:
         raise ApiError("not_your_deal", "you can read the records of deals you played", 403)
     if deal["status"] == "aborted":
         raise ApiError("deal_aborted", "this deal was abandoned unfinished and was not settled", 409)
+    if deal["status"] == "failed":
+        raise ApiError("deal_failed", "this deal's result could not be recorded; nobody was paid", 409)
     if deal["status"] != "over":
         raise ApiError("deal_running", "this deal is not over yet", 409)
     return deal, seats[0]
@@ -269,29 +397,76 @@ async def deal_record(request: Request) -> Response:
     return JSONResponse({**deal, "you": seat})
 
 
+def _own_view(game: Any, seat: int) -> Any:
+    """A seat's own part of its view (the keys that differ between seats), or its whole view for a game without
+    :class:`~qipai.core.game.SplitObservation`."""
+    if isinstance(game, SplitObservation):
+        return game.observe_parts(seat)[1]
+    return game.observe(seat)
+
+
 @endpoint
 async def deal_replay(request: Request) -> Response:
-    """The deal step by step: the player's own view after each journaled action (a replay for a viewer)."""
+    """The deal step by step: after each journaled action the player's own view (``observation``) and every
+    seat's own part of its view (``views``: the keys that differ between seats, such as the hand — after a deal
+    every hand is public, so a replay may show them all; the shared keys are in ``observation`` once).  Gzipped
+    for a client that accepts it (a four-deck Shengji hand has over a thousand steps)."""
     deal, seat = await _played_deal(request)
     lobby = lobby_of(request)
     factory = lobby.factory(deal["game"])
     game = factory.new(deal["options"], deal["seed"], deal["context"])
-    steps: list[dict[str, Any]] = [{"n": 0, "seat": None, "action": None, "observation": game.observe(seat)}]
+    seats = range(game.players)
+
+    def step(n: int, who: int | None, action: str | None) -> dict[str, Any]:
+        return {"n": n, "seat": who, "action": action, "observation": game.observe(seat),
+                "views": [_own_view(game, s) for s in seats]}
+
+    steps: list[dict[str, Any]] = [step(0, None, None)]
     for j in await lobby.store.journal(deal["id"]):
-        game.apply(j.action, j.seat)
-        steps.append({"n": j.n, "seat": j.seat, "action": j.action, "observation": game.observe(seat)})
-    return JSONResponse({"deal": deal["id"], "you": seat, "steps": steps})
+        apply_step(game, -1 if j.seat is None else j.seat, j.action)
+        steps.append(step(j.n, j.seat, j.action))
+    resp = JSONResponse({"deal": deal["id"], "game": deal["game"], "you": seat, "players": deal["seats"],
+                         "steps": steps, "outcome": deal["outcome"]})
+    if "gzip" in request.headers.get("accept-encoding", "") and len(resp.body) > 4096:
+        body = gzip.compress(resp.body, compresslevel=5)
+        return Response(body, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return resp
+
+
+@endpoint
+async def deal_review(request: Request) -> Response:
+    """复盘: ``?seat=N`` — every decision of that seat with the strong bot's choice and its estimated win
+    probability before and after, big swings marked (from what that seat could see only).  Slow the first time
+    (seconds); made in a background process."""
+    deal, mine = await _played_deal(request)
+    lobby = lobby_of(request)
+    seat = _int_param(request, "seat", mine, 0, len(deal["seats"]) - 1)
+    samples = _int_param(request, "samples", 120, 10, 400) or 120
+    assert seat is not None
+    if not lobby.can_review(deal["game"]):
+        raise ApiError("no_review", f"{deal['game']} deals have no review", 404, game=deal["game"])
+    review = await lobby.review(deal["game"], deal["id"], deal["record"], seat, samples)
+    return JSONResponse({"deal": deal["id"], "seat": seat, "review": review})
 
 
 # --------------------------------------------------------------------------------------------- lobby
 @endpoint
+async def games(request: Request) -> Response:
+    """Every registered game: its description (options with types and ranges, presets, roles, web view)."""
+    lobby = lobby_of(request)
+    return JSONResponse({"games": [{**lobby.factory(name).info.describe(), "review": lobby.can_review(name)}
+                                   for name in game_names()]})
+
+
+@endpoint
 async def rooms(request: Request) -> Response:
-    return JSONResponse({"rooms": lobby_of(request).room_list()})
+    return JSONResponse({"rooms": await lobby_of(request).list_rooms()})
 
 
 @endpoint
 async def tables(request: Request) -> Response:
-    return JSONResponse({"tables": lobby_of(request).public_tables()})
+    return JSONResponse({"tables": await lobby_of(request).list_public_tables()})
 
 
 @endpoint
@@ -304,10 +479,36 @@ async def table_info(request: Request) -> Response:
     return JSONResponse(t.table_view(seat))
 
 
-def _seated(lobby: Lobby, user_id: int, table_id: str, seat: int) -> JSONResponse:
-    t = lobby.tables[table_id]
-    lobby.announce_seat(user_id, t, seat, None, None)
-    return JSONResponse({"table": table_id, "seat": seat, "invite_code": t.info.invite_code})
+@endpoint
+async def invite_info(request: Request) -> Response:
+    """What an invite link leads to: the table's game, room, seats and whether one may still sit down."""
+    await need_user(request)
+    t = lobby_of(request).invite_table(request.path_params["code"])
+    return JSONResponse({"table": t.id, "game": t.info.game, "room": t.info.room, "players": t.players,
+                         "seated": t.players - len(t.empty_seats()),
+                         "can_sit": bool(t.empty_seats()) and not t.running, "running": t.running})
+
+
+@endpoint
+async def check_action(request: Request) -> Response:
+    """``{"action": ...}``: would the user's seat at this table be allowed this action now?  (Any game.)"""
+    user = await need_user(request)
+    data = await body(request)
+    action = field(data, "action", str)
+    if len(action) > 400:
+        raise ApiError("too_large", "an action is at most 400 characters", 413)
+    t = lobby_of(request).table(request.path_params["table_id"])
+    async with t.lock:
+        reason = await t.check_action(user.id, action)
+    return JSONResponse({"action": action, "legal": reason is None, "reason": reason})
+
+
+def _seated(lobby: Lobby, user_id: int, where: Table | RemoteSeat, seat: int) -> JSONResponse:
+    lobby.announce_seat(user_id, where, seat, None, None)
+    if isinstance(where, RemoteSeat):
+        return JSONResponse({"table": where.table_id, "seat": seat, "invite_code": where.invite_code,
+                             "node": where.node, "url": where.url})
+    return JSONResponse({"table": where.id, "seat": seat, "invite_code": where.info.invite_code})
 
 
 @endpoint
@@ -315,8 +516,8 @@ async def quick_match(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
     lobby = lobby_of(request)
-    t, seat = await lobby.quick_match(user.id, field(data, "room", str))
-    return _seated(lobby, user.id, t.id, seat)
+    where, seat = await lobby.quick_match(user.id, field(data, "room", str))
+    return _seated(lobby, user.id, where, seat)
 
 
 @endpoint
@@ -326,15 +527,21 @@ async def create_table(request: Request) -> Response:
     lobby = lobby_of(request)
     fill = data.get("fill_bots_after")
     if fill is not None and (isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600):
-        raise ApiError("bad_request", "fill_bots_after is a number of seconds (0..3600) or null")
+        raise ApiError("bad_field", "fill_bots_after is a number of seconds (0..3600) or null",
+                       field="fill_bots_after")
+    for_points = data.get("for_points", True)
+    if not isinstance(for_points, bool):
+        raise ApiError("bad_field", "for_points is true or false", field="for_points", type="bool")
     t, seat = await lobby.create_private(
         user.id,
         field(data, "room", str),
         field(data, "options", dict, required=False) or {},
         None if fill is None else float(fill),
         field(data, "autoplay_bot", str, required=False),
+        for_points,
+        field(data, "seat_bot", str, required=False),
     )
-    return _seated(lobby, user.id, t.id, seat)
+    return _seated(lobby, user.id, t, seat)
 
 
 @endpoint
@@ -342,8 +549,8 @@ async def join_table(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
     lobby = lobby_of(request)
-    t, seat = await lobby.join_invite(user.id, field(data, "invite", str))
-    return _seated(lobby, user.id, t.id, seat)
+    where, seat = await lobby.join_invite(user.id, field(data, "invite", str))
+    return _seated(lobby, user.id, where, seat)
 
 
 @endpoint
@@ -363,28 +570,221 @@ async def fill_bots(request: Request) -> Response:
 
 
 @endpoint
+async def cluster(request: Request) -> Response:
+    """Every live node (with how many tables it runs) and the open tables the directory knows."""
+    lobby = lobby_of(request)
+    nodes = await lobby.cluster.nodes()
+    tables = await lobby.cluster.tables() if lobby.cluster.networked else [lobby.summary(t) | {
+        "node": lobby.cluster.node_id} for t in lobby.tables.values()]
+    return JSONResponse({"node": lobby.cluster.node_id, "networked": lobby.cluster.networked,
+                         "nodes": [{"id": n.id, "url": n.url, "started": n.started, "tables": n.tables}
+                                   for n in nodes], "tables": len(tables)})
+
+
+def _admin(request: Request) -> Lobby:
+    lobby = lobby_of(request)
+    want = lobby.settings.admin_token
+    got = request.headers.get("x-admin-token")
+    if not want or not got or not secrets.compare_digest(want, got):
+        raise ApiError("not_allowed", "operator endpoints need the server's admin token (X-Admin-Token)", 403)
+    return lobby
+
+
+@endpoint
+async def drain(request: Request) -> Response:
+    """Operator: move this node's tables to other nodes between deals (``{"left": n}`` still to move)."""
+    lobby = _admin(request)
+    if not lobby.cluster.networked:
+        raise ApiError("no_cluster", "this server runs alone: there is no node to hand tables to", 409)
+    return JSONResponse({"left": await lobby.drain(), "draining": True})
+
+
+# ------------------------------------------------------------------------------------------ matches (比赛)
+MATCH_STATUSES = ("upcoming", "open", "running", "finished", "cancelled")
+
+
+def _director(request: Request) -> Any:
+    return lobby_of(request).director
+
+
+@endpoint
+async def list_matches(request: Request) -> Response:
+    """Matches by status: ``upcoming``, ``open`` (registration), ``running``, ``finished``, ``cancelled``
+    (``?status=open,running``; default all but cancelled).  Finished ones come from the store."""
+    d = _director(request)
+    raw = request.query_params.get("status")
+    want = set(MATCH_STATUSES[:4]) if not raw else {x.strip() for x in raw.split(",") if x.strip()}
+    bad = sorted(want - set(MATCH_STATUSES))
+    if bad:
+        raise ApiError("bad_param", f"status is one or more of {', '.join(MATCH_STATUSES)}", param="status")
+    user = await current_user(request, required=False)
+    out = []
+    for run in sorted(d.runs.values(), key=lambda r: r.id):
+        item = d.summary(run)
+        if item["status"] in want:
+            item["me"] = d.entrant_of(run, user.id) if user is not None else None
+            out.append(item)
+    seen = {m["id"] for m in out}
+    # finished ones, and (several nodes) those another node drives, as last written
+    for row in await lobby_of(request).store.matches(None, limit=200):
+        if row.id in seen:
+            continue
+        other = run_from_row(row)
+        item = d.summary(other)
+        if item["status"] in want:
+            item["me"] = d.entrant_of(other, user.id) if user is not None else None
+            out.append(item)
+    return JSONResponse({"matches": out})
+
+
+async def _run_or_row(request: Request) -> tuple[Any, Any]:
+    d = _director(request)
+    mid = request.path_params["match_id"]
+    run = d.runs.get(mid)
+    if run is not None:
+        return d, run
+    row = await lobby_of(request).store.match(mid)
+    if row is None:
+        raise ApiError("unknown_match", f"no match {mid[:40]!r}", 404, match=mid[:40])
+    return d, row
+
+
+@endpoint
+async def match_info(request: Request) -> Response:
+    """One match: its card, definition and standings (``me``: the caller's entrant, table and seat)."""
+    d, run = await _run_or_row(request)
+    if not isinstance(run, MatchRun):
+        run = run_from_row(run)
+        await d.load_names(run)
+    user = await current_user(request, required=False)
+    me = None
+    if user is not None:
+        eid = d.entrant_of(run, user.id)
+        if eid is not None:
+            e = run.state.entrants[eid]
+            t = d.table_of(run.id, e.table) if e.table else None
+            me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
+                  "table": t.id if t is not None else None, "seat": t.seat_of(user.id) if t is not None else None}
+    return JSONResponse({**d.summary(run), "definition": definition_data(run.defn), **d.standings_view(run),
+                         "me": me})
+
+
+@endpoint
+async def match_register(request: Request) -> Response:
+    """Register; the fee is taken now.  A team match: the captain invites (``{"partner": user_id}``) and the
+    partner confirms (``{"captain": user_id}``), which registers the team."""
+    user = await need_user(request)
+    data = await body(request)
+    partner, captain = data.get("partner"), data.get("captain")
+    for name, v in (("partner", partner), ("captain", captain)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise ApiError("bad_field", f"{name} is a user id", field=name, type="int")
+    d = _director(request)
+    mid = request.path_params["match_id"]
+    elsewhere = await d.remote(mid, "register", user_id=user.id, partner=partner, captain=captain)
+    if elsewhere is not None:
+        return JSONResponse(elsewhere)
+    if partner is not None:
+        return JSONResponse(await d.invite(mid, user.id, partner))
+    run = await (d.confirm(mid, user.id, captain) if captain is not None else d.register(mid, user.id))
+    return JSONResponse({"match": run.id, "entrant": d.entrant_of(run, user.id), "phase": run.state.phase})
+
+
+@endpoint
+async def match_withdraw(request: Request) -> Response:
+    """Withdraw before the start (the fee comes back) or quit a running match (退赛)."""
+    user = await need_user(request)
+    d = _director(request)
+    mid = request.path_params["match_id"]
+    elsewhere = await d.remote(mid, "withdraw", user_id=user.id)
+    if elsewhere is not None:
+        return JSONResponse(elsewhere)
+    status = await d.withdraw(mid, user.id)
+    return JSONResponse({"match": mid, "status": status})
+
+
+@endpoint
+async def my_matches(request: Request) -> Response:
+    """The caller's match history: every match entered, with its status, place and prize."""
+    user = await need_user(request)
+    return JSONResponse({"matches": await lobby_of(request).store.match_history(user.id)})
+
+
+@endpoint
+async def admin_create_match(request: Request) -> Response:
+    """Operator: create a match from a definition (``{"definition": {...}, "start_at"?: epoch, "name"?}``)."""
+    _admin(request)
+    data = await body(request)
+    definition = field(data, "definition", dict)
+    start_at = data.get("start_at")
+    if start_at is not None and (isinstance(start_at, bool) or not isinstance(start_at, int)):
+        raise ApiError("bad_field", "start_at is epoch seconds", field="start_at", type="int")
+    d = _director(request)
+    run = await d.create(definition, name=field(data, "name", str, required=False), source="operator",
+                         start_at=start_at)
+    return JSONResponse(d.summary(run), status_code=201)
+
+
+@endpoint
+async def admin_match_bots(request: Request) -> Response:
+    """Operator: register bot entrants (``{"count": n}``)."""
+    _admin(request)
+    data = await body(request)
+    count = data.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
+        raise ApiError("bad_field", "count is a whole number 1..1000", field="count", type="int")
+    made = await _director(request).add_bots(request.path_params["match_id"], count)
+    return JSONResponse({"bots": made})
+
+
+@endpoint
+async def admin_cancel_match(request: Request) -> Response:
+    """Operator: cancel a match (every fee refunded, no prize)."""
+    _admin(request)
+    await _director(request).cancel(request.path_params["match_id"])
+    return JSONResponse({"cancelled": True})
+
+
+@endpoint
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True, **lobby_of(request).stats()})
+    stats = lobby_of(request).stats()
+    return JSONResponse({"ok": stats["storage_ok"], **stats}, status_code=200 if stats["storage_ok"] else 503)
 
 
 routes = [
     Route("/api/health", health),
+    Route("/api/cluster", cluster),
+    Route("/api/admin/drain", drain, methods=["POST"]),
     Route("/api/register", register, methods=["POST"]),
     Route("/api/login", login, methods=["POST"]),
     Route("/api/guest", guest, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/password", change_password, methods=["POST"]),
+    Route("/api/relief", relief, methods=["POST"]),
     Route("/api/me", me),
     Route("/api/users/{user_id}", user_profile),
     Route("/api/leaderboard", leaderboard),
     Route("/api/history", history),
     Route("/api/deals/{deal_id}", deal_record),
     Route("/api/deals/{deal_id}/replay", deal_replay),
+    Route("/api/deals/{deal_id}/review", deal_review),
+    Route("/api/games", games),
     Route("/api/rooms", rooms),
     Route("/api/tables", tables),
     Route("/api/tables", create_table, methods=["POST"]),
     Route("/api/tables/join", join_table, methods=["POST"]),
+    Route("/api/invites/{code}", invite_info),
     Route("/api/tables/{table_id}", table_info),
+    Route("/api/tables/{table_id}/check", check_action, methods=["POST"]),
     Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
     Route("/api/tables/{table_id}/bots", fill_bots, methods=["POST"]),
     Route("/api/quick-match", quick_match, methods=["POST"]),
+    Route("/api/matches", list_matches),
+    Route("/api/matches/mine", my_matches),
+    Route("/api/matches/{match_id}", match_info),
+    Route("/api/matches/{match_id}/register", match_register, methods=["POST"]),
+    Route("/api/matches/{match_id}/withdraw", match_withdraw, methods=["POST"]),
+    Route("/api/admin/matches", admin_create_match, methods=["POST"]),
+    Route("/api/admin/matches/{match_id}/bots", admin_match_bots, methods=["POST"]),
+    Route("/api/admin/matches/{match_id}/cancel", admin_cancel_match, methods=["POST"]),
 ]

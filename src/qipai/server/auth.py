@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -12,47 +11,56 @@ from collections.abc import Mapping
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from qipai.host.limits import Bucket, RateLimiter
+from qipai.store import names
+
+__all__ = ["Bucket", "RateLimiter"]
+
 COOKIE = "qipai_session"
-NAME_RE = re.compile(r"^[\w\u4e00-\u9fff][\w\u4e00-\u9fff.-]{1,23}$")
-RESERVED_PREFIXES = ("guest", "bot")
 
 _hasher = PasswordHasher()
+_DUMMY_HASH = _hasher.hash("qipai: no such account")
+"""Verified against when a log-in names no account, so both answers take as long (no name probing)."""
 
 
 class AuthError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, **params: object) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.params = params
 
 
 def check_name(name: str) -> str:
-    name = name.strip()
-    if not NAME_RE.match(name):
-        raise AuthError(
-            "bad_name", "a name is 2 to 24 letters, digits, '_', '-' or '.', starting with a letter or digit"
-        )
-    if name.casefold().startswith(RESERVED_PREFIXES):
-        raise AuthError("bad_name", "names starting with 'guest' or 'bot' are reserved")
-    return name
+    """The name to store, or :class:`AuthError` (``bad_name``) saying what is wrong with it."""
+    try:
+        return names.check_name(name)
+    except names.BadName as e:
+        raise AuthError("bad_name", str(e), reason=e.reason, min=names.MIN_LEN, max=names.MAX_LEN) from None
 
 
 def check_password(password: str) -> None:
     if not 6 <= len(password) <= 128:
-        raise AuthError("bad_password", "a password is 6 to 128 characters long")
+        raise AuthError("bad_password", "a password is 6 to 128 characters long", min=6, max=128)
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in password):
+        raise AuthError("bad_password", "a password may not hold unpaired surrogate characters")
 
 
 async def hash_password(password: str) -> str:
     return await asyncio.to_thread(_hasher.hash, password)
 
 
-async def verify_password(password_hash: str, password: str) -> bool:
+async def verify_password(password_hash: str | None, password: str) -> bool:
+    """Whether ``password`` matches; with no hash (no such account, a guest) the work is done all the same
+    against a dummy hash and the answer is ``False``."""
+
     def check() -> bool:
         try:
-            return _hasher.verify(password_hash, password)
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            ok = _hasher.verify(password_hash or _DUMMY_HASH, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError, UnicodeError):
             return False
+        return ok and password_hash is not None
 
     return await asyncio.to_thread(check)
 
@@ -71,60 +79,46 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_from(headers: Mapping[str, str], cookies: Mapping[str, str], query: Mapping[str, str]) -> str | None:
-    """The session token of a request: ``Authorization: Bearer``, then the cookie, then ``?token=``."""
+def token_from(headers: Mapping[str, str], cookies: Mapping[str, str]) -> str | None:
+    """The session token of a request: ``Authorization: Bearer``, then the session cookie.  Never the URL."""
     auth = headers.get("authorization")
     if auth:
         scheme, _, value = auth.partition(" ")
         if scheme.lower() == "bearer" and value.strip():
             return value.strip()
     tok = cookies.get(COOKIE)
-    if tok:
-        return tok
-    return query.get("token") or None
+    return tok or None
 
 
 def guest_name() -> str:
     return "guest-" + secrets.token_hex(4)
 
 
-class RateLimiter:
-    """Token buckets keyed by a string (client address)."""
+class LoginBackoff:
+    """Failed log-ins per account: after ``after`` failures in a row the account waits before the next try,
+    1 s then doubling up to 15 minutes; a success clears it.  (Per account, so changing address does not
+    help; per-address limits are :class:`RateLimiter`'s.)"""
 
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.buckets: dict[str, tuple[float, float]] = {}
+    MAX_WAIT = 900.0
 
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self.buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1:
-            self.buckets[key] = (tokens, now)
-            return False
-        self.buckets[key] = (tokens - 1, now)
-        if len(self.buckets) > 10000:
-            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < 60}
-        return True
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.fails: dict[str, tuple[int, float]] = {}
 
+    def wait(self, key: str) -> float:
+        """Seconds the account must still wait (0: it may try now)."""
+        n, last = self.fails.get(key, (0, 0.0))
+        if n < self.after:
+            return 0.0
+        wait = min(self.MAX_WAIT, 2.0 ** (n - self.after))
+        return max(0.0, last + wait - time.monotonic())
 
-class Bucket:
-    """A token bucket for one connection."""
+    def failed(self, key: str) -> None:
+        n, _ = self.fails.get(key, (0, 0.0))
+        self.fails[key] = (n + 1, time.monotonic())
+        if len(self.fails) > 100_000:
+            now = time.monotonic()
+            self.fails = {k: v for k, v in self.fails.items() if now - v[1] < self.MAX_WAIT}
 
-    __slots__ = ("burst", "last", "rate", "tokens")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    def succeeded(self, key: str) -> None:
+        self.fails.pop(key, None)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import socket
 from typing import Any
 
 import uvicorn
 
+from qipai.host.settings import Settings
 from qipai.server.app import create_app
-from qipai.server.settings import Settings
 
 
 class Server(uvicorn.Server):
@@ -23,11 +25,42 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+class RedactSecrets(logging.Filter):
+    """Access-log lines never show a ``token=``/``password=`` query value (clients should not send them in a
+    URL at all; the server does not read them there)."""
+
+    PATTERN = re.compile(r"((?:token|password|pw)=)[^&\s\"]+", re.IGNORECASE)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args and isinstance(record.args, tuple):
+            record.args = tuple(self.PATTERN.sub(r"\1[redacted]", a) if isinstance(a, str) else a
+                                for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = self.PATTERN.sub(r"\1[redacted]", record.msg)
+        return True
+
+
 def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
+    """uvicorn's configuration.  ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed only from
+    ``trusted_proxies`` (none by default: a client cannot pick its own address for the rate limits)."""
+    ours = logging.getLogger("qipai")  # the server's own log lines, at the same level as uvicorn's
+    ours.setLevel(settings.log_level.upper())
+    if not ours.handlers and "log_config" not in kwargs:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        ours.addHandler(handler)
+        ours.propagate = False
+    for name in ("uvicorn.access", "uvicorn.error"):  # uvicorn logs each WebSocket's path on uvicorn.error
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(RedactSecrets())
+    trusted = settings.trusted_proxies
     return uvicorn.Config(
         create_app(settings),
         host=settings.host,
         port=settings.port,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=",".join(trusted) if trusted else "",
         log_level=settings.log_level,
         ws_max_size=max(65536, settings.max_message_bytes * 2),
         ws_ping_interval=20.0,

@@ -6,33 +6,44 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from qipai.host.jsonenc import dumps
+from qipai.host.table import TableError
 from qipai.server import auth
-from qipai.server.jsonenc import dumps
+from qipai.server.jsonin import BadJson, loads_limited
 from qipai.server.protocol import (
     Action,
+    Auth,
     Autoplay,
+    Chat,
+    Check,
     CreateTable,
     FillBots,
     Join,
     Leave,
+    MatchUnwatch,
+    MatchWatch,
     Ping,
+    Prefs,
     ProtocolError,
     QuickMatch,
+    Ready,
     Snapshot,
     Spectate,
+    TakeOver,
     Unspectate,
     parse_client,
 )
-from qipai.server.table import TableError
 from qipai.store import UserInfo
 
 if TYPE_CHECKING:
-    from qipai.server.lobby import Lobby
+    from qipai.host.lobby import Lobby
 
 log = logging.getLogger("qipai.server.ws")
 
@@ -40,12 +51,20 @@ QUEUE_LIMIT = 5000
 
 
 class Connection:
-    """One WebSocket: numbers every outgoing message and sends them in order from its own writer task."""
+    """One WebSocket: numbers every outgoing message and sends them in order from its own writer task.
 
-    def __init__(self, ws: WebSocket, user: UserInfo, lobby: Lobby) -> None:
+    ``token_hash`` is the session it was opened with (logging out closes it); ``active`` is whether it controls
+    the user's seat (the newest connection of a user does; an older one is told it was taken over)."""
+
+    def __init__(self, ws: WebSocket, user: UserInfo, lobby: Lobby, token_hash: str,
+                 expires_at: datetime | None = None) -> None:
         self.ws = ws
         self.user = user
         self.lobby = lobby
+        self.token_hash = token_hash
+        self.expires_at = expires_at
+        self.opened = time.monotonic()
+        self.active = True
         s = lobby.settings
         self.bucket = auth.Bucket(s.rate_limit, s.rate_burst)
         self.seq = 0
@@ -55,7 +74,13 @@ class Connection:
         self.refused = 0
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.send_body(dumps(msg))
+        try:
+            body = dumps(msg)
+        except Exception:
+            log.exception("could not encode a message for user %s; closing the connection", self.user.id)
+            self.close()
+            return
+        self.send_body(body)
 
     def send_body(self, body: str) -> None:
         """Queue a message given as a JSON object text without ``v``/``seq`` (added here)."""
@@ -68,8 +93,8 @@ class Connection:
         self.seq += 1
         self.queue.put_nowait(f'{{"v":1,"seq":{self.seq},{body[1:]}')
 
-    def error(self, code: str, message: str, ref: Any = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "ref": ref})
+    def error(self, code: str, message: str, ref: Any = None, params: dict[str, Any] | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, "params": params or {}, "ref": ref})
 
     def close(self) -> None:
         if not self.closed:
@@ -77,16 +102,22 @@ class Connection:
             self.queue.put_nowait(None)
 
     async def writer(self) -> None:
+        """Send queued messages in order; a failure closes the socket (and says why in the log)."""
         try:
             while True:
                 text = await self.queue.get()
                 if text is None:
                     with contextlib.suppress(Exception):
-                        await self.ws.close(1008)
+                        await self.ws.close(1008 if not self.lobby.closing else 1001)
                     return
                 await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self.closed = True
+        except Exception:
+            log.exception("connection of user %s: sending failed; closing it", self.user.id)
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.ws.close(1011)
 
 
 def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -99,30 +130,52 @@ def _origin_ok(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
     return urlsplit(origin).netloc == host
 
 
+async def _first_message_token(ws: WebSocket, timeout: float) -> str | None:
+    """The token of an ``auth`` first message (non-browser clients) sent within ``timeout`` s, or ``None``."""
+    try:
+        msg = await asyncio.wait_for(ws.receive(), timeout)
+    except TimeoutError:
+        return None
+    if msg["type"] != "websocket.receive":
+        return None
+    text = msg.get("text")
+    if text is None or len(text) > 1024:
+        return None
+    try:
+        data = loads_limited(text)
+    except BadJson:
+        return None
+    if isinstance(data, dict) and data.get("type") == "auth" and isinstance(data.get("token"), str):
+        return str(data["token"])[:200]
+    return None
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
+    await ws.send_text(json.dumps({"v": 1, "seq": 1, "type": "error", "code": code, "message": message,
+                                   "params": {}, "ref": None}))
+    await ws.close(close)
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
+    """``/ws``: a browser authenticates with its session cookie; other clients send ``Authorization: Bearer``
+    or, as their first message, ``{"type": "auth", "token": ...}``.  A token in the URL is not read: URLs end
+    up in logs."""
     lobby: Lobby = ws.app.state.lobby
     if not _origin_ok(ws, lobby.settings.allowed_origins):
         await ws.close(4403)
         return
-    token = auth.token_from(ws.headers, ws.cookies, ws.query_params)
-    user = await lobby.store.user_for_token(auth.token_hash(token)) if token else None
+    token = auth.token_from(ws.headers, ws.cookies)
     await ws.accept()
-    if user is None:
-        await ws.send_text(
-            json.dumps(
-                {
-                    "v": 1,
-                    "seq": 1,
-                    "type": "error",
-                    "code": "unauthorized",
-                    "message": "log in first: send the session cookie, a bearer token or ?token=",
-                    "ref": None,
-                }
-            )
-        )
-        await ws.close(4401)
+    if token is None:
+        token = await _first_message_token(ws, lobby.settings.ws_auth_timeout)
+    found = await lobby.store.token_info(auth.token_hash(token)) if token else None
+    if found is None:
+        await _refuse(ws, "unauthorized",
+                      "log in first: send the session cookie, an Authorization: Bearer header, or "
+                      '{"type": "auth", "token": "..."} as the first message', 4401)
         return
-    conn = Connection(ws, user, lobby)
+    user, expires = found
+    conn = Connection(ws, user, lobby, auth.token_hash(token or ""), expires)
     writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{user.id}")
     try:
         await lobby.connect(conn)
@@ -169,9 +222,9 @@ async def handle(conn: Connection, text: str) -> None:
     ref: Any = None
     try:
         try:
-            raw = json.loads(text)
-        except ValueError as e:
-            raise ProtocolError("bad_json", f"not valid JSON: {e}") from None
+            raw = loads_limited(text)
+        except BadJson as e:
+            raise ProtocolError("bad_json", str(e)) from None
         msg = parse_client(raw)
         ref = msg.id
         await dispatch(conn, msg)
@@ -180,23 +233,48 @@ async def handle(conn: Connection, text: str) -> None:
         conn.refused += 1
         conn.error(e.code, e.message, e.ref)
     except TableError as e:
-        conn.error(e.code, e.message, ref)
+        if e.code == "unknown_table" and isinstance(e.params.get("table"), str):
+            e = await conn.lobby.elsewhere(e.params["table"]) or e  # it runs on another node: go there
+        conn.error(e.code, e.message, ref, e.params)
     except Exception:
         log.exception("message from user %s failed: %.200s", conn.user.id, text)
         conn.error("server_error", "the server failed on this message; nothing was changed", ref)
+
+
+SEAT_CONTROL = (Action, Autoplay, QuickMatch, CreateTable, Join, Leave, FillBots, Ready)
+"""Messages only the connection that controls the user's seat may send."""
 
 
 async def dispatch(conn: Connection, msg: Any) -> None:
     lobby = conn.lobby
     uid = conn.user.id
     ref = msg.id
+    if isinstance(msg, SEAT_CONTROL) and not conn.active:
+        raise TableError("taken_over", "another window of yours controls your seat now: send take_over to "
+                                       "take it back")
     match msg:
         case Ping():
             conn.send({"type": "pong", "ref": ref})
+        case Auth():
+            conn.send({"type": "pong", "ref": ref})  # already authenticated
+        case TakeOver():
+            lobby.take_over(conn)
+            conn.send({"type": "took_over", "ref": ref})
+            cur = lobby._current(uid)
+            if cur is not None:
+                t = cur[0]
+                async with t.lock:
+                    conn.send(t.snapshot(t.seat_of(uid), ref))
         case Action():
             t = lobby.table(msg.table)
             async with t.lock:
-                await t.client_action(uid, msg.deal, msg.version, msg.action)
+                await t.client_action(uid, msg.deal, msg.version, msg.action, msg.decision)
+        case Check():
+            t = lobby.table(msg.table)
+            async with t.lock:
+                reason = await t.check_action(uid, msg.action)
+            conn.send({"type": "checked", "ref": ref, "action": msg.action, "legal": reason is None,
+                       "reason": reason})
         case Autoplay():
             t = lobby.table(msg.table)
             async with t.lock:
@@ -209,14 +287,15 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             async with t.lock:
                 conn.send(t.snapshot(seat, ref))
         case QuickMatch():
-            t, seat = await lobby.quick_match(uid, msg.room)
-            lobby.announce_seat(uid, t, seat, conn, ref)
+            where, seat = await lobby.quick_match(uid, msg.room)
+            lobby.announce_seat(uid, where, seat, conn, ref)
         case CreateTable():
-            t, seat = await lobby.create_private(uid, msg.room, msg.options, msg.fill_bots_after, msg.autoplay_bot)
+            t, seat = await lobby.create_private(uid, msg.room, msg.options, msg.fill_bots_after, msg.autoplay_bot,
+                                                 msg.for_points, msg.seat_bot)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Join():
-            t, seat = await lobby.join_invite(uid, msg.invite)
-            lobby.announce_seat(uid, t, seat, conn, ref)
+            where, seat = await lobby.join_invite(uid, msg.invite)
+            lobby.announce_seat(uid, where, seat, conn, ref)
         case Leave():
             await lobby.leave(uid, msg.table, conn, ref)
         case Spectate():
@@ -224,6 +303,23 @@ async def dispatch(conn: Connection, msg: Any) -> None:
         case Unspectate():
             lobby.unspectate(conn, msg.table)
             conn.send({"type": "left", "table": msg.table, "reason": "unspectated", "ref": ref})
+        case Ready():
+            t = lobby.table(msg.table)
+            async with t.lock:
+                await t.set_ready(uid)
+        case Chat():
+            lobby.table(msg.table).chat(uid, msg.phrase)
+        case Prefs():
+            lobby.set_prefs(uid, {k: v for k, v in (("auto_pass", msg.auto_pass),) if v is not None})
+            conn.send({"type": "pong", "ref": ref})
+        case MatchWatch():
+            run = lobby.director.run_of(msg.match)
+            run.watchers.add(conn)
+            conn.send({"type": "match_standings", "ref": ref, **lobby.director.standings_view(run)})
+        case MatchUnwatch():
+            run = lobby.director.run_of(msg.match)
+            run.watchers.discard(conn)
+            conn.send({"type": "pong", "ref": ref})
         case FillBots():
             t = lobby.table(msg.table)
             async with t.lock:

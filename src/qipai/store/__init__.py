@@ -1,15 +1,37 @@
 """Persistence: SQLAlchemy models, Alembic migrations and the :class:`Store` repository the server uses."""
 
-from qipai.store.repo import JournalRow, NameTaken, RunningDeal, SettleRow, Store, TableInfo, UserInfo
-from qipai.store.titles import title_for
+from qipai.store.repo import (
+    Fence,
+    FencedOut,
+    JournalRow,
+    MatchRecord,
+    MatchRow,
+    MoneyMove,
+    NameTaken,
+    RunningDeal,
+    SettleRow,
+    StaleMatch,
+    Standing,
+    Store,
+    StoreFull,
+    TableInfo,
+    UserInfo,
+)
 
 __all__ = [
+    "Fence",
+    "FencedOut",
     "JournalRow",
+    "MatchRecord",
+    "MatchRow",
+    "MoneyMove",
     "NameTaken",
     "RunningDeal",
     "SettleRow",
+    "StaleMatch",
+    "Standing",
     "Store",
+    "StoreFull",
     "TableInfo",
     "UserInfo",
-    "title_for",
 ]

@@ -22,15 +22,16 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def make_engine(url: str, *, schema: str | None = None, echo: bool = False) -> AsyncEngine:
+def make_engine(url: str, *, schema: str | None = None, echo: bool = False, busy_ms: int = 5000) -> AsyncEngine:
     """An async engine for ``url``.
 
-    SQLite gets WAL journaling, a busy timeout and foreign keys.  ``schema`` (PostgreSQL only) puts every
+    SQLite gets WAL journaling, a busy timeout (``busy_ms``: how long a write waits for a lock another process
+    holds before it fails) and foreign keys.  ``schema`` (PostgreSQL only) puts every
     table in that schema through the connection's ``search_path``: tests use it for a fresh schema each.
     """
     kwargs: dict[str, Any] = {"echo": echo}
     if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"timeout": 30}
+        kwargs["connect_args"] = {"timeout": busy_ms / 1000}
         if ":memory:" not in url and "mode=memory" not in url:
             # One connection: SQLite has one writer at a time, and a second connection that finds the database
             # locked sleeps in its busy handler (1, 2, 5, 10, … ms) instead of queueing.  Transactions wait
@@ -50,7 +51,7 @@ def make_engine(url: str, *, schema: str | None = None, echo: bool = False) -> A
                 "PRAGMA journal_mode=WAL",
                 "PRAGMA synchronous=NORMAL",
                 "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=30000",
+                f"PRAGMA busy_timeout={int(busy_ms)}",
             ):
                 cur.execute(pragma)
             cur.close()
@@ -67,7 +68,20 @@ def alembic_config() -> Config:
 def _upgrade_sync(connection: Connection, revision: str) -> None:
     cfg = alembic_config()
     cfg.attributes["connection"] = connection
-    command.upgrade(cfg, revision)
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # SQLite alters a table by copying it; with foreign keys on, dropping the old copy of a table that other
+        # rows point at fails (or cascades).  Checked again below once the migrations are done.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    try:
+        command.upgrade(cfg, revision)
+        if sqlite:
+            bad = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if bad:
+                raise RuntimeError(f"the migrations left rows pointing nowhere: {bad[:5]}")
+    finally:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:

@@ -6,6 +6,7 @@ session.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -16,8 +17,23 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from qipai.store.db import make_engine, upgrade
-from qipai.store.models import Deal, DealPlayer, GameTable, JournalEntry, Seat, Token, User, utcnow
-from qipai.store.titles import title_for
+from qipai.store.models import (
+    Deal,
+    DealPlayer,
+    GameTable,
+    JournalEntry,
+    LedgerEntry,
+    Match,
+    MatchMoney,
+    MatchPlayer,
+    Seat,
+    Token,
+    User,
+    UserGame,
+    UserRole,
+    utcnow,
+)
+from qipai.store.names import name_key
 
 
 class NameTaken(ValueError):
@@ -26,17 +42,88 @@ class NameTaken(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class UserInfo:
+    """An account: a person, a guest, or a bot (whose seats' points land on it)."""
+
     id: int
     name: str
     is_guest: bool
-    points: int
-    title: str
-    games_played: int
-    landlord_wins: int
-    farmer_wins: int
+    is_bot: bool = False
 
     def public(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An account's points and counts in one game (``roles``: role → ``(played, won)``)."""
+
+    user_id: int
+    game: str
+    points: int
+    games_played: int
+    wins: int
+    roles: dict[str, tuple[int, int]]
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "points": self.points,
+            "games_played": self.games_played,
+            "wins": self.wins,
+            "roles": {r: {"played": p, "won": w} for r, (p, w) in self.roles.items()},
+        }
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A stored match: its definition and its tournament state (JSON text)."""
+
+    id: str
+    name: str
+    game: str
+    platform_game: str
+    status: str
+    source: str | None
+    definition: dict[str, Any]
+    state: str
+    version: int
+    start_at: int | None
+    created_at: str | None
+    updated_at: str | None
+
+
+@dataclass(frozen=True)
+class MoneyMove:
+    """A fee (negative), refund or prize of a match, written once per ``key``."""
+
+    key: str
+    user_id: int
+    delta: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """One player's entry in a match (the match history)."""
+
+    user_id: int
+    entrant: str
+    status: str
+    place: int | None = None
+    prize: int = 0
+    fee: int = 0
+
+
+class StaleMatch(RuntimeError):
+    """A match was written by somebody else since it was read (its version moved on)."""
+
+
+class FencedOut(RuntimeError):
+    """A write for a table another node has claimed since (its fencing token is newer): nothing was written."""
+
+
+class StoreFull(RuntimeError):
+    """A value the database cannot hold (a settlement beyond 64-bit points): written nowhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +140,12 @@ class TableInfo:
     created_by: int | None
     fill_bots_after: float | None = None
     """Seconds after which empty seats are filled with bots (``None``: only when the creator asks)."""
+    for_points: bool = True
+    """Whether deals here move the players' points."""
+    match_state: dict[str, Any] | None = None
+    """The game's match state between deals, as last saved."""
+    tags: dict[str, Any] | None = None
+    """What the table belongs to (tournaments); ``managed`` tables start deals only when told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +154,26 @@ class JournalRow:
     n: int
     seat: int | None
     action: str
+    fence: tuple[str, int] | None = None
+    """``(table_id, lease token)``: with several nodes, written only while that token is the table's."""
+
+
+Fence = tuple[str, int] | None
+"""``(table_id, lease token)`` of a write that must happen only while the table's claim is that one (several
+nodes), or ``None`` (one node)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SettleRow:
+    """One seat's settlement: ``score`` as the game settled it, ``delta`` the points that move (0 at a table
+    that plays for no points)."""
+
     user_id: int
     seat: int
     delta: int
     role: str | None
     won: bool | None
+    score: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,19 +188,16 @@ class RunningDeal:
     context: dict[str, Any]
     seats: list[dict[str, Any]]
     journal: list[JournalRow]
+    last_at: str | None = None
+    """When the latest action (or the deal's start) was written, ISO 8601: clocks go on from there."""
 
 
 def _user(u: User) -> UserInfo:
-    return UserInfo(
-        id=u.id,
-        name=u.name,
-        is_guest=u.is_guest,
-        points=u.points,
-        title=u.title,
-        games_played=u.games_played,
-        landlord_wins=u.landlord_wins,
-        farmer_wins=u.farmer_wins,
-    )
+    return UserInfo(id=u.id, name=u.name, is_guest=u.is_guest, is_bot=u.is_bot)
+
+
+POINTS_LIMIT = 2**62
+"""Points beyond this are refused (the columns are 64-bit)."""
 
 
 def _table(t: GameTable) -> TableInfo:
@@ -112,6 +213,9 @@ def _table(t: GameTable) -> TableInfo:
         min_points=t.min_points,
         created_by=t.created_by,
         fill_bots_after=t.fill_bots_after,
+        for_points=t.for_points,
+        match_state=None if t.match_state is None else dict(t.match_state),
+        tags=None if t.tags is None else dict(t.tags),
     )
 
 
@@ -131,9 +235,9 @@ class Store:
         self.sessions = async_sessionmaker(engine, expire_on_commit=False, class_=AsyncSession)
 
     @classmethod
-    async def open(cls, url: str, *, schema: str | None = None, migrate: bool = True) -> Store:
+    async def open(cls, url: str, *, schema: str | None = None, migrate: bool = True, busy_ms: int = 5000) -> Store:
         """Connect to ``url`` and (by default) apply the migrations."""
-        engine = make_engine(url, schema=schema)
+        engine = make_engine(url, schema=schema, busy_ms=busy_ms)
         if migrate:
             await upgrade(engine)
         return cls(engine)
@@ -142,17 +246,19 @@ class Store:
         await self.engine.dispose()
 
     # ----------------------------------------------------------------- users and tokens
-    async def create_user(self, name: str, password_hash: str | None, *, is_guest: bool, points: int) -> UserInfo:
+    async def ping(self) -> None:
+        """Raise unless the database answers now."""
+        async with self.engine.connect() as conn:
+            await conn.execute(select(1))
+
+    async def create_user(self, name: str, password_hash: str | None, *, is_guest: bool = False,
+                          is_bot: bool = False) -> UserInfo:
         u = User(
             name=name,
-            name_key=name.casefold(),
+            name_key=name_key(name),
             password_hash=password_hash,
             is_guest=is_guest,
-            points=points,
-            title=title_for(points),
-            games_played=0,
-            landlord_wins=0,
-            farmer_wins=0,
+            is_bot=is_bot,
             created_at=utcnow(),
         )
         try:
@@ -161,6 +267,21 @@ class Store:
         except IntegrityError as e:
             raise NameTaken(name) from e
         return _user(u)
+
+    async def bot_account(self, bot: str) -> UserInfo:
+        """The account of bot ``bot`` (``bot-<name>``), made on first use."""
+        name = f"bot-{bot}"
+        async with self.sessions() as s:
+            u = await s.scalar(select(User).where(User.name_key == name_key(name)))
+            if u is not None:
+                return _user(u)
+        try:
+            return await self.create_user(name, None, is_bot=True)
+        except NameTaken:
+            async with self.sessions() as s:
+                u = await s.scalar(select(User).where(User.name_key == name_key(name)))
+                assert u is not None
+                return _user(u)
 
     async def user(self, user_id: int) -> UserInfo | None:
         async with self.sessions() as s:
@@ -177,7 +298,7 @@ class Store:
     async def login_info(self, name: str) -> tuple[UserInfo, str | None] | None:
         """The user called ``name`` (any case) and their password hash."""
         async with self.sessions() as s:
-            u = await s.scalar(select(User).where(User.name_key == name.casefold()))
+            u = await s.scalar(select(User).where(User.name_key == name_key(name), User.is_bot.is_(False)))
             return None if u is None else (_user(u), u.password_hash)
 
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
@@ -189,6 +310,11 @@ class Store:
             s.add(Token(token_hash=token_hash, user_id=user_id, created_at=utcnow(), expires_at=expires_at))
 
     async def user_for_token(self, token_hash: str) -> UserInfo | None:
+        found = await self.token_info(token_hash)
+        return None if found is None else found[0]
+
+    async def token_info(self, token_hash: str) -> tuple[UserInfo, datetime] | None:
+        """The user of an unexpired session token, and when it expires."""
         async with self.sessions() as s:
             row = (
                 await s.execute(
@@ -204,26 +330,151 @@ class Store:
                 expires = expires.replace(tzinfo=UTC)
             if expires <= utcnow():
                 return None
-            return _user(user)
+            return _user(user), expires
+
+    async def token_alive(self, token_hashes: Sequence[str]) -> set[str]:
+        """Which of these token hashes still exist and have not expired."""
+        if not token_hashes:
+            return set()
+        async with self.sessions() as s:
+            rows = (await s.execute(select(Token.token_hash, Token.expires_at)
+                                    .where(Token.token_hash.in_(list(token_hashes))))).all()
+        now = utcnow()
+        out = set()
+        for h, exp in rows:
+            if exp.tzinfo is None:
+                exp = exp.replace(tzinfo=UTC)
+            if exp > now:
+                out.add(h)
+        return out
 
     async def drop_token(self, token_hash: str) -> None:
         async with self.sessions.begin() as s:
             await s.execute(delete(Token).where(Token.token_hash == token_hash))
 
-    async def leaderboard(self, limit: int = 50, offset: int = 0) -> list[UserInfo]:
+    async def drop_tokens(self, user_id: int, keep: str | None = None) -> None:
+        """Drop every session token of a user (but ``keep``, a token hash)."""
+        async with self.sessions.begin() as s:
+            q = delete(Token).where(Token.user_id == user_id)
+            if keep is not None:
+                q = q.where(Token.token_hash != keep)
+            await s.execute(q)
+
+    async def password_hash(self, user_id: int) -> str | None:
         async with self.sessions() as s:
-            rows = await s.scalars(
-                select(User)
-                .where(User.is_guest.is_(False))
-                .order_by(User.points.desc(), User.id)
+            return await s.scalar(select(User.password_hash).where(User.id == user_id))
+
+    # ----------------------------------------------------------------- points per game
+    async def standing(self, user_id: int, game: str, start: int) -> Standing:
+        """The account's standing in ``game``; the first time, it is opened with ``start`` points (a ``start``
+        ledger entry)."""
+        out = await self.standings([user_id], game, lambda _uid: start)
+        return out[user_id]
+
+    async def standings(self, user_ids: Sequence[int], game: str, start: Any) -> dict[int, Standing]:
+        """Standings of several accounts in ``game``; missing ones are opened with ``start(user_id)`` points."""
+        ids = list(dict.fromkeys(user_ids))
+        if not ids:
+            return {}
+        async with self.sessions() as s:
+            rows = {r.user_id: r for r in (await s.scalars(
+                select(UserGame).where(UserGame.game == game, UserGame.user_id.in_(ids)))).all()}
+        missing = [u for u in ids if u not in rows]
+        if missing:
+            now = utcnow()
+            for uid in missing:
+                pts = int(start(uid))
+                try:
+                    async with self.sessions.begin() as s:
+                        s.add(UserGame(user_id=uid, game=game, points=pts, games_played=0, wins=0))
+                        s.add(LedgerEntry(user_id=uid, game=game, delta=pts, reason="start", created_at=now))
+                except IntegrityError:
+                    pass  # opened meanwhile by another request
+            async with self.sessions() as s:
+                rows = {r.user_id: r for r in (await s.scalars(
+                    select(UserGame).where(UserGame.game == game, UserGame.user_id.in_(ids)))).all()}
+        roles = await self._roles(ids, game)
+        return {uid: Standing(uid, game, r.points, r.games_played, r.wins, roles.get(uid, {}))
+                for uid, r in rows.items()}
+
+    async def _roles(self, ids: Sequence[int], game: str) -> dict[int, dict[str, tuple[int, int]]]:
+        async with self.sessions() as s:
+            rows = (await s.scalars(select(UserRole).where(UserRole.game == game, UserRole.user_id.in_(list(ids))))
+                    ).all()
+        out: dict[int, dict[str, tuple[int, int]]] = {}
+        for r in rows:
+            out.setdefault(r.user_id, {})[r.role] = (r.played, r.won)
+        return out
+
+    async def all_standings(self, user_id: int) -> list[Standing]:
+        """The account's standing in every game it has played or opened."""
+        async with self.sessions() as s:
+            rows = (await s.scalars(select(UserGame).where(UserGame.user_id == user_id).order_by(UserGame.game))
+                    ).all()
+        out = []
+        for r in rows:
+            roles = (await self._roles([user_id], r.game)).get(user_id, {})
+            out.append(Standing(user_id, r.game, r.points, r.games_played, r.wins, roles))
+        return out
+
+    async def grant(self, user_id: int, game: str, delta: int, reason: str, *, ref: str | None = None,
+                    relief: bool = False) -> int:
+        """Add ``delta`` points (a relief grant, a prize, a fee when negative) with its ledger entry; returns the
+        new points.  The account must have a standing in ``game``."""
+        async with self.sessions.begin() as s:
+            ug = await s.get(UserGame, (user_id, game), with_for_update=True)
+            if ug is None:
+                raise KeyError(f"user {user_id} has no standing in {game}")
+            new = ug.points + delta
+            if abs(new) >= POINTS_LIMIT:
+                raise StoreFull(f"points of user {user_id} would leave the 64-bit range")
+            ug.points = new
+            if relief:
+                ug.relief_at = utcnow()
+            s.add(LedgerEntry(user_id=user_id, game=game, delta=delta, reason=reason, ref=ref, created_at=utcnow()))
+            return new
+
+    async def last_relief(self, user_id: int, game: str) -> datetime | None:
+        async with self.sessions() as s:
+            at = await s.scalar(select(UserGame.relief_at).where(UserGame.user_id == user_id, UserGame.game == game))
+        if at is not None and at.tzinfo is None:
+            at = at.replace(tzinfo=UTC)
+        return at
+
+    async def ledger_check(self, game: str) -> dict[str, int]:
+        """Totals that let the points be checked as a whole: ``points`` (every account's points), ``ledger``
+        (the sum of every ledger entry: equal to ``points``), ``by_reason`` sums, and ``deal_leak`` (the sum of
+        all deal settlements: zero but for the escape penalties that leave the table)."""
+        async with self.sessions() as s:
+            points = int(await s.scalar(select(func.coalesce(func.sum(UserGame.points), 0))
+                                        .where(UserGame.game == game)) or 0)
+            ledger = int(await s.scalar(select(func.coalesce(func.sum(LedgerEntry.delta), 0))
+                                        .where(LedgerEntry.game == game)) or 0)
+            reasons = (await s.execute(select(LedgerEntry.reason, func.sum(LedgerEntry.delta))
+                                       .where(LedgerEntry.game == game).group_by(LedgerEntry.reason))).all()
+        out = {"points": points, "ledger": ledger}
+        for reason, total in reasons:
+            out[f"reason:{reason}"] = int(total or 0)
+        out["deal_leak"] = out.get("reason:deal", 0)
+        return out
+
+    async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[tuple[UserInfo, Standing]]:
+        """The best registered players of ``game`` by points (no guests, no bots)."""
+        async with self.sessions() as s:
+            rows = (await s.execute(
+                select(User, UserGame)
+                .join(UserGame, UserGame.user_id == User.id)
+                .where(UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False))
+                .order_by(UserGame.points.desc(), User.id)
                 .limit(limit)
                 .offset(offset)
-            )
-            return [_user(u) for u in rows]
+            )).all()
+        return [(_user(u), Standing(u.id, game, g.points, g.games_played, g.wins, {})) for u, g in rows]
 
     # ----------------------------------------------------------------- history and records
-    async def history(self, user_id: int, limit: int = 50, before: int | None = None) -> list[dict[str, Any]]:
-        """The user's settled deals, newest first (``before``: a deal-player id for paging)."""
+    async def history(self, user_id: int, limit: int = 50, before: int | None = None,
+                      game: str | None = None) -> list[dict[str, Any]]:
+        """The user's settled deals, newest first (``before``: a deal-player id for paging; ``game``: one game)."""
         async with self.sessions() as s:
             q = (
                 select(DealPlayer, Deal)
@@ -232,6 +483,8 @@ class Store:
                 .order_by(DealPlayer.id.desc())
                 .limit(limit)
             )
+            if game is not None:
+                q = q.where(Deal.game == game)
             if before is not None:
                 q = q.where(DealPlayer.id < before)
             out = []
@@ -247,7 +500,9 @@ class Store:
                         "seat": dp.seat,
                         "role": dp.role,
                         "won": dp.won,
+                        "score": dp.score,
                         "delta": dp.delta,
+                        "escaped": (d.outcome or {}).get("escaped") == dp.seat,
                         "points_after": dp.points_after,
                         "finished_at": _iso(d.finished_at),
                         "players": [p.get("name") for p in d.seats],
@@ -292,13 +547,85 @@ class Store:
                     "deal_id": d.id,
                     "deal_index": d.deal_index,
                     "scores": (d.outcome or {}).get("scores"),
+                    "escaped": (d.outcome or {}).get("escaped"),
                     "players": [p.get("name") for p in d.seats],
                 }
                 for d in rows
             ]
 
+    # ----------------------------------------------------------------- ownership (several nodes)
+    @staticmethod
+    async def _fence(s: AsyncSession, fence: Fence) -> None:
+        """Refuse (:class:`FencedOut`) unless the table's claim is still ``fence``'s; locks its row until the
+        transaction ends, so a newer claim waits for this write."""
+        if fence is None:
+            return
+        table_id, token = fence
+        cur = await s.scalar(select(GameTable.lease_token).where(GameTable.id == table_id).with_for_update())
+        if cur != token:
+            raise FencedOut(f"table {table_id} is claimed with token {cur}, not {token}")
+
+    async def claim_table(self, table_id: str, node: str, token: int) -> None:
+        """Record that ``node`` holds the table under ``token`` (newer than any before, else :class:`FencedOut`)."""
+        async with self.sessions.begin() as s:
+            res = await s.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id,
+                       (GameTable.lease_token.is_(None)) | (GameTable.lease_token < token))
+                .values(owner_node=node, lease_token=token)
+            )
+            if res.rowcount != 1:  # type: ignore[attr-defined]
+                raise FencedOut(f"table {table_id}: a claim newer than {token} exists")
+
+    async def lease_token(self, table_id: str) -> int:
+        """The fencing token of the table's last claim (0 if never claimed)."""
+        async with self.sessions() as s:
+            return int(await s.scalar(select(GameTable.lease_token).where(GameTable.id == table_id)) or 0)
+
+    async def disown_table(self, table_id: str, fence: Fence) -> None:
+        """No node holds the table now (handed over): the next claim takes it."""
+        async with self.sessions.begin() as s:
+            await self._fence(s, fence)
+            await s.execute(update(GameTable).where(GameTable.id == table_id).values(owner_node=None))
+
+    async def orphan_tables(self, live_nodes: Sequence[str]) -> list[str]:
+        """Open tables whose last owner is not among ``live_nodes`` (candidates for a claim)."""
+        async with self.sessions() as s:
+            q = select(GameTable.id).where(GameTable.status == "open")
+            if live_nodes:
+                q = q.where((GameTable.owner_node.is_(None)) | (GameTable.owner_node.not_in(list(live_nodes))))
+            return list((await s.scalars(q)).all())
+
+    async def table_info(self, table_id: str) -> tuple[TableInfo, list[dict[str, Any]]] | None:
+        """An open table and its seats (for a node taking it over)."""
+        async with self.sessions() as s:
+            t = await s.get(GameTable, table_id)
+            if t is None or t.status != "open":
+                return None
+            seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
+            return _table(t), [{"user_id": x.user_id, "bot": x.bot} for x in seats]
+
+    async def running_deal(self, table_id: str) -> RunningDeal | None:
+        """The table's running deal with its journal, if one is running."""
+        async with self.sessions() as s:
+            d = await s.scalar(select(Deal).where(Deal.table_id == table_id, Deal.status == "running")
+                               .order_by(Deal.id.desc()).limit(1))
+            t = await s.get(GameTable, table_id)
+            if d is None or t is None:
+                return None
+            journal = (await s.scalars(select(JournalEntry).where(JournalEntry.deal_id == d.id)
+                                       .order_by(JournalEntry.n))).all()
+            return RunningDeal(table=_table(t), deal_id=d.id, deal_index=d.deal_index, options=dict(d.options),
+                               seed=d.seed, context=dict(d.context), seats=list(d.seats),
+                               journal=[JournalRow(j.deal_id, j.n, j.seat, j.action) for j in journal],
+                               last_at=_iso(journal[-1].created_at if journal else d.started_at))
+
     # ----------------------------------------------------------------- tables
-    async def create_table(self, t: TableInfo, seats: int) -> None:
+    async def create_table(self, t: TableInfo, seats: int, owner: tuple[str, int] | None = None,
+                           taken: Sequence[tuple[int | None, str | None]] | None = None) -> None:
+        """Write a new open table with ``seats`` empty seats; ``owner`` (node, lease token): the node that already
+        holds its lease (several nodes), so that no other node's orphan scan takes the new table.  ``taken``:
+        each seat's ``(user_id, bot)`` written with it, in the same transaction (a match table, seated whole)."""
         async with self.sessions.begin() as s:
             s.add(
                 GameTable(
@@ -312,29 +639,56 @@ class Store:
                     seat_bot=t.seat_bot,
                     min_points=t.min_points,
                     fill_bots_after=t.fill_bots_after,
+                    for_points=t.for_points,
+                    match_state=t.match_state,
+                    tags=t.tags,
                     status="open",
                     created_by=t.created_by,
                     created_at=utcnow(),
+                    owner_node=None if owner is None else owner[0],
+                    lease_token=None if owner is None else owner[1],
                 )
             )
             await s.flush()
             for i in range(seats):
-                s.add(Seat(table_id=t.id, seat=i, user_id=None, bot=None))
+                user_id, bot = taken[i] if taken is not None and i < len(taken) else (None, None)
+                s.add(Seat(table_id=t.id, seat=i, user_id=user_id, bot=bot))
 
-    async def set_seat(self, table_id: str, seat: int, user_id: int | None, bot: str | None) -> None:
+    async def set_seat(self, table_id: str, seat: int, user_id: int | None, bot: str | None,
+                       fence: Fence = None) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, fence)
             await s.execute(
                 update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id, bot=bot)
             )
 
-    async def close_table(self, table_id: str) -> None:
+    async def close_table(self, table_id: str, fence: Fence = None) -> None:
         async with self.sessions.begin() as s:
+            await self._fence(s, fence)
             await s.execute(
                 update(GameTable)
                 .where(GameTable.id == table_id)
                 .values(status="closed", closed_at=utcnow(), invite_code=None)
             )
             await s.execute(update(Seat).where(Seat.table_id == table_id).values(user_id=None, bot=None))
+
+    async def set_match_state(self, table_id: str, state: dict[str, Any], fence: Fence = None) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, fence)
+            await s.execute(update(GameTable).where(GameTable.id == table_id).values(match_state=state))
+
+    async def open_tables(self, exclude: Sequence[str] = ()) -> list[tuple[TableInfo, list[dict[str, Any]]]]:
+        """Open tables without a running deal (between deals), each with its seats (``user_id``/``bot``)."""
+        async with self.sessions() as s:
+            q = select(GameTable).where(GameTable.status == "open")
+            if exclude:
+                q = q.where(GameTable.id.not_in(list(exclude)))
+            tables = (await s.scalars(q.order_by(GameTable.created_at))).all()
+            out = []
+            for t in tables:
+                seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
+                out.append((_table(t), [{"user_id": x.user_id, "bot": x.bot} for x in seats]))
+            return out
 
     async def invite_code_free(self, code: str) -> bool:
         async with self.sessions() as s:
@@ -350,6 +704,7 @@ class Store:
         seed: int,
         context: dict[str, Any],
         seats: list[dict[str, Any]],
+        fence: Fence = None,
     ) -> int:
         d = Deal(
             table_id=table_id,
@@ -363,31 +718,61 @@ class Store:
             started_at=utcnow(),
         )
         async with self.sessions.begin() as s:
+            await self._fence(s, fence)
             s.add(d)
         return d.id
 
-    async def append_journal(self, rows: Sequence[JournalRow]) -> None:
-        """Write journal entries in one transaction (the journal writer batches many tables' actions)."""
+    async def append_journal(self, rows: Sequence[JournalRow]) -> set[str]:
+        """Write journal entries in one transaction (the journal writer batches many tables' actions).  Rows
+        with a ``fence`` are written only if their table's claim is still that one; returns the tables whose
+        rows were refused for that (nothing of theirs was written)."""
         if not rows:
-            return
+            return set()
         now = utcnow()
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                insert(JournalEntry),
-                [{"deal_id": r.deal_id, "n": r.n, "seat": r.seat, "action": r.action, "created_at": now} for r in rows],
-            )
+        fenced: set[str] = set()
+        async with self.sessions.begin() as s:
+            fences = {r.fence for r in rows if r.fence is not None}
+            if fences:
+                ids = sorted({f[0] for f in fences})
+                current = dict((await s.execute(select(GameTable.id, GameTable.lease_token)
+                                                .where(GameTable.id.in_(ids)).with_for_update())).all())
+                fenced = {tid for tid, tok in fences if current.get(tid) != tok}
+            good = [r for r in rows if r.fence is None or r.fence[0] not in fenced]
+            if good:
+                await s.execute(
+                    insert(JournalEntry),
+                    [{"deal_id": r.deal_id, "n": r.n, "seat": r.seat, "action": r.action, "created_at": now}
+                     for r in good],
+                )
+        return fenced
 
     async def settle(
-        self, deal_id: int, outcome: dict[str, Any], record: dict[str, Any], rows: Sequence[SettleRow]
-    ) -> dict[int, UserInfo]:
-        """Settle a deal in one transaction: the deal's outcome and record, each human's score change and
-        history row, and their new points, title and counts.  Settling twice changes nothing the second time.
+        self,
+        deal_id: int,
+        game: str,
+        outcome: dict[str, Any],
+        record: dict[str, Any],
+        rows: Sequence[SettleRow],
+        *,
+        table_id: str | None = None,
+        match_state: dict[str, Any] | None = None,
+        fence: Fence = None,
+    ) -> dict[int, int]:
+        """Settle a deal in one transaction: the deal's outcome and record, every seat's history row, its
+        points change with a ledger entry, its counts per role, and the table's new match state.  Settling
+        twice changes nothing the second time.  Points that would leave the 64-bit range raise
+        :class:`StoreFull` before anything is written.
 
-        Returns each settled user's new profile.
+        Returns each settled account's new points.
         """
         now = utcnow()
-        out: dict[int, UserInfo] = {}
+        out: dict[int, int] = {}
+        for r in rows:
+            if abs(r.delta) >= POINTS_LIMIT or (r.score is not None and abs(r.score) >= POINTS_LIMIT):
+                raise StoreFull(f"seat {r.seat}'s score {r.delta} does not fit in 64 bits")
+        await self._ensure_standings(game, rows)
         async with self.sessions.begin() as s:
+            await self._fence(s, fence)
             res = await s.execute(
                 update(Deal)
                 .where(Deal.id == deal_id, Deal.status == "running")
@@ -396,16 +781,24 @@ class Store:
             if res.rowcount != 1:  # type: ignore[attr-defined]
                 return out
             for r in rows:
-                u = await s.get(User, r.user_id, with_for_update=True)
-                if u is None:
-                    continue
-                u.points += r.delta
-                u.title = title_for(u.points)
-                u.games_played += 1
-                if r.won and r.role == "landlord":
-                    u.landlord_wins += 1
-                elif r.won and r.role == "farmer":
-                    u.farmer_wins += 1
+                ug = await s.get(UserGame, (r.user_id, game), with_for_update=True)
+                if ug is None:
+                    ug = UserGame(user_id=r.user_id, game=game, points=0, games_played=0, wins=0)
+                    s.add(ug)
+                if abs(ug.points + r.delta) >= POINTS_LIMIT:
+                    raise StoreFull(f"user {r.user_id}'s points would leave the 64-bit range")
+                ug.points += r.delta
+                ug.games_played += 1
+                if r.won:
+                    ug.wins += 1
+                if r.role is not None:
+                    ur = await s.get(UserRole, (r.user_id, game, r.role), with_for_update=True)
+                    if ur is None:
+                        ur = UserRole(user_id=r.user_id, game=game, role=r.role, played=0, won=0)
+                        s.add(ur)
+                    ur.played += 1
+                    if r.won:
+                        ur.won += 1
                 s.add(
                     DealPlayer(
                         deal_id=deal_id,
@@ -413,17 +806,58 @@ class Store:
                         seat=r.seat,
                         role=r.role,
                         won=r.won,
+                        score=r.score,
                         delta=r.delta,
-                        points_after=u.points,
+                        points_after=ug.points,
                         created_at=now,
                     )
                 )
+                if r.delta:
+                    s.add(LedgerEntry(user_id=r.user_id, game=game, delta=r.delta, reason="deal", deal_id=deal_id,
+                                      created_at=now))
                 await s.flush()
-                out[u.id] = _user(u)
+                out[r.user_id] = ug.points
+            if table_id is not None and match_state is not None:
+                await s.execute(update(GameTable).where(GameTable.id == table_id).values(match_state=match_state))
         return out
 
-    async def abort_deal(self, deal_id: int) -> None:
+    async def _ensure_standings(self, game: str, rows: Sequence[SettleRow]) -> None:
+        """Create the missing standing rows (points, per role) of a settlement's players, each in a transaction
+        of its own, before the settlement locks them: two tables settling at once for a player new to the game
+        (a bot account at several match tables) would otherwise both insert the same row, and one settlement
+        would fail on the duplicate key."""
+        async with self.sessions() as s:
+            ids = sorted({r.user_id for r in rows})
+            have = set((await s.scalars(select(UserGame.user_id).where(UserGame.game == game,
+                                                                       UserGame.user_id.in_(ids)))).all())
+            roles = {(r.user_id, r.role) for r in rows if r.role is not None}
+            have_roles = set() if not roles else {
+                (u, role) for u, role in (await s.execute(select(UserRole.user_id, UserRole.role).where(
+                    UserRole.game == game, UserRole.user_id.in_(ids)))).all()}
+        for uid in ids:
+            if uid not in have:
+                with contextlib.suppress(IntegrityError):  # made meanwhile by another settlement
+                    async with self.sessions.begin() as s:
+                        s.add(UserGame(user_id=uid, game=game, points=0, games_played=0, wins=0))
+        for uid, role in sorted(roles - have_roles):
+            with contextlib.suppress(IntegrityError):
+                async with self.sessions.begin() as s:
+                    s.add(UserRole(user_id=uid, game=game, role=role, played=0, won=0))
+
+    async def fail_deal(self, deal_id: int, outcome: dict[str, Any] | None, fence: Fence = None) -> None:
+        """Mark a deal whose settlement could not be written ``failed`` (kept for the operator, nobody paid)."""
         async with self.sessions.begin() as s:
+            await self._fence(s, fence)
+            await s.execute(
+                update(Deal)
+                .where(Deal.id == deal_id, Deal.status == "running")
+                .values(status="failed", finished_at=utcnow(), outcome={"error": "settlement_failed",
+                                                                        "unsettled": outcome})
+            )
+
+    async def abort_deal(self, deal_id: int, fence: Fence = None) -> None:
+        async with self.sessions.begin() as s:
+            await self._fence(s, fence)
             await s.execute(
                 update(Deal)
                 .where(Deal.id == deal_id, Deal.status == "running")
@@ -457,7 +891,7 @@ class Store:
             return out
 
     async def close_idle_tables(self, keep: Sequence[str]) -> int:
-        """Close every open table not in ``keep`` (at start: tables without a running deal are gone)."""
+        """Close every open table not in ``keep``."""
         async with self.sessions.begin() as s:
             q = update(GameTable).where(GameTable.status == "open")
             if keep:
@@ -467,7 +901,106 @@ class Store:
             await s.execute(update(Seat).where(Seat.table_id.in_(sq), Seat.user_id.is_not(None)).values(user_id=None))
             return int(res.rowcount)  # type: ignore[attr-defined]
 
+    # ----------------------------------------------------------------- matches (tournaments)
+    @staticmethod
+    def _match(m: Match) -> MatchRow:
+        return MatchRow(m.id, m.name, m.game, m.platform_game, m.status, m.source, dict(m.definition), m.state,
+                        m.version, m.start_at, _iso(m.created_at), _iso(m.updated_at))
+
+    async def create_match(self, match_id: str, *, name: str, game: str, platform_game: str, status: str,
+                           definition: dict[str, Any], state: str, start_at: int | None,
+                           source: str | None = None) -> None:
+        now = utcnow()
+        async with self.sessions.begin() as s:
+            s.add(Match(id=match_id, name=name, game=game, platform_game=platform_game, status=status,
+                        source=source, definition=definition, state=state, version=0, start_at=start_at,
+                        created_at=now, updated_at=now))
+
+    async def save_match(self, match_id: str, *, state: str, status: str, version: int, start_at: int | None,
+                         money: Sequence[MoneyMove] = (), players: Sequence[MatchRecord] = ()) -> int:
+        """Write a match's new state (``version``: the one it was read at; the row moves to ``version + 1``)
+        together with its money moves — each applied to the player's points with a ledger entry, once per key —
+        and its players' records, in one transaction.  Returns the players' new points by user id."""
+        now = utcnow()
+        async with self.sessions.begin() as s:
+            res = await s.execute(update(Match).where(Match.id == match_id, Match.version == version).values(
+                state=state, status=status, version=version + 1, start_at=start_at, updated_at=now))
+            if int(res.rowcount) != 1:  # type: ignore[attr-defined]
+                raise StaleMatch(f"match {match_id} is not at version {version}")
+            game = await s.scalar(select(Match.platform_game).where(Match.id == match_id))
+            assert game is not None
+            for mv in money:
+                if await s.get(MatchMoney, mv.key) is not None:
+                    continue
+                ug = await s.get(UserGame, (mv.user_id, game), with_for_update=True)
+                if ug is None:
+                    raise KeyError(f"user {mv.user_id} has no standing in {game}")
+                new = ug.points + mv.delta
+                if abs(new) >= POINTS_LIMIT:
+                    raise StoreFull(f"points of user {mv.user_id} would leave the 64-bit range")
+                ug.points = new
+                s.add(MatchMoney(key=mv.key, match_id=match_id, user_id=mv.user_id, game=game, delta=mv.delta,
+                                 kind=mv.kind, created_at=now))
+                s.add(LedgerEntry(user_id=mv.user_id, game=game, delta=mv.delta, reason=mv.kind, ref=match_id,
+                                  created_at=now))
+            for r in players:
+                row = await s.get(MatchPlayer, (match_id, r.user_id))
+                if row is None:
+                    s.add(MatchPlayer(match_id=match_id, user_id=r.user_id, entrant=r.entrant, status=r.status,
+                                      place=r.place, prize=r.prize, fee=r.fee, updated_at=now))
+                else:
+                    row.entrant, row.status, row.place, row.updated_at = r.entrant, r.status, r.place, now
+                    row.prize, row.fee = r.prize, r.fee
+        return version + 1
+
+    async def save_match_invite(self, match_id: str, partner: int, captain: int) -> None:
+        """A team match: ``captain`` invited ``partner`` (kept as the partner's record, status ``invited``, entrant
+        ``t<captain>``, until the team registers and the record becomes the entry's)."""
+        async with self.sessions.begin() as s:
+            row = await s.get(MatchPlayer, (match_id, partner))
+            if row is None:
+                s.add(MatchPlayer(match_id=match_id, user_id=partner, entrant=f"t{captain}", status="invited",
+                                  place=None, prize=0, fee=0, updated_at=utcnow()))
+            elif row.status in ("invited", "removed"):
+                row.entrant, row.status, row.updated_at = f"t{captain}", "invited", utcnow()
+
+    async def match_invites(self, match_id: str) -> dict[int, int]:
+        """The open invitations of a team match: partner → captain (see :meth:`save_match_invite`)."""
+        async with self.sessions() as s:
+            rows = (await s.scalars(select(MatchPlayer).where(MatchPlayer.match_id == match_id,
+                                                              MatchPlayer.status == "invited"))).all()
+            return {r.user_id: int(r.entrant[1:]) for r in rows if r.entrant[:1] == "t" and r.entrant[1:].isdigit()}
+
+    async def match(self, match_id: str) -> MatchRow | None:
+        async with self.sessions() as s:
+            m = await s.get(Match, match_id)
+            return None if m is None else self._match(m)
+
+    async def matches(self, statuses: Sequence[str] | None = None, limit: int = 100) -> list[MatchRow]:
+        """Matches (newest first), those in ``statuses`` only if given."""
+        async with self.sessions() as s:
+            q = select(Match).order_by(Match.created_at.desc(), Match.id).limit(limit)
+            if statuses is not None:
+                q = q.where(Match.status.in_(list(statuses)))
+            return [self._match(m) for m in (await s.scalars(q)).all()]
+
+    async def match_money(self, match_id: str) -> list[dict[str, Any]]:
+        async with self.sessions() as s:
+            rows = (await s.scalars(select(MatchMoney).where(MatchMoney.match_id == match_id)
+                                    .order_by(MatchMoney.created_at, MatchMoney.key))).all()
+            return [{"key": r.key, "user_id": r.user_id, "delta": r.delta, "kind": r.kind} for r in rows]
+
+    async def match_history(self, user_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """The user's matches, newest first: each with its status, the user's status, place, prize and fee."""
+        async with self.sessions() as s:
+            rows = (await s.execute(
+                select(MatchPlayer, Match).join(Match, Match.id == MatchPlayer.match_id)
+                .where(MatchPlayer.user_id == user_id).order_by(Match.created_at.desc()).limit(limit))).all()
+            return [{"match": m.id, "name": m.name, "game": m.game, "match_status": m.status,
+                     "entrant": p.entrant, "status": p.status, "place": p.place, "prize": p.prize, "fee": p.fee,
+                     "updated_at": _iso(p.updated_at)} for p, m in rows]
+
     async def count(self, what: str) -> int:
-        model = {"users": User, "deals": Deal, "journal": JournalEntry}[what]
+        model = {"users": User, "deals": Deal, "journal": JournalEntry, "ledger": LedgerEntry}[what]
         async with self.sessions() as s:
             return int(await s.scalar(select(func.count()).select_from(model)) or 0)

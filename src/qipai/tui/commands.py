@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import NUM_RANKS, RANK_LETTERS
-from ..doudizhu.combos import Move, beats, classify
-from ..doudizhu.rules import KIND_NAMES_ZH, KINDS, Rules
+from ..games.doudizhu.cards import NUM_RANKS, RANK_LETTERS
+from ..games.doudizhu.combos import Move, beats, classify
+from ..games.doudizhu.rules import KIND_NAMES_ZH, KINDS, Rules
 from .i18n import kind_name, tr
 
 _ALIASES: dict[str, str] = {}
@@ -136,8 +136,8 @@ def check_play(
     Returns ``(action, None)`` with the text action to apply (``play 33344``), or ``(None, message)`` with one
     line saying what is wrong.
 
-    >>> from qipai.doudizhu.rules import PRESETS
-    >>> from qipai.cards import counts_of, parse_ranks
+    >>> from qipai.games.doudizhu.rules import PRESETS
+    >>> from qipai.games.doudizhu.cards import counts_of, parse_ranks
     >>> hand = counts_of(parse_ranks("333445567"))
     >>> check_play(hand, "33344", None, PRESETS["classic"], "en")
     ('play 33344', None)

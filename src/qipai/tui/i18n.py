@@ -12,7 +12,7 @@ from string import Formatter
 
 from rich.text import Text
 
-from ..doudizhu.rules import KIND_NAMES_ZH
+from ..games.doudizhu.rules import KIND_NAMES_ZH
 
 LANGS = ("en", "zh")
 
@@ -44,6 +44,15 @@ _EN: dict[str, str] = {
     "table_seed": "Table seed {seed} (play the same table again with --seed {seed}).",
     "you": "You",
     "bot": "Bot {i} ({bot})",
+    "rule_not_your_turn": "It is not your turn",
+    "rule_lead_may_not_pass": "You lead: you may not pass",
+    "rule_must_bid": "This hand must bid",
+    "rule_bid_too_low": "A bid must be higher than the last one",
+    "rule_not_held": "You do not hold those cards",
+    "rule_not_a_combination": "Those cards are no combination at this table",
+    "rule_does_not_beat": "That does not beat the last play",
+    "rule_ambiguous": "Those cards read more than one way: add the kind (e.g. 333444555666:plane)",
+    "rule_deal_over": "The deal is over",
     "bot_short": "Bot {i}",
     "auto_tag": "[auto]",
     "landlord": "landlord",
@@ -202,8 +211,17 @@ _ZH: dict[str, str] = {
     "seed": "种子 {seed}",
     "table_seed": "本桌种子 {seed}（用 --seed {seed} 可重玩同一桌）。",
     "you": "你",
-    "bot": "电脑{i}（{bot}）",
-    "bot_short": "电脑{i}",
+    "bot": "电脑{i}号（{bot}）",
+    "rule_not_your_turn": "还没轮到你",
+    "rule_lead_may_not_pass": "你先出牌，不能不出",
+    "rule_must_bid": "这手牌必须叫",
+    "rule_bid_too_low": "叫分要比前面的高",
+    "rule_not_held": "你手里没有这些牌",
+    "rule_not_a_combination": "这些牌在本桌不成牌型",
+    "rule_does_not_beat": "管不上上家的牌",
+    "rule_ambiguous": "这些牌有几种读法：请加上牌型（例如 333444555666:plane）",
+    "rule_deal_over": "这一局已经结束",
+    "bot_short": "电脑{i}号",
     "auto_tag": "[托管]",
     "landlord": "地主",
     "farmer": "农民",
@@ -381,6 +399,39 @@ def tr_text(lang: str, key: str, style: str = "", **kw: object) -> Text:
             value = repr(value) if conv == "r" else value
             out.append(format(value, spec or ""))
     return out
+
+
+BOT_NAMES = {
+    "zh": {"random": "随机", "passive": "托管", "heuristic": "普通", "search": "高手", "rule": "普通",
+           "efficiency": "普通"},
+    "en": {"random": "random", "passive": "auto-play", "heuristic": "normal", "search": "strong", "rule": "normal",
+           "efficiency": "normal"},
+}
+"""How a bot is named to a player (the engine's names are for researchers)."""
+
+
+def bot_name(name: str, lang: str) -> str:
+    """A bot's name in words (``heuristic`` → 普通 / normal); unknown names as they are.
+
+    >>> bot_name("search", "zh"), bot_name("douzero", "en")
+    ('高手', 'douzero')
+    """
+    return BOT_NAMES.get(lang, BOT_NAMES["en"]).get(name, name)
+
+
+def refusal(lang: str, rule: str, message: str) -> str:
+    """Why the rules refused an action, in ``lang``: in English the engine's own precise reason; in Chinese the
+    rule's words (the engine's reason for a rule without words).
+
+    >>> refusal("zh", "does_not_beat", "55 does not beat the last play 66 (pair)")
+    '管不上上家的牌'
+    >>> refusal("en", "does_not_beat", "55 does not beat the last play 66 (pair)")
+    '55 does not beat the last play 66 (pair)'
+    """
+    key = "rule_" + rule
+    if lang == "en" or key not in _EN:
+        return message
+    return tr(lang, key)
 
 
 def kind_name(kind: str, lang: str) -> str:

@@ -5,7 +5,7 @@ seed and the same typed input.
 
 >>> card_label("TH", "en"), card_label("R", "zh"), card_label("B", "en")
 ('10♥', '大王', 'B')
->>> from qipai.cards import parse_cards
+>>> from qipai.games.doudizhu.cards import parse_cards
 >>> [str(c) for c in sort_hand(parse_cards("3S 4H 4D 5S B 2C"), "rank")]
 ['B', '2C', '5S', '4H', '4D', '3S']
 >>> [str(c) for c in sort_hand(parse_cards("3S 4H 4D 5S B 2C"), "count")]
@@ -24,10 +24,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import SUIT_SYMBOLS, Card, card_order
-from ..doudizhu.settle import Outcome, common_factors
-from ..doudizhu.state import Game
-from ..doudizhu.text import factor_name
+from ..games.doudizhu.cards import SUIT_SYMBOLS, Card, card_order
+from ..games.doudizhu.settle import Outcome, common_factors
+from ..games.doudizhu.state import Game
+from ..games.doudizhu.text import factor_name
 from .commands import ranks_label
 from .i18n import DOUBLING_EN, kind_name, tr, tr_text
 
@@ -507,7 +507,7 @@ def describe_choice(game: Game, action: str, lang: str) -> str:
     if action.startswith("play "):
         body = action[5:]
         cards = body.split(":")[0]
-        from ..doudizhu.combos import parse_move
+        from ..games.doudizhu.combos import parse_move
 
         kind = parse_move(body, game.rules).kind
         return f"{ranks_label(cards, lang)} ({kind_name(kind, lang)})"

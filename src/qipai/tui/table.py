@@ -1,13 +1,13 @@
 """A table in the terminal: you against bots for as many deals as you like (``qipai play``).
 
-The human sits in seat 0; the other seats are bots.  Each deal is a :class:`~qipai.doudizhu.state.Game`
+The human sits in seat 0; the other seats are bots.  Each deal is a :class:`~qipai.games.doudizhu.state.Game`
 driven by text actions, so everything the table does — auto-play (``autoplay on``/``off``), time-outs
 (``timeout``) and leaving (``escape``) — is in the deal's record and counts in its settlement.
 
 Table rules (RULES.md §6, §9):
 
 - Deal ``k`` (1-based) of a table with seed ``S`` is shuffled from seed ``S + k - 1``; the first bidder rotates
-  with :func:`~qipai.doudizhu.state.next_first_bidder`.  Bots get seeds from ``S`` too, so the same seed and the
+  with :func:`~qipai.games.doudizhu.state.next_first_bidder`.  Bots get seeds from ``S`` too, so the same seed and the
   same typed input give the same table.
 - Presets that cap payments by table points (``jj_match``) give every seat ``points`` to start with; the table
   ends when a seat has none left.
@@ -38,12 +38,12 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from ..bots import Bot, bot_names, get_bot
-from ..doudizhu.rules import PRESETS
-from ..doudizhu.state import Game, next_first_bidder
-from ..game import IllegalAction
+from ..core.game import LEAVE, IllegalAction, apply_step
+from ..games.doudizhu.hints import hint_actions
+from ..games.doudizhu.rules import PRESETS
+from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, check_play, parse_command, ranks_label
-from .hints import hint_actions
-from .i18n import kind_name, tr, tr_text
+from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader
 from .render import (
     DealSummary,
@@ -136,7 +136,7 @@ class TableSession:
             get_bot(name, self.seed * 31 + seat) for seat, name in enumerate(names, start=1)
         ]
         self.names = [tr(self.lang, "you")] + [
-            tr(self.lang, "bot", i=seat, bot=name) for seat, name in enumerate(names, start=1)
+            tr(self.lang, "bot", i=seat, bot=bot_name(name, self.lang)) for seat, name in enumerate(names, start=1)
         ]
         self.short_names = [tr(self.lang, "you")] + [tr(self.lang, "bot_short", i=seat) for seat in range(1, n)]
         smart = self.rules.autoplay == "smart" and "heuristic" in known
@@ -360,9 +360,9 @@ class TableSession:
         """Apply the human's action; a refusal by the core is reported as one line."""
         assert self.game is not None
         try:
-            self.game.apply(action, HUMAN)
+            apply_step(self.game, HUMAN, action)
         except IllegalAction as e:
-            self.error(tr(self.lang, "err_core", msg=str(e)))
+            self.error(tr(self.lang, "err_core", msg=refusal(self.lang, e.rule, str(e))))
             return False
         return True
 
@@ -528,7 +528,7 @@ class TableSession:
         assert game is not None
         self.leaving = True
         if not game.is_over:
-            self.apply_human("escape")
+            self.apply_human(LEAVE)
         if not game.is_over:
             self.out(tr(self.lang, "leaving"), style="yellow")
 
@@ -539,7 +539,7 @@ class TableSession:
         assert game is not None
         if self.rules.escape_penalty:
             trial = game.clone()
-            trial.apply("escape", HUMAN)
+            trial.leave(HUMAN)
             penalty = -(trial.result.scores[HUMAN] if trial.result else 0)
             self.out(tr(self.lang, "quit_penalty", n=penalty), style="bold yellow")
         else:

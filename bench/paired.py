@@ -1,0 +1,61 @@
+"""Compare two arena runs of different A bots against the same B bot on the same deals, deal by deal.
+
+Each run's per-deal score of A (its win share over the deal's two games, and per role) is paired with the other
+run's on the same deal; the difference's mean and 95% interval are far tighter than either run's own interval,
+because the deal's luck cancels twice over.  Only deals complete in both runs count.
+
+    python bench/paired.py new.json old.json
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+
+def per_deal(path: Path) -> dict[int, dict[str, float]]:
+    data = json.loads(path.read_text())
+    out: dict[int, dict[str, float]] = {}
+    for r in data["records"]:
+        if r["winner"] is None or r["landlord"] is None:
+            continue
+        ll = r["landlord"]
+        a_landlord = r["seats"][ll] == "A"
+        farmers = {r["seats"][s] for s in range(len(r["seats"])) if s != ll}
+        won_landlord = r["winner"] == "landlord"
+        d = out.setdefault(r["deal"], {})
+        d["landlord" if a_landlord else "farmers"] = float(won_landlord == a_landlord)
+        if not a_landlord and farmers != {"A"}:
+            d.pop("farmers", None)
+    return {k: v for k, v in out.items() if len(v) == 2}
+
+
+def diff(a: dict[int, dict[str, float]], b: dict[int, dict[str, float]], key: str | None) -> tuple[float, float, int]:
+    deals = sorted(set(a) & set(b))
+    xs = []
+    for d in deals:
+        if key is None:
+            xs.append((a[d]["landlord"] + a[d]["farmers"]) / 2 - (b[d]["landlord"] + b[d]["farmers"]) / 2)
+        else:
+            xs.append(a[d][key] - b[d][key])
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
+    return m, 1.959963984540054 * math.sqrt(var / n), n
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    a, b = per_deal(Path(argv[0])), per_deal(Path(argv[1]))
+    for key in (None, "landlord", "farmers"):
+        m, ci, n = diff(a, b, key)
+        print(f"{key or 'both':<9} A({argv[0]}) − A({argv[1]}): {m:+.3f} ± {ci:.3f} over {n} deals")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,626 @@
+"""The arena: two bots play duplicate deals, and the result is measured per role with confidence intervals.
+
+**Duplicate deals.**  Every deal is played twice with the roles swapped, so the luck of the cards cancels:
+
+- ``protocol="research"`` (DouZero/PerfectDou, see :mod:`qipai.games.doudizhu.bots.research`): no bidding, seat 0 is the
+  landlord.  First bot A is the landlord and bot B both farmers, then B is the landlord and A both farmers.
+  Deals come from the fixed deals file.
+- ``protocol="duplicate"`` (any preset, with bidding): deal ``i`` is shuffled from a seed made from the
+  arena seed and ``i``.  One seat ``s = i mod players`` is A's and the others B's, then the other way round.
+  Bidding decides who becomes the landlord, so in some games a side holds both bots (A and B as fellow
+  farmers); those sides are left out of the per-role figures (the other side of the game still counts) and
+  are counted as ``mixed``.
+
+**Measures**, for each bot and role (``landlord``, ``farmers``), over the games where that bot alone held the
+role: **WP**, the share of games won, and **ADP**, the side's average score (research protocol: DouZero's
+``±2 × 2^bombs``; otherwise the settlement's score changes in stakes: the landlord's, or the farmers'
+together).  Each comes with a 95% confidence interval (normal approximation: ``1.96 × standard error``).
+"Both roles" averages the two roles; in the research protocol its interval comes from the per-deal average of
+the two games of a deal (the duplicate pair), which is what makes duplicate deals precise.
+
+Bots are built per game with seeds made from the arena seed, the deal, the half and the seat, so a run is
+reproducible whatever the number of jobs (a bot with a time budget, like ``search``, is reproducible only
+with a fixed number of samples).  Bots receive a copy of the observation and the legal actions, never the
+game.
+
+>>> r = run_arena("heuristic", "random", deals=2, progress=False)
+>>> r["games"], r["bots"]["A"]["name"]
+(4, 'heuristic')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing as mp
+import pickle
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ....bots import get_bot
+from ....bots.base import Bot
+from ..rules import PRESETS, Rules
+from ..state import Game
+
+PROTOCOLS = ("duplicate", "research")
+ENGINES = ("local", "ray")
+"""Where the games run: ``local`` worker processes, or a Ray cluster (optional extra ``ray``)."""
+Z95 = 1.959963984540054
+
+
+# ---------------------------------------------------------------------------------------------- bot specs
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as the arena names it: ``NAME`` or ``NAME:key=value,key=value``.
+
+    Options: ``search:time=0.5`` (seconds per move), ``search:samples=200`` (a fixed number of sampled worlds
+    per move: reproducible), ``douzero:weights=DIR`` (a folder with DouZero's three ``.ckpt`` files).
+    """
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Read a bot spec; a bad option is a ``ValueError`` that says what was expected."""
+        name, _, rest = text.strip().partition(":")
+        opts: list[tuple[str, str]] = []
+        if rest:
+            for part in rest.split(","):
+                k, eq, v = part.partition("=")
+                if not eq or not k.strip():
+                    raise ValueError(f"bad bot option {part!r} in {text!r}: expected key=value")
+                opts.append((k.strip(), v.strip()))
+        return cls(name.strip(), tuple(opts))
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+
+
+_DOUZERO_CACHE: dict[str, Any] = {}
+
+
+def make_bot(spec: BotSpec | str, seed: int) -> Bot:
+    """Build the bot a spec names (see :class:`BotSpec`)."""
+    sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
+    opts = dict(sp.options)
+    if sp.name == "search":
+        from .search import SearchBot
+
+        unknown = set(opts) - {"time", "samples", "playout", "candidates", "clock", "belief", "proposals", "bid",
+                               "leaf", "depth"}
+        if unknown:
+            raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
+                             "playout=fast|heuristic, candidates=N, clock=cpu|wall, belief=P, proposals=N, "
+                             "bid=heuristic|odds, leaf=playout|value or depth=N")
+        budget = float(opts.get("time", "1.0"))
+        samples = int(opts["samples"]) if "samples" in opts else None
+        playout = opts.get("playout", "heuristic")
+        if playout not in ("fast", "heuristic"):
+            raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
+        # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
+        return SearchBot(seed, time_budget=budget, samples=samples, fast_playouts=playout == "fast",
+                         max_candidates=int(opts.get("candidates", "8")), clock=opts.get("clock", "cpu"),
+                         belief=float(opts.get("belief", "1.0")), proposals=int(opts.get("proposals", "3")),
+                         bidding=opts.get("bid", "heuristic"), leaf=opts.get("leaf", "playout"),
+                         depth=int(opts.get("depth", "8")))
+    if sp.name == "douzero":
+        from .baselines import DouZeroBot, load_douzero_agents
+
+        if "weights" not in opts:
+            raise ValueError("the douzero bot needs its weights: douzero:weights=DIR")
+        w = opts["weights"]
+        if w not in _DOUZERO_CACHE:
+            _DOUZERO_CACHE[w] = load_douzero_agents(w)
+        return DouZeroBot(_DOUZERO_CACHE[w], seed)
+    if sp.name == "noisy":
+        from .levels import NoisyBot
+
+        unknown = set(opts) - {"p"}
+        if unknown:
+            raise ValueError(f"unknown noisy options {sorted(unknown)}: expected p=PROBABILITY")
+        return NoisyBot(seed, float(opts.get("p", "0.3")))
+    if sp.name == "douzero_resnet":
+        from .resnet import resnet_bot
+
+        unknown = set(opts) - {"weights", "bid"}
+        if unknown:
+            raise ValueError(f"unknown douzero_resnet options {sorted(unknown)}: expected weights=DIR or bid=NAME")
+        return resnet_bot(seed, opts.get("weights"), opts.get("bid", "ones"))
+    if opts:
+        raise ValueError(f"bot {sp.name!r} takes no options")
+    return get_bot(sp.name, seed)
+
+
+# ---------------------------------------------------------------------------------------------- one game
+@dataclass
+class GameRecord:
+    """One finished game of the arena."""
+
+    deal: int
+    half: int
+    seats: list[str]
+    """``A`` or ``B`` for each seat."""
+    landlord: int | None
+    winner: str | None
+    """``landlord``, ``farmers``, or ``None`` (a dissolved deal)."""
+    points: int
+    """The landlord side's points (research: ``±2 × 2^bombs``; otherwise the landlord's score change)."""
+    scores: list[int]
+    bombs: int
+    cards: str = ""
+    """A digest of the dealt cards: both games of a deal show the same digest."""
+    decisions: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    spec_a: str
+    spec_b: str
+    rules: Rules
+    protocol: str
+    seed: int
+    deal_lines: tuple[str, ...]
+
+
+_SETUP: _Setup | None = None
+
+
+def _init_worker(setup: _Setup) -> None:
+    global _SETUP
+    _SETUP = setup
+
+
+def _mix(*parts: object) -> int:
+    return random.Random(":".join(str(p) for p in parts)).getrandbits(62)
+
+
+def seats_for(protocol: str, players: int, deal: int, half: int) -> list[str]:
+    """Which bot holds each seat: ``A``/``B`` per seat for deal ``deal`` and half 0 or 1.
+
+    >>> seats_for("research", 3, 5, 0), seats_for("research", 3, 5, 1)
+    (['A', 'B', 'B'], ['B', 'A', 'A'])
+    >>> seats_for("duplicate", 3, 4, 0), seats_for("duplicate", 3, 4, 1)
+    (['B', 'A', 'B'], ['A', 'B', 'A'])
+    """
+    lone = 0 if protocol == "research" else deal % players
+    first, other = ("A", "B") if half == 0 else ("B", "A")
+    return [first if s == lone else other for s in range(players)]
+
+
+def play_game(setup: _Setup, deal: int, half: int) -> GameRecord:
+    """Play one game of the arena (deal ``deal``, half 0 or 1)."""
+    from .research import ResearchDeal, research_game, research_points
+
+    rules = setup.rules
+    n = rules.players
+    seats = seats_for(setup.protocol, n, deal, half)
+    if setup.protocol == "research":
+        g = research_game(ResearchDeal.parse(setup.deal_lines[deal]), rules)
+    else:
+        g = Game.new(rules, _mix("deal", setup.seed, deal))
+    digest = hashlib.sha1(repr((g.initial_hands, g.initial_kitty)).encode()).hexdigest()[:12]
+    specs = {"A": setup.spec_a, "B": setup.spec_b}
+    bots = [make_bot(specs[seats[s]], _mix("bot", setup.seed, deal, half, s) & 0xFFFFFFFF) for s in range(n)]
+    decisions = {"A": 0, "B": 0}
+    seconds = {"A": 0.0, "B": 0.0}
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs = g.observe(seat)
+        legal = g.legal_actions()
+        view = pickle.loads(pickle.dumps(obs))  # the bot gets its own copy, never the game
+        t0 = time.perf_counter()
+        action = bots[seat].act(view, list(legal))
+        seconds[seats[seat]] += time.perf_counter() - t0
+        decisions[seats[seat]] += 1
+        if action not in legal:
+            raise RuntimeError(f"bot {specs[seats[seat]]} at seat {seat} chose {action!r}, not a legal action "
+                               f"(deal {deal}, half {half})")
+        g.apply(action, seat)
+    out = g.outcome()
+    assert out is not None
+    landlord = g.landlord
+    winner = out["winner"]
+    if setup.protocol == "research":
+        points = research_points(g)
+    else:
+        points = out["scores"][landlord] if landlord is not None and winner is not None else 0
+    return GameRecord(deal, half, seats, landlord, winner, points, list(out["scores"]), len(g.bombs), digest,
+                      decisions, seconds)
+
+
+def _task(args: tuple[int, int]) -> GameRecord:
+    assert _SETUP is not None
+    return play_game(_SETUP, args[0], args[1])
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+@dataclass
+class Estimate:
+    """A mean with its 95% confidence half-width and the number of samples."""
+
+    mean: float
+    ci: float
+    n: int
+
+    @classmethod
+    def of(cls, xs: list[float]) -> Estimate:
+        """Mean and ``1.96 × standard error`` of samples."""
+        n = len(xs)
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        m = sum(xs) / n
+        if n < 2:
+            return cls(m, math.inf, n)
+        var = sum((x - m) ** 2 for x in xs) / (n - 1)
+        return cls(m, Z95 * math.sqrt(var / n), n)
+
+    @classmethod
+    def of_rate(cls, wins: list[float]) -> Estimate:
+        """A win rate with the larger half of its 95% Wilson score interval (sound also near 0 and 1).
+
+        >>> e = Estimate.of_rate([1.0] * 60 + [0.0] * 40)
+        >>> round(e.mean, 2), round(e.ci, 3)
+        (0.6, 0.098)
+        """
+        n = len(wins)
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        p = sum(wins) / n
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return cls(p, max(abs(centre - half - p), abs(centre + half - p)), n)
+
+    def text(self, digits: int = 3, sign: bool = False) -> str:
+        """``0.652 ± 0.009``."""
+        if self.n == 0:
+            return "-"
+        f = f"{{:{'+' if sign else ''}.{digits}f}}"
+        return f"{f.format(self.mean)} ± {self.ci:.{digits}f}"
+
+
+def side_entries(rec: GameRecord, protocol: str) -> list[tuple[str, str, bool, float]]:
+    """``(bot, role, won, side points)`` for each side of a game that one bot held alone."""
+    if rec.winner is None or rec.landlord is None:
+        return []
+    n = len(rec.seats)
+    farmers = [s for s in range(n) if s != rec.landlord]
+    out = []
+    lb = rec.seats[rec.landlord]
+    out.append((lb, "landlord", rec.winner == "landlord", float(rec.points)))
+    fb = {rec.seats[s] for s in farmers}
+    if len(fb) == 1:
+        fpts = -float(rec.points) if protocol == "research" else float(sum(rec.scores[s] for s in farmers))
+        out.append((fb.pop(), "farmers", rec.winner == "farmers", fpts))
+    return out
+
+
+def summarize(records: list[GameRecord], protocol: str) -> dict[str, Any]:
+    """Per bot and role: WP and ADP with 95% intervals; both roles averaged; decision times."""
+    bots: dict[str, Any] = {}
+    mixed = sum(1 for r in records if r.winner is not None and r.landlord is not None
+                and len({r.seats[s] for s in range(len(r.seats)) if s != r.landlord}) > 1)
+    incomplete = sum(1 for r in records if r.winner is None)
+    for b in ("A", "B"):
+        wins: dict[str, list[float]] = {"landlord": [], "farmers": []}
+        pts: dict[str, list[float]] = {"landlord": [], "farmers": []}
+        per_deal: dict[int, dict[str, tuple[float, float]]] = {}
+        for r in records:
+            for bot, role, won, p in side_entries(r, protocol):
+                if bot == b:
+                    wins[role].append(1.0 if won else 0.0)
+                    pts[role].append(p)
+                    per_deal.setdefault(r.deal, {})[role] = (1.0 if won else 0.0, p)
+        roles = {role: {"wp": asdict(Estimate.of_rate(wins[role])), "adp": asdict(Estimate.of(pts[role]))}
+                 for role in ("landlord", "farmers")}
+        paired = [d for d in per_deal.values() if len(d) == 2]
+        if paired and len(paired) == len(per_deal):
+            both_wp = Estimate.of([(d["landlord"][0] + d["farmers"][0]) / 2 for d in paired])
+            both_adp = Estimate.of([(d["landlord"][1] + d["farmers"][1]) / 2 for d in paired])
+        else:
+            el, ef = Estimate.of_rate(wins["landlord"]), Estimate.of_rate(wins["farmers"])
+            al, af = Estimate.of(pts["landlord"]), Estimate.of(pts["farmers"])
+            both_wp = Estimate((el.mean + ef.mean) / 2, math.hypot(el.ci, ef.ci) / 2, el.n + ef.n)
+            both_adp = Estimate((al.mean + af.mean) / 2, math.hypot(al.ci, af.ci) / 2, al.n + af.n)
+        dec = sum(r.decisions.get(b, 0) for r in records)
+        sec = sum(r.seconds.get(b, 0.0) for r in records)
+        bots[b] = {"roles": roles, "both": {"wp": asdict(both_wp), "adp": asdict(both_adp)},
+                   "decisions": dec, "ms_per_decision": 1000.0 * sec / dec if dec else math.nan}
+    # net score per deal (both halves together): what bot A gained from bot B, duplicate-cancelled
+    net: dict[int, float] = {}
+    for r in records:
+        if r.winner is None or r.landlord is None:
+            continue
+        if protocol == "research":
+            a = r.points if r.seats[r.landlord] == "A" else -r.points
+        else:
+            a = sum(r.scores[s] for s in range(len(r.seats)) if r.seats[s] == "A")
+        net[r.deal] = net.get(r.deal, 0.0) + a
+    return {"bots": bots, "mixed_sides": mixed, "incomplete": incomplete,
+            "net_a_per_deal": asdict(Estimate.of(list(net.values())))}
+
+
+# ---------------------------------------------------------------------------------------------- the run
+def run_arena(
+    bot_a: str,
+    bot_b: str,
+    *,
+    rules: str = "classic",
+    deals: int = 1000,
+    jobs: int = 1,
+    seed: int = 0,
+    protocol: str = "duplicate",
+    json_path: Path | None = None,
+    progress: bool = True,
+    deals_file: Path | None = None,
+    keep_games: bool = True,
+    target_ci: float | None = None,
+    min_deals: int = 30,
+    checkpoint_seconds: float = 60.0,
+    resume: Path | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals between ``bot_a`` and ``bot_b`` and return the full result.
+
+    ``rules`` names a preset (the research protocol uses ``classic``); ``jobs`` worker processes share the
+    games; ``json_path`` also writes the result there as JSON, and while the run lasts a partial result
+    (``"partial": true``) every ``checkpoint_seconds``.  With ``target_ci`` the run stops early, once at least
+    ``min_deals`` deals are complete and the 95% interval of the win rate over both roles is no wider than
+    ``± target_ci`` for either bot; ``deals`` is then the most it plays.  An interrupt (Ctrl-C) also stops it
+    with the deals completed so far.  Only deals whose two games are both finished count.  ``resume`` names
+    the JSON of an earlier run with the same bots, rules, protocol and seed (partial or stopped): its deals are
+    kept and only the others are played.  The result holds
+    the settings, the summary (see :func:`summarize`) and, with ``keep_games``, every game.
+
+    ``engine="ray"`` plays the games as Ray tasks (``pip install ray``) on the cluster at ``ray_address``
+    (default: ``RAY_ADDRESS``, else a local cluster of ``jobs`` CPUs): one task per CPU at a time, each a chunk
+    of up to 8 games; the qipai package (and any weights a bot loads) must be installed on every node.
+    Seeds, results, checkpoints and resume are the same as with local processes: every game's bots are seeded
+    by the deal, the half and the seat, whichever machine plays it.
+    """
+    import json
+
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: expected one of {ENGINES}")
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {PROTOCOLS}")
+    if rules not in PRESETS:
+        raise ValueError(f"unknown preset {rules!r}: expected one of {sorted(PRESETS)}")
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    r = PRESETS[rules]
+    lines: tuple[str, ...] = ()
+    if protocol == "research":
+        from .research import load_deals
+
+        if r.players != 3:
+            raise ValueError("the research protocol is a three-player game")
+        lines = tuple(d.line() for d in load_deals(deals, deals_file))
+    for spec in (bot_a, bot_b):  # fail early on a bad name or a missing package
+        make_bot(spec, 0)
+    if target_ci is not None and not target_ci > 0:
+        raise ValueError("target_ci must be a positive number, e.g. 0.02")
+    setup = _Setup(bot_a, bot_b, r, protocol, seed, lines)
+    records: list[GameRecord] = []
+    halves: dict[int, int] = {}
+    complete: list[int] = []
+    earlier = 0.0
+    if resume is not None:
+        records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed)
+        for x in records:
+            halves[x.deal] = halves.get(x.deal, 0) + 1
+        complete = sorted(d for d, k in halves.items() if k == 2)
+    done = set(complete)
+    tasks = [(d, h) for d in range(deals) if d not in done for h in (0, 1)]
+    stopped = "deals"
+    settings = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
+                "jobs": jobs, "seed": seed, "target_ci": target_ci, "engine": engine}
+    t0 = time.perf_counter()
+    last_write = t0
+
+    def result_of(final: bool) -> dict[str, Any]:
+        done = set(complete)
+        kept = sorted((x for x in records if x.deal in done), key=lambda x: (x.deal, x.half))
+        summary = summarize(kept, protocol)
+        summary["bots"]["A"]["name"] = bot_a
+        summary["bots"]["B"]["name"] = bot_b
+        out: dict[str, Any] = {
+            "settings": settings,
+            "deals": len(done),
+            "games": len(kept),
+            "seconds": earlier + time.perf_counter() - t0,
+            "stopped": stopped if final else None,
+            "partial": not final,
+            **summary,
+        }
+        if keep_games:
+            out["records"] = [asdict(x) for x in kept]
+        return out
+
+    def write(res: dict[str, Any]) -> None:
+        if json_path is not None:
+            tmp = Path(str(json_path) + ".tmp")
+            tmp.write_text(json.dumps(res, indent=1, default=_json_default))
+            tmp.replace(json_path)
+
+    try:
+        games = _run(setup, tasks, max(1, jobs)) if engine == "local" else _run_ray(setup, tasks, max(1, jobs),
+                                                                                    ray_address)
+        for rec in _progress(games, len(tasks), progress, f"{bot_a} vs {bot_b}"):
+            records.append(rec)
+            halves[rec.deal] = halves.get(rec.deal, 0) + 1
+            if halves[rec.deal] < 2:
+                continue
+            complete.append(rec.deal)
+            if target_ci is not None and len(complete) >= min_deals and _ci_reached(result_of(False), target_ci):
+                stopped = "target_ci"
+                break
+            if json_path is not None and time.perf_counter() - last_write >= checkpoint_seconds:
+                write(result_of(False))
+                last_write = time.perf_counter()
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    result = result_of(True)
+    write(result)
+    return result
+
+
+def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
+             seed: int) -> tuple[list[GameRecord], float]:
+    """The finished deals' games and the seconds spent of an earlier run to carry on."""
+    import json
+
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no arena result to resume at {path}") from None
+    except ValueError as e:
+        raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
+    s = data.get("settings", {}) if isinstance(data, dict) else {}
+    want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed}
+    differ = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
+    if differ:
+        raise ValueError(f"cannot resume {path}: its run differs in "
+                         + ", ".join(f"{k} ({a!r} there, {b!r} here)" for k, (a, b) in differ.items()))
+    if "records" not in data:
+        raise ValueError(f"cannot resume {path}: it holds no games (written without keep_games)")
+    records = [GameRecord(**r) for r in data["records"]]
+    halves: dict[int, int] = {}
+    for x in records:
+        halves[x.deal] = halves.get(x.deal, 0) + 1
+    return [x for x in records if halves[x.deal] == 2], float(data.get("seconds") or 0.0)
+
+
+def _ci_reached(result: dict[str, Any], target: float) -> bool:
+    """Whether both bots' win rate over both roles is known to within ``± target``."""
+    for b in ("A", "B"):
+        ci = result["bots"][b]["both"]["wp"]["ci"]
+        if not (isinstance(ci, float) and ci <= target):
+            return False
+    return True
+
+
+def _json_default(x: object) -> object:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    raise TypeError(f"not JSON: {x!r}")
+
+
+def _run(setup: _Setup, tasks: list[tuple[int, int]], jobs: int) -> Iterator[GameRecord]:
+    if jobs == 1:
+        _init_worker(setup)
+        for t in tasks:
+            yield _task(t)
+        return
+    chunk = max(1, min(8, len(tasks) // (jobs * 16)))
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(setup,)) as pool:
+        yield from pool.imap_unordered(_task, tasks, chunksize=chunk)
+
+
+def _chunk_games(setup: _Setup, chunk: list[tuple[int, int]]) -> list[GameRecord]:
+    """Play a chunk of games (a Ray task's work)."""
+    return [play_game(setup, d, h) for d, h in chunk]
+
+
+def _run_ray(setup: _Setup, tasks: list[tuple[int, int]], jobs: int, address: str | None) -> Iterator[GameRecord]:
+    """Play the games as Ray tasks, yielding each game's record as its chunk finishes."""
+    try:
+        import ray as ray_module  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError(f"the ray engine needs the 'ray' package ({e}): pip install ray") from None
+    ray: Any = ray_module
+    started = False
+    if not ray.is_initialized():
+        if address is None and not _ray_address_from_env():
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(_chunk_games)
+        setup_ref = ray.put(setup)
+        size = max(1, min(8, len(tasks) // (max(1, int(ray.cluster_resources().get("CPU", jobs))) * 16)))
+        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        pending = [remote.remote(setup_ref, c) for c in chunks]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield from ray.get(done[0])
+        finally:
+            for ref in pending:  # stopped early (target reached, interrupted): drop the rest
+                ray.cancel(ref, force=True)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _ray_address_from_env() -> bool:
+    import os
+
+    return bool(os.environ.get("RAY_ADDRESS"))
+
+
+def _progress(it: Iterator[GameRecord], total: int, show: bool, label: str) -> Iterator[GameRecord]:
+    if not show:
+        yield from it
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task(label, total=total)
+        for rec in it:
+            yield rec
+            bar.advance(task)
+
+
+def report_lines(result: dict[str, Any]) -> list[str]:
+    """A plain-text table of an arena result."""
+    s = result["settings"]
+    deals = result.get("deals", s["deals"])
+    why = {"target_ci": f"stopped: WP known to ± {s.get('target_ci')}", "interrupted": "stopped: interrupted",
+           None: "partial result"}.get(result.get("stopped"), "")
+    lines = [
+        f"arena: A = {s['bot_a']}, B = {s['bot_b']}; rules {s['rules']}, protocol {s['protocol']}; "
+        f"{deals} deals, {result['games']} games; {result['seconds']:.0f} s on {s['jobs']} job(s)"
+        + (f"; {why}" if why else ""),
+        f"{'bot':<24} {'role':<10} {'games':>6}  {'WP (95% CI)':<17} {'ADP (95% CI)':<18} ms/move",
+    ]
+    for b in ("A", "B"):
+        info = result["bots"][b]
+        name = f"{b} {info['name']}"[:24]
+        for role in ("landlord", "farmers"):
+            wp = Estimate(**info["roles"][role]["wp"])
+            adp = Estimate(**info["roles"][role]["adp"])
+            lines.append(f"{name:<24} {role:<10} {wp.n:>6}  {wp.text():<17} {adp.text(2, True):<18}")
+        wp = Estimate(**info["both"]["wp"])
+        adp = Estimate(**info["both"]["adp"])
+        ms = info["ms_per_decision"]
+        lines.append(f"{name:<24} {'both':<10} {'':>6}  {wp.text():<17} {adp.text(2, True):<18} {ms:.2f}")
+    net = Estimate(**result["net_a_per_deal"])
+    lines.append(f"net score of A per deal (both games of a deal): {net.text(2, True)}")
+    if result.get("mixed_sides"):
+        lines.append(f"sides held by both bots (left out of the roles above): {result['mixed_sides']}")
+    if result.get("incomplete"):
+        lines.append(f"games without a winner (dissolved): {result['incomplete']}")
+    return lines

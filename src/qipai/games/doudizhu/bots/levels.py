@@ -1,0 +1,105 @@
+"""Strength levels for players: ``easy``, ``normal``, ``hard``, ``expert``, each a bot and a budget.
+
+A server's bot seat (or a player choosing an opponent) names a level, not a bot.  :data:`LEVELS` maps each
+level to an arena bot spec (:class:`~qipai.games.doudizhu.bots.arena.BotSpec`), :func:`level_bot` builds the
+bot, and the levels are registered as bot names too (``qipai.bots.get_bot("hard", seed)``), so anything that
+builds bots by name accepts them.
+
+==========  ==========================================================  ===================================
+level       bot                                                         time per move (one core)
+==========  ==========================================================  ===================================
+``easy``    ``heuristic`` that plays a random legal action 30% of the time  under 1 ms
+``normal``  ``heuristic``                                               under 1 ms
+``hard``    ``search`` with 0.25 s per decision                         at most about 0.25 s
+``expert``  ``search`` with 1 s per decision                            at most about 1 s
+==========  ==========================================================  ===================================
+
+At a table the search budget is elapsed time (what a player waits); most decisions stop well before it,
+when one candidate is clearly best.  The measured strength of each level against the one below is in
+docs/bots.md.
+
+>>> sorted(LEVELS)
+['easy', 'expert', 'hard', 'normal']
+>>> level_of_bot("search:time=1.0,clock=wall")
+'expert'
+>>> bot = level_bot("easy", seed=3)
+>>> bot.act({"phase": "bid", "hand": [], "players": 3, "seat": 0, "card_counts": [17, 17, 17]}, ["pass"])
+'pass'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ....bots.base import Bot
+
+LEVELS: dict[str, str] = {
+    "easy": "noisy:p=0.3",
+    "normal": "heuristic",
+    "hard": "search:time=0.25,clock=wall",
+    "expert": "search:time=1.0,clock=wall",
+}
+"""Level → the arena spec of its bot."""
+
+LEVEL_ORDER = ("easy", "normal", "hard", "expert")
+"""The levels from weakest to strongest."""
+
+
+class NoisyBot:
+    """``heuristic``, except that with probability ``p`` a decision is a uniformly random legal action
+    (seeded: games stay reproducible).  A gentle opponent for beginners: it still bids and plays sensibly
+    most of the time."""
+
+    name = "noisy"
+
+    def __init__(self, seed: int = 0, p: float = 0.3) -> None:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"the noise p must be between 0 and 1, not {p}")
+        from .heuristic import HeuristicBot
+
+        self.inner = HeuristicBot(seed)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.p = p
+
+    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """The heuristic's choice, or with probability ``p`` a random legal action."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        if len(legal_actions) > 1 and self.rng.random() < self.p:
+            return self.rng.choice(legal_actions)
+        return self.inner.act(observation, legal_actions)
+
+
+def level_bot(level: str, seed: int = 0) -> Bot:
+    """The bot of a level; an unknown level raises ``KeyError`` naming the levels."""
+    if level not in LEVELS:
+        raise KeyError(f"unknown level {level!r}: expected one of {', '.join(LEVEL_ORDER)}")
+    from .arena import make_bot
+
+    return make_bot(LEVELS[level], seed)
+
+
+def level_of_bot(spec: str) -> str | None:
+    """The level whose bot ``spec`` is (``None`` when it is no level's)."""
+    from .arena import BotSpec
+
+    want = BotSpec.parse(spec)
+    for level, s in LEVELS.items():
+        have = BotSpec.parse(s)
+        if have.name == want.name and sorted(have.options) == sorted(want.options):
+            return level
+    return None
+
+
+def _register() -> None:
+    from . import register
+
+    register("noisy", lambda seed: NoisyBot(seed))
+    for level in LEVEL_ORDER:
+        register(level, lambda seed, level=level: level_bot(level, seed))  # type: ignore[misc]
+
+
+_register()
+
+__all__ = ["LEVELS", "LEVEL_ORDER", "NoisyBot", "level_bot", "level_of_bot"]

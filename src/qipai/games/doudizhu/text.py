@@ -1,0 +1,167 @@
+"""Plain-text descriptions of a deal and its outcome, in Chinese or English (for ``selfplay`` and ``replay``).
+
+>>> card_name("TH", "en"), card_name("B", "zh"), card_name("5S", "zh")
+('10♥', '小王', '♠5')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import RANK_LETTERS, RANK_NAMES_EN, RANK_NAMES_ZH, SUIT_SYMBOLS
+from .rules import KIND_NAMES_ZH
+
+if TYPE_CHECKING:
+    from .state import Game
+
+_WORDS = {
+    "en": {
+        "deal": "Deal {n}: seat {fb} bids first",
+        "face_up": "face-up card {card} (held by seat {seat})",
+        "hand": "  seat {seat}: {cards}",
+        "kitty": "  kitty: {cards}",
+        "bid": "seat {seat} {what}",
+        "pass": "passes",
+        "bids": "bids {v}",
+        "calls": "calls landlord",
+        "redeal": "nobody bid: redeal #{n}",
+        "dissolved": "nobody bid three times: the game is dissolved",
+        "landlord": "seat {seat} is the landlord (bid {bid}); kitty {kitty}",
+        "double": "seat {seat} {name}",
+        "show": "landlord shows the hand: {cards}",
+        "play": "seat {seat} plays {cards} ({kind})",
+        "trick": "  -- seat {seat} wins the trick",
+        "autoplay": "seat {seat} auto-play {state}",
+        "escape": "seat {seat} escapes",
+        "winner": "winner: {who}",
+        "landlord_side": "landlord (seat {seat})",
+        "farmers_side": "farmers",
+        "none": "nobody",
+        "multiplier": "multiplier ×{m}: {factors}",
+        "scores": "scores: {scores}",
+        "bid_stake": "bid {bid}, stake {stake}",
+    },
+    "zh": {
+        "deal": "第 {n} 副牌：{fb} 号位先叫",
+        "face_up": "明牌 {card}（{seat} 号位）",
+        "hand": "  {seat} 号位：{cards}",
+        "kitty": "  底牌：{cards}",
+        "bid": "{seat} 号位{what}",
+        "pass": "不叫",
+        "bids": "叫 {v} 分",
+        "calls": "叫地主",
+        "redeal": "无人叫牌：第 {n} 次重发",
+        "dissolved": "三次无人叫牌：游戏解散",
+        "landlord": "{seat} 号位当地主（{bid} 分），底牌 {kitty}",
+        "double": "{seat} 号位 {name}",
+        "show": "地主亮牌：{cards}",
+        "play": "{seat} 号位出 {cards}（{kind}）",
+        "trick": "  —— {seat} 号位赢得本轮",
+        "autoplay": "{seat} 号位托管{state}",
+        "escape": "{seat} 号位逃跑",
+        "winner": "胜方：{who}",
+        "landlord_side": "地主（{seat} 号位）",
+        "farmers_side": "农民",
+        "none": "无",
+        "multiplier": "倍数 ×{m}：{factors}",
+        "scores": "得分：{scores}",
+        "bid_stake": "底分 {bid}，基数 {stake}",
+    },
+}
+
+
+FACTOR_NAMES_ZH = {"bomb": "炸弹", "bombs": "炸弹", "rocket": "火箭", "spring": "春天", "anti-spring": "反春",
+                   "show hand": "亮牌"}
+
+
+def factor_name(name: str, lang: str) -> str:
+    """A multiplier factor's name in ``lang`` (``bomb of 6`` → ``6张炸弹``)."""
+    if lang != "zh":
+        return name
+    if name.startswith("bomb of "):
+        return f"{name[8:]}张炸弹"
+    return FACTOR_NAMES_ZH.get(name, name)
+
+
+def card_name(token: str, lang: str) -> str:
+    """A card token (``5S``, ``TH``, ``B``) as a person reads it."""
+    rank = RANK_LETTERS.index(token[0])
+    names = RANK_NAMES_ZH if lang == "zh" else RANK_NAMES_EN
+    if len(token) == 1:
+        return names[rank]
+    sym = SUIT_SYMBOLS[token[1]]
+    return sym + names[rank] if lang == "zh" else names[rank] + sym
+
+
+def rank_names(move: str, lang: str) -> str:
+    """Rank notation (``TTJJ``) as card names (``10 10 J J``)."""
+    names = RANK_NAMES_ZH if lang == "zh" else RANK_NAMES_EN
+    return " ".join(names[RANK_LETTERS.index(ch)] for ch in move)
+
+
+def describe_deal(game: Game, lang: str = "en") -> list[str]:
+    """The deal step by step: hands, bidding, doubling, every play and trick."""
+    w = _WORDS[lang]
+    out: list[str] = []
+    deal_no = 0
+    for ev in game.log:
+        e = ev["event"]
+        if e == "deal":
+            deal_no += 1
+            out.append(w["deal"].format(n=deal_no, fb=ev["first_bidder"]))
+            if ev.get("face_up"):
+                out.append(w["face_up"].format(card=card_name(ev["face_up"], lang), seat=ev["first_bidder"]))
+            if deal_no == game.redeals + 1:
+                for s, h in enumerate(game.initial_hands):
+                    out.append(w["hand"].format(seat=s, cards=" ".join(card_name(str(c), lang) for c in h)))
+                out.append(w["kitty"].format(cards=" ".join(card_name(str(c), lang) for c in game.initial_kitty)))
+        elif e == "bid":
+            v = ev["value"]
+            what = w["pass"] if v == 0 else w["calls"] if game.rules.bidding == "call" else w["bids"].format(v=v)
+            out.append(w["bid"].format(seat=ev["seat"], what=what))
+        elif e == "redeal":
+            out.append(w["redeal"].format(n=ev["count"]))
+        elif e == "dissolved":
+            out.append(w["dissolved"])
+        elif e == "landlord":
+            kitty = " ".join(card_name(str(c), lang) for c in game.kitty)
+            out.append(w["landlord"].format(seat=ev["seat"], bid=ev["bid"], kitty=kitty))
+        elif e == "double":
+            out.append(w["double"].format(seat=ev["seat"], name=ev["name"]))
+        elif e == "show":
+            out.append(w["show"].format(cards=" ".join(card_name(c, lang) for c in ev["hand"])))
+        elif e == "play":
+            kind = KIND_NAMES_ZH[ev["kind"]] if lang == "zh" else ev["kind"]
+            out.append(w["play"].format(seat=ev["seat"], cards=" ".join(card_name(c, lang) for c in ev["cards"]),
+                                        kind=kind))
+        elif e == "trick":
+            out.append(w["trick"].format(seat=ev["winner"]))
+        elif e == "autoplay":
+            state = ("开" if ev["on"] else "关") if lang == "zh" else ("on" if ev["on"] else "off")
+            out.append(w["autoplay"].format(seat=ev["seat"], state=state))
+        elif e == "escape":
+            out.append(w["escape"].format(seat=ev["seat"]))
+    return out
+
+
+def describe_outcome(game: Game, lang: str = "en") -> list[str]:
+    """The settlement: winner, bid and stake, multiplier with its factors, each seat's score change."""
+    w = _WORDS[lang]
+    res = game.result
+    if res is None:
+        return []
+    if res.winner == "landlord":
+        who = w["landlord_side"].format(seat=res.landlord)
+    elif res.winner == "farmers":
+        who = w["farmers_side"]
+    else:
+        who = w["none"]
+    factors = [f"{factor_name(f.name, lang)} ×{f.factor}" for f in res.factors]
+    for seat, fs in res.farmer_factors.items():
+        factors += [f"{f} (seat {seat})" if lang == "en" else f"{f}（{seat} 号位）" for f in fs]
+    return [
+        w["winner"].format(who=who),
+        w["bid_stake"].format(bid=res.bid, stake=res.stake),
+        w["multiplier"].format(m=res.multiplier, factors=", ".join(factors) or "-"),
+        w["scores"].format(scores=", ".join(f"{s}: {v:+d}" for s, v in enumerate(res.scores))),
+    ]

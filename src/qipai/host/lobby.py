@@ -1,0 +1,1304 @@
+"""The lobby: rooms, tables, who sits where, connections, quick match, private tables, spectators, restore.
+
+It knows games only through their factories (:mod:`qipai.core.registry`): the rooms name a game and options,
+the tables run whatever the factory makes.  It also watches the database: when a write fails for a reason that
+may pass (the connection is gone, the file is locked or full), every table pauses — no moves are accepted, no
+bot moves or timeouts happen — until a probe finds the database answering again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import gc
+import logging
+import multiprocessing
+import os
+import secrets
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from qipai.core.game import GameFactory, apply_step, autoplay_bot_for
+from qipai.core.options import OptionError
+from qipai.host.botpool import init_background, init_worker, remote_act, remote_review
+from qipai.host.cluster import Cluster, ClusterError, LocalCluster, RemoteError
+from qipai.host.events import TABLE_CLOSED, Bus, TableClosed
+from qipai.host.journal import JournalWriter
+from qipai.host.jsonenc import dumps
+from qipai.host.settings import Bot, Room, Settings
+from qipai.host.table import Conn, SeatState, Table, TableError
+from qipai.store import FencedOut, Store, TableInfo, UserInfo
+
+log = logging.getLogger("qipai.host.lobby")
+
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+PROTECTED_OPTIONS = ("preset",)
+"""Options a private table never sets: the room's preset is the room."""
+
+
+USER_MESSAGE = "user_message"
+"""Bus topic: a message for a user's connections on whichever node holds them."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RemoteSeat:
+    """A seat at a table another node owns: the client is to reconnect to ``url`` (that node)."""
+
+    table_id: str
+    seat: int
+    invite_code: str | None
+    node: str
+    url: str | None
+
+    @property
+    def id(self) -> str:
+        return self.table_id
+
+
+def make_cluster(settings: Settings) -> Cluster:
+    """The cluster a server's settings describe: Redis when ``redis_url`` is set, else one node alone."""
+    if settings.redis_url:
+        from qipai.host.cluster import RedisCluster
+
+        return RedisCluster(settings.redis_url, settings.node_id, settings.public_url,
+                            lease_ms=int(settings.lease_seconds * 1000), prefix=settings.redis_prefix)
+    return LocalCluster(settings.node_id, settings.public_url)
+
+
+class Lobby:
+    """Everything live on the server: tables, seats and connections.  With several nodes it shares seats,
+    invites and the tables list through its :class:`~qipai.host.cluster.Cluster`, holds a lease on each table
+    it runs, and takes over the tables of nodes that died."""
+
+    def __init__(self, settings: Settings, store: Store, bus: Bus | None = None,
+                 cluster: Cluster | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.cluster: Cluster = cluster or make_cluster(settings)
+        self.bus: Bus = bus or self.cluster.bus
+        self.draining = False
+        self._advertise: set[str] = set()
+        self._cluster_task: asyncio.Task[None] | None = None
+        self.rooms: dict[str, Room] = {r.id: r for r in settings.rooms}
+        self.tables: dict[str, Table] = {}
+        self.invites: dict[str, str] = {}
+        self.user_table: dict[int, str] = {}
+        self.conns: dict[int, set[Conn]] = {}
+        self.closing = False
+        self.journal = JournalWriter(store)
+        self._seat_locks: dict[int, asyncio.Lock] = {}
+        self._seat_users: dict[int, int] = {}
+        self._room_locks: dict[str, asyncio.Lock] = {}
+        self.storage_ok = True
+        """False while the database does not answer: every table waits."""
+        self.storage_error: str | None = None
+        self._probe: asyncio.Task[None] | None = None
+        self._failures: deque[float] = deque(maxlen=8)
+        """When the latest storage failures happened (the probe waits longer when they come back fast)."""
+        self._factories: dict[str, GameFactory] = {}
+        self._bot_accounts: dict[str, int] = {}
+        self.prefs: dict[int, dict[str, Any]] = {}
+        self._pending: set[asyncio.Task[Any]] = set()
+        """Each user's table preferences for this server run (``auto_pass``: 要不起 passes by itself)."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._background: ProcessPoolExecutor | None = None
+        self._reviews: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._lag_task: asyncio.Task[None] | None = None
+        self._session_task: asyncio.Task[None] | None = None
+        self.lag: list[float] = []
+        self.full_gc: deque[float] = deque(maxlen=100)
+        """Seconds each of the latest full garbage collections stopped the process (the event loop with it)."""
+        self._gc_started = 0.0
+        self.director: Any = None
+        """The match director (:class:`qipai.host.director.Director`) once the server started it."""
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif info.get("generation") == 2:
+            self.full_gc.append(time.perf_counter() - self._gc_started)
+
+    # ------------------------------------------------------------------------------------------ lookups
+    def factory(self, game: str) -> GameFactory:
+        f = self._factories.get(game)
+        if f is None:
+            f = self._factories[game] = self.settings.games(game)
+        return f
+
+    def seat_bot(self, game: str) -> str:
+        """The bot that fills empty seats of ``game``'s tables (the setting, else the game's default)."""
+        return self.settings.seat_bot or self.factory(game).info.seat_bot
+
+    def autoplay_bot(self, game: str, options: dict[str, Any] | None = None) -> str:
+        """The bot that plays for a human in auto-play: the setting, else the style the table's options choose,
+        else the game's seed behaviour."""
+        return self.settings.autoplay_bot or autoplay_bot_for(self.factory(game).info, options or {})
+
+    def bot(self, game: str, name: str, seed: int) -> Bot:
+        return self.settings.bots(game, name, seed)
+
+    def bot_display_name(self, name: str, seat: int) -> str:
+        """A bot seat's name at the table (the client words it per language: ``bot:<name>:<seat>``)."""
+        return f"bot:{name}:{seat + 1}"
+
+    async def bot_account(self, name: str) -> int:
+        """The account id of bot ``name`` (its winnings and losses land there)."""
+        uid = self._bot_accounts.get(name)
+        if uid is None:
+            uid = self._bot_accounts[name] = (await self.store.bot_account(name)).id
+        return uid
+
+    def start_points(self, user: UserInfo) -> int:
+        if user.is_bot:
+            return self.settings.bot_points
+        return self.settings.guest_points if user.is_guest else self.settings.start_points
+
+    async def points_of(self, user: UserInfo, game: str) -> int:
+        return (await self.store.standing(user.id, game, self.start_points(user))).points
+
+    async def points_many(self, users: Iterable[UserInfo], game: str) -> dict[int, int]:
+        us = {u.id: u for u in users}
+        got = await self.store.standings(list(us), game, lambda uid: self.start_points(us[uid]))
+        return {uid: st.points for uid, st in got.items()}
+
+    async def think(self, game: str, name: str, bot: Bot, seed: int, observation: dict[str, Any],
+                    legal: list[str]) -> str:
+        """The bot's action: on the event loop for fast bots, else in a worker process (``bot_processes``) or
+        a thread, within ``bot_budget`` seconds (``TimeoutError`` past it)."""
+        s = self.settings
+        if name in s.inline_bots:
+            return bot.act(observation, legal)
+        if s.bot_processes > 0:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    s.bot_processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=init_worker,
+                    initargs=(os.getpid(),),
+                )
+            fut = asyncio.get_running_loop().run_in_executor(
+                self._pool, remote_act, s.bots, game, name, seed, observation, legal
+            )
+            return await asyncio.wait_for(fut, s.bot_budget)
+        return await asyncio.wait_for(asyncio.to_thread(bot.act, observation, legal), s.bot_budget)
+
+    def can_review(self, game: str) -> bool:
+        return callable(getattr(self.factory(game), "review", None))
+
+    async def review(self, game: str, deal_id: int, record: dict[str, Any], seat: int,
+                     samples: int = 120) -> dict[str, Any]:
+        """复盘: the game's review of a finished deal's seat, in a background process of lowest priority (live
+        tables never wait for it); one at a time per deal and seat, kept once made."""
+        key = (deal_id, seat)
+        fut = self._reviews.get(key)
+        if fut is None:
+            if self._background is None:
+                self._background = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"), initializer=init_background,
+                    initargs=(os.getpid(),))
+            fut = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(
+                self._background, remote_review, self.settings.games, game, record, seat, samples))
+            self._reviews[key] = fut
+            if len(self._reviews) > 500:
+                for k in list(self._reviews)[:250]:
+                    if self._reviews[k].done():
+                        del self._reviews[k]
+        try:
+            return await asyncio.shield(fut)
+        except Exception:
+            self._reviews.pop(key, None)
+            raise
+
+    def prefs_of(self, user_id: int | None) -> dict[str, Any]:
+        return self.prefs.get(user_id, {}) if user_id is not None else {}
+
+    def set_prefs(self, user_id: int, prefs: dict[str, Any]) -> None:
+        self.prefs.setdefault(user_id, {}).update(prefs)
+        cur = self._current(user_id)
+        if cur is not None:
+            cur[0].kick()
+
+    def conns_of(self, user_id: int | None) -> set[Conn]:
+        if user_id is None:
+            return set()
+        return self.conns.get(user_id) or set()
+
+    def room(self, room_id: str) -> Room:
+        r = self.rooms.get(room_id)
+        if r is None:
+            raise TableError("unknown_room", f"no room {room_id!r}: see /api/rooms", room=room_id)
+        return r
+
+    def table(self, table_id: str) -> Table:
+        t = self.tables.get(table_id)
+        if t is None or t.closed:
+            raise TableError("unknown_table", f"no open table {table_id!r}", table=table_id)
+        return t
+
+    def forget(self, table: Table, reason: str = "closed") -> None:
+        self.tables.pop(table.id, None)
+        if table.info.invite_code:
+            self.invites.pop(table.info.invite_code, None)
+        if self.cluster.networked:
+            self._soon(self.cluster.advertise(table.id, None))
+            if table.info.invite_code:
+                self._soon(self.cluster.set_invite(table.info.invite_code, None))
+            if table.lease_token is not None:
+                self._soon(self.cluster.release(table.id, table.lease_token))
+        self.bus.publish(TABLE_CLOSED, TableClosed(table.id, reason, dict(table.tags)))
+
+    def drop_local(self, table: Table) -> None:
+        """Forget a table here only (another node runs it now): nothing written, nothing published."""
+        self.tables.pop(table.id, None)
+        if table.info.invite_code:
+            self.invites.pop(table.info.invite_code, None)
+        for uid, tid in list(self.user_table.items()):
+            if tid == table.id:
+                del self.user_table[uid]
+
+    def seat_user(self, user_id: int, table_id: str) -> None:
+        self.user_table[user_id] = table_id
+        if self.cluster.networked:
+            self._soon(self.cluster.set_seat(user_id, table_id))
+
+    def unseat_user(self, user_id: int, table_id: str) -> None:
+        if self.user_table.get(user_id) == table_id:
+            del self.user_table[user_id]
+            if self.cluster.networked:
+                self._soon(self.cluster.set_seat(user_id, None))
+
+    def _soon(self, coro: Any) -> None:
+        """Run a directory update in the background (logged if it fails)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._pending.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("cluster directory update failed: %s", task.exception())
+
+    def summary(self, t: Table) -> dict[str, Any]:
+        """What other nodes' lobbies show of a table (and quick match looks for)."""
+        return {"id": t.id, "room": t.info.room, "game": t.info.game, "private": t.info.private,
+                "status": "playing" if t.running else "waiting", "players": [s.name if s else None for s in t.seats],
+                "humans": len(t.humans()), "empty": len(t.empty_seats()), "spectators": len(t.spectators),
+                "managed": t.managed, "tags": {k: v for k, v in t.tags.items() if k != "managed"}}
+
+    def advertise_soon(self, t: Table) -> None:
+        if self.cluster.networked and not t.closed and t.id not in self._advertise:
+            self._advertise.add(t.id)
+
+            async def send() -> None:
+                await asyncio.sleep(0.05)  # one update for a burst of changes
+                self._advertise.discard(t.id)
+                if not t.closed and self.tables.get(t.id) is t:
+                    await self.cluster.advertise(t.id, self.summary(t))
+
+            self._soon(send())
+
+    async def all_tables(self) -> list[dict[str, Any]]:
+        """Every open table's summary: this node's, and (several nodes) every other node's from the directory."""
+        mine = [{**self.summary(t), "node": self.cluster.node_id} for t in self.tables.values() if not t.closed]
+        if not self.cluster.networked:
+            return mine
+        here = {s["id"] for s in mine}
+        return mine + [s for s in await self.cluster.tables() if s.get("id") not in here]
+
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        """The rooms with their tables and players on every node."""
+        tables = await self.all_tables()
+        out = []
+        for r in self.rooms.values():
+            mine = [s for s in tables if s.get("room") == r.id]
+            out.append({"id": r.id, "name": r.name, "game": r.game, "options": r.options, "stake": r.stake,
+                        "min_points": r.min_points, "seats": self._seats_of(r), "tables": len(mine),
+                        "players": sum(int(s.get("humans", 0)) for s in mine)})
+        return out
+
+    def _seats_of(self, r: Room) -> int | None:
+        try:
+            return self.factory(r.game).players(r.options)
+        except Exception:
+            return None
+
+    async def list_public_tables(self) -> list[dict[str, Any]]:
+        """Public tables on every node, for spectators."""
+        return [{"id": s["id"], "room": s.get("room"), "game": s.get("game"), "status": s.get("status"),
+                 "players": s.get("players"), "spectators": s.get("spectators", 0), "node": s.get("node"),
+                 "match": s.get("tags") or None}
+                for s in await self.all_tables() if not s.get("private")]
+
+    # ------------------------------------------------------------------------------------------ storage
+    def storage_failed(self, error: BaseException) -> None:
+        """A write failed for a reason that may pass: pause every table until the database answers."""
+        if self.storage_ok:
+            log.error("the database stopped answering (%s); tables pause until it is back", error)
+            self.storage_ok = False
+            self.storage_error = f"{type(error).__name__}: {error}"[:300]
+            for t in list(self.tables.values()):
+                t.broadcast({"type": "notice", "table": t.id, "code": "storage_unavailable", "params": {}})
+                t.broadcast_table()
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.create_task(self._probe_storage(), name="storage-probe")
+
+    async def _probe_storage(self) -> None:
+        now = time.monotonic()
+        self._failures.append(now)
+        recent = sum(1 for t in self._failures if now - t < 120)
+        every = min(30.0, 2.0 ** (recent - 1))  # 1 s; 2, 4, … s when the database keeps failing soon after
+        while not self.storage_ok:
+            await asyncio.sleep(every)
+            try:
+                await self.store.ping()
+            except Exception as e:
+                self.storage_error = f"{type(e).__name__}: {e}"[:300]
+                continue
+            log.warning("the database answers again; tables resume")
+            self.storage_ok = True
+            self.storage_error = None
+            for t in list(self.tables.values()):
+                t.restart_clocks()  # everybody's time starts again: nobody loses the paused seconds
+                t.broadcast({"type": "notice", "table": t.id, "code": "storage_restored", "params": {}})
+                t.broadcast_table()
+                t.broadcast_state()
+                t.kick()
+
+    # ------------------------------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        # What exists now (modules, the app, settings) lives as long as the process: keep it out of every
+        # future full garbage collection, which would otherwise walk it again each time.
+        gc.collect()
+        gc.freeze()
+        self.journal.start()
+        await self.cluster.start()
+        self.bus.subscribe(USER_MESSAGE, self._user_message)
+        if self.cluster.networked:
+            self.cluster.serve("sit", self._rpc_sit)
+            self.cluster.serve("join", self._rpc_join)
+            await self.claim_orphans()
+            self._cluster_task = asyncio.create_task(self._cluster_loop(), name="cluster")
+        else:
+            await self.restore()
+        self._lag_task = asyncio.create_task(self._watch_lag(), name="loop-lag")
+        self._session_task = asyncio.create_task(self._watch_sessions(), name="sessions")
+        gc.callbacks.append(self._on_gc)
+
+    async def _watch_lag(self, every: float = 0.05) -> None:
+        """Measure how late the event loop wakes up (a stalled loop delays every table)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(every)
+            lag = max(0.0, loop.time() - t - every)
+            self.lag.append(lag)
+            if len(self.lag) > 1200:
+                del self.lag[:600]
+
+    async def _watch_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.session_check_every)
+            try:
+                await self.check_sessions()
+            except Exception as e:
+                log.warning("could not check sessions: %s", e)
+
+    async def check_sessions(self) -> int:
+        """Close every connection whose session token expired or was dropped; returns how many."""
+        conns = [c for cs in self.conns.values() for c in cs]
+        if not conns:
+            return 0
+        alive = await self.store.token_alive(list({c.token_hash for c in conns}))
+        n = 0
+        for c in conns:
+            if c.token_hash not in alive:
+                c.send({"type": "closed_session", "reason": "session_expired"})
+                c.close()
+                n += 1
+        return n
+
+    async def stop(self) -> None:
+        self.closing = True
+        for task in (self._lag_task, self._probe, self._session_task, self._cluster_task):
+            if task is not None:
+                task.cancel()
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._on_gc)
+        tasks = [t.task for t in self.tables.values() if t.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.journal.stop()
+        if self.cluster.networked:
+            # hand the tables over at once (their deals go on elsewhere from the journal)
+            for table in list(self.tables.values()):
+                if table.lease_token is not None:
+                    with contextlib.suppress(Exception):
+                        await self.cluster.release(table.id, table.lease_token)
+            for task in list(self._pending):
+                task.cancel()
+        await self.cluster.stop()
+        for pool in (self._pool, self._background):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------------------------------ several nodes
+    async def _cluster_loop(self) -> None:
+        """Renew this node's leases and presence; take over the tables of nodes that are gone."""
+        every = max(0.2, self.settings.lease_seconds / 3)
+        scans = 0
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.cluster.heartbeat(len(self.tables))
+                held = [t for t in list(self.tables.values()) if t.lease_token is not None and not t.closed]
+                kept = await self.cluster.renew_all([(t.id, int(t.lease_token or 0)) for t in held])
+                for table, ok in zip(held, kept, strict=True):
+                    if not ok:
+                        async with table.lock:
+                            await table.fenced_out()
+                if scans % 3 == 0:
+                    await self.cluster.advertise_all({t.id: self.summary(t) for t, ok in zip(held, kept, strict=True)
+                                                      if ok and not t.closed})
+                scans += 1
+                if not self.draining:
+                    await self.claim_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("cluster upkeep failed: %s", e)
+
+    async def claim_orphans(self) -> int:
+        """Claim the open tables whose owner is not alive and run them here; returns how many."""
+        live = [n.id for n in await self.cluster.nodes() if n.id != self.cluster.node_id]
+        n = 0
+        for tid in await self.store.orphan_tables(live):  # this node's own too: from before a restart
+            if tid in self.tables or await self.cluster.owner(tid) is not None:
+                continue
+            if self.director is not None:
+                found = await self.store.table_info(tid)
+                if found is not None and self.director.wants_table(found[0].tags):
+                    continue  # a match table goes with its match: the director that drives it takes it over
+            token = await self.cluster.claim(tid, await self.store.lease_token(tid))
+            if token is None:
+                continue
+            try:
+                await self.store.claim_table(tid, self.cluster.node_id, token)
+                if await self.restore_table(tid, token):
+                    n += 1
+                else:
+                    await self.cluster.release(tid, token)
+            except FencedOut:
+                await self.cluster.release(tid, token)
+            except Exception:
+                log.exception("could not take over table %s", tid)
+                await self.cluster.release(tid, token)
+        return n
+
+    async def restore_table(self, table_id: str, token: int | None) -> bool:
+        """Run here a table from the database: its running deal rebuilt from the journal (clocks going on from
+        the last action's time), or between deals with its match state."""
+        rd = await self.store.running_deal(table_id)
+        if rd is not None:
+            factory = self.factory(rd.table.game)
+            game = factory.new(rd.options, rd.seed, rd.context)
+            steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
+            for seat, text in steps:
+                apply_step(game, seat, text)
+            t = self._restored_table(rd.table, rd.seats)
+            if t is None:
+                return False
+            t.lease_token = token
+            t.results = await self.store.table_results(t.id)
+            elapsed = 0.0
+            if rd.last_at:
+                elapsed = max(0.0, (datetime.now(UTC) - datetime.fromisoformat(rd.last_at)).total_seconds())
+            t.restore(rd.deal_id, rd.deal_index, rd.seed, dict(rd.context), game, steps, elapsed=elapsed)
+            await self._attach(t)
+            log.info("took over table %s at deal %s version %d", t.id, rd.deal_id, t.version)
+            return True
+        found = await self.store.table_info(table_id)
+        if found is None:
+            return False
+        info, seats = found
+        names = {u.id: u.name for u in (await self.store.users(
+            [s["user_id"] for s in seats if s.get("user_id") is not None])).values()}
+        for s in seats:
+            if s.get("user_id") is not None:
+                s["name"] = names.get(s["user_id"], f"#{s['user_id']}")
+        t = self._restored_table(info, seats)
+        if t is None or (not t.humans() and not t.managed):
+            await self.store.close_table(info.id, None if token is None else (info.id, token))
+            return False
+        t.lease_token = token
+        t.results = await self.store.table_results(t.id)
+        t.deal_index = len(t.results)
+        t.start_at = t.now() + self.settings.next_deal_delay
+        t.ready_until = t.now() + self.settings.restore_grace
+        t.ready = None if t.managed else {i: s is not None and not s.human for i, s in enumerate(t.seats)}
+        await self._attach(t)
+        log.info("took over table %s between deals", t.id)
+        return True
+
+    async def _lease_new(self, table_id: str) -> tuple[str, int] | None:
+        """Several nodes: take the lease of a table about to be written, before its row exists, so that another
+        node's orphan scan never sees it open and unowned; ``(node, token)`` for :meth:`Store.create_table`."""
+        if not self.cluster.networked:
+            return None
+        token = await self.cluster.claim(table_id)
+        if token is None:
+            raise TableError("server_busy", "could not take the new table's lease; try again")
+        return self.cluster.node_id, token
+
+    async def _claim_new(self, t: Table, owner: tuple[str, int] | None) -> None:
+        """A new table of this node, written with its lease (:meth:`_lease_new`): announce it to the others."""
+        if owner is None:
+            return
+        t.lease_token = owner[1]
+        if t.info.invite_code:
+            await self.cluster.set_invite(t.info.invite_code, t.id)
+        await self.cluster.advertise(t.id, self.summary(t))
+
+    async def _rpc_sit(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Another node seats one of its users at this node's table (quick match across nodes)."""
+        t = self.table(str(args["table"]))
+        user = await self._fresh_user(int(args["user_id"]))
+        async with self.seating(user.id):
+            cur = self._current(user.id)
+            if cur is not None and cur[0] is not t:
+                raise self._seated_elsewhere(cur)
+            async with t.lock:
+                if t.closed or t.running or not t.empty_seats():
+                    raise TableError("table_full", "this table has no free seat")
+                seat = await t.sit(user)
+        if self.cluster.networked:
+            await self.cluster.set_seat(user.id, t.id)
+        return {"table": t.id, "seat": seat, "invite_code": t.info.invite_code, "url": self.cluster.public_url}
+
+    async def _rpc_join(self, args: dict[str, Any]) -> dict[str, Any]:
+        t, seat = await self.join_invite(int(args["user_id"]), str(args["invite"]))
+        assert isinstance(t, Table)
+        if self.cluster.networked:
+            await self.cluster.set_seat(int(args["user_id"]), t.id)
+        return {"table": t.id, "seat": seat, "invite_code": t.info.invite_code, "url": self.cluster.public_url}
+
+    async def _remote(self, node: str, method: str, args: dict[str, Any]) -> RemoteSeat:
+        try:
+            r = await self.cluster.call(node, method, args)
+        except RemoteError as e:
+            raise TableError(e.code, e.message, **e.params) from None
+        except ClusterError as e:
+            raise TableError("server_busy", f"the table's server did not answer: {e}") from None
+        return RemoteSeat(str(r["table"]), int(r["seat"]), r.get("invite_code"), node, r.get("url"))
+
+    async def where(self, table_id: str) -> tuple[str, str | None] | None:
+        """The node running a table elsewhere and its URL, or ``None`` (here, or nowhere)."""
+        if table_id in self.tables or not self.cluster.networked:
+            return None
+        node = await self.cluster.owner(table_id)
+        if node is None or node == self.cluster.node_id:
+            return None
+        return node, await self.cluster.node_url(node)
+
+    async def elsewhere(self, table_id: str) -> TableError | None:
+        """The error that sends a client to the node running ``table_id``, if another node runs it."""
+        found = await self.where(table_id)
+        if found is None:
+            return None
+        node, url = found
+        return TableError("table_elsewhere", f"table {table_id} runs on node {node}: connect there",
+                          table=table_id, node=node, url=url)
+
+    def _user_message(self, event: Any) -> None:
+        """A message for a user's connections here, from another node (a seat there, a match notice)."""
+        if not isinstance(event, dict) or event.get("from") == self.cluster.node_id:
+            return
+        for c in self.conns_of(int(event["user_id"])):
+            c.send(event["message"])
+
+    def tell_user(self, user_id: int, message: dict[str, Any]) -> None:
+        """Send ``message`` to the user's connections on every node."""
+        self.tell_users([user_id], message)
+
+    def tell_users(self, user_ids: Iterable[int], message: dict[str, Any], also: Iterable[Conn] = ()) -> None:
+        """Send ``message`` to these users' connections on every node, and to the connections ``also`` (encoded
+        once for all of them; one that cannot be encoded goes through each connection's own ``send``, which
+        reports it)."""
+        try:
+            body: str | None = dumps(message)
+        except Exception:
+            body = None
+
+        def give(c: Conn) -> None:
+            if body is None:
+                c.send(message)
+            else:
+                c.send_body(body)
+        for uid in user_ids:
+            for c in self.conns_of(uid):
+                give(c)
+            if self.cluster.networked:
+                self.bus.publish(USER_MESSAGE, {"user_id": uid, "message": message, "from": self.cluster.node_id})
+        for c in also:
+            give(c)
+
+    async def drain(self) -> int:
+        """Move this node's tables to other nodes between deals (a running deal finishes here first); new
+        tables are made elsewhere meanwhile.  Returns how many tables are left to move."""
+        self.draining = True
+        for t in list(self.tables.values()):
+            if not t.running:
+                await self.hand_over(t)
+        return len(self.tables)
+
+    def hand_over_soon(self, t: Table) -> None:
+        self._soon(self.hand_over(t))
+
+    async def hand_over(self, t: Table) -> None:
+        """Give a table between deals to whichever node claims it next (its players reconnect there)."""
+        async with t.lock:
+            if t.running or t.closed or t.lease_token is None:
+                return
+            t.closed = True
+            t.broadcast({"type": "moved", "table": t.id, "node": None, "url": None})
+            self.drop_local(t)
+            await self.cluster.release(t.id, t.lease_token)
+            await self.store.disown_table(t.id, (t.id, t.lease_token))
+            t.kick()
+
+    def _restored_table(self, info: TableInfo, seats: list[dict[str, Any]]) -> Table | None:
+        factory = self.factory(info.game)
+        players = factory.players(info.options)
+        fill = info.fill_bots_after
+        if fill is None and not info.private:  # a public table from before the column existed
+            fill = self.settings.bot_fill_wait
+        t = Table(self, info, factory, players, fill_bots_after=fill)
+        for i, s in enumerate(seats[:players]):
+            uid, bot = s.get("user_id"), s.get("bot")
+            if uid is None and bot is None:
+                continue
+            name = str(s.get("name") or (self.bot_display_name(bot, i) if bot else f"#{uid}"))
+            t.seats[i] = SeatState(user_id=uid, bot=bot, name=name, account_id=uid)
+        return t
+
+    async def restore(self) -> None:
+        """Rebuild every table that was open when the server stopped: running deals from their journal, tables
+        between deals with their match state (their players have ``restore_grace`` seconds to come back)."""
+        restored: list[str] = []
+        for rd in await self.store.running_deals():
+            try:
+                factory = self.factory(rd.table.game)
+                game = factory.new(rd.options, rd.seed, rd.context)
+                steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
+                for seat, text in steps:
+                    apply_step(game, seat, text)
+                t = self._restored_table(rd.table, rd.seats)
+            except Exception:
+                log.exception("could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id)
+                await self.store.abort_deal(rd.deal_id)
+                continue
+            assert t is not None
+            t.results = await self.store.table_results(t.id)
+            t.restore(rd.deal_id, rd.deal_index, rd.seed, dict(rd.context), game, steps)
+            await self._attach(t)
+            restored.append(t.id)
+            log.info("restored table %s deal %s at version %d", t.id, rd.deal_id, t.version)
+        for info, seats in await self.store.open_tables(exclude=restored):
+            names = {u.id: u.name for u in (await self.store.users(
+                [s["user_id"] for s in seats if s.get("user_id") is not None])).values()}
+            for s in seats:
+                if s.get("user_id") is not None:
+                    s["name"] = names.get(s["user_id"], f"#{s['user_id']}")
+            try:
+                t = self._restored_table(info, seats)
+            except Exception:
+                log.exception("could not restore table %s; closing it", info.id)
+                await self.store.close_table(info.id)
+                continue
+            if t is None or (not t.humans() and not t.managed):
+                await self.store.close_table(info.id)
+                continue
+            t.results = await self.store.table_results(t.id)
+            t.deal_index = len(t.results)
+            # its players come back and ready (准备), or have restore_grace seconds to
+            t.start_at = t.now() + self.settings.next_deal_delay
+            t.ready_until = t.now() + self.settings.restore_grace
+            t.ready = None if t.managed else {i: s is not None and not s.human for i, s in enumerate(t.seats)}
+            await self._attach(t)
+            restored.append(t.id)
+            log.info("restored table %s between deals (deal %d next)", t.id, t.deal_index)
+
+    async def _attach(self, t: Table) -> None:
+        for i, s in enumerate(t.seats):
+            if s is not None and s.bot is not None:
+                s.account_id = await self.bot_account(s.bot)
+                s.points = self.settings.bot_points
+            elif s is not None and s.user_id is not None:
+                u = await self.store.user(s.user_id)
+                if u is None:
+                    t.seats[i] = None
+                    continue
+                s.points = await self.points_of(u, t.info.game)
+        # the table and where its players sit become known together (a connection arriving while the table was
+        # being rebuilt must not see its seat without its table, and drop it)
+        self.tables[t.id] = t
+        for s in t.seats:
+            if s is not None and s.user_id is not None:
+                self.user_table[s.user_id] = t.id  # the directory (several nodes) already says so
+        if t.info.invite_code:
+            self.invites[t.info.invite_code] = t.id
+        t.start()
+
+    # ------------------------------------------------------------------------------------------ tables
+    def table_options(self, room: Room, overrides: dict[str, Any], *, for_points: bool) -> dict[str, Any]:
+        """A private table's options: the room's, with the overrides checked against the game's declared
+        options.  At a table that plays for points, options that move points keep the room's values."""
+        factory = self.factory(room.game)
+        if not isinstance(overrides, dict):
+            raise TableError("bad_options", "options must be an object of option names and values")
+        bad = [k for k in overrides if k in PROTECTED_OPTIONS]
+        if bad:
+            raise TableError("bad_options", f"the room sets {', '.join(bad)}; choose another room instead",
+                             options=bad)
+        declared = factory.info.options
+        unknown = [k for k in overrides if k not in declared]
+        if unknown:
+            raise TableError("bad_options", f"unknown rule option {unknown[0]!r}", option=str(unknown[0])[:40])
+        options = {**room.options, **overrides}
+        try:
+            full = factory.options(options)
+        except OptionError as e:
+            raise TableError("bad_options", f"these table options do not work: {e}", reason=str(e),
+                             option=next((k for k in overrides if k in str(e)), None)) from None
+        if for_points:
+            base = factory.options(room.options)
+            moving = [k for k in overrides if declared[k].points and full.get(k) != base.get(k)]
+            if moving:
+                raise TableError(
+                    "points_option",
+                    f"{', '.join(moving)} change how many points move: a table that plays for points keeps the "
+                    "room's value (create it with for_points false to play for no points)",
+                    options=moving,
+                )
+        return options
+
+    async def _new_table(
+        self,
+        room: Room,
+        creator: UserInfo,
+        *,
+        private: bool,
+        options: dict[str, Any],
+        fill_bots_after: float | None,
+        autoplay_bot: str,
+        for_points: bool = True,
+        tags: dict[str, Any] | None = None,
+        seat_bot: str | None = None,
+    ) -> Table:
+        factory = self.factory(room.game)
+        try:
+            players = factory.players(options)
+            factory.new(options, 0, factory.deal_context(options, factory.match_start(options)))
+        except Exception as e:
+            raise TableError("bad_options", f"these table options do not work: {e}", reason=str(e)) from None
+        invite = None
+        if private:
+            while True:
+                invite = "".join(secrets.choice(INVITE_ALPHABET) for _ in range(6))
+                if invite not in self.invites and await self.store.invite_code_free(invite):
+                    break
+        info = TableInfo(
+            id=secrets.token_urlsafe(6),
+            game=room.game,
+            room=room.id,
+            options=options,
+            private=private,
+            invite_code=invite,
+            autoplay_bot=autoplay_bot,
+            seat_bot=seat_bot or self.seat_bot(room.game),
+            min_points=room.min_points if for_points else 0,
+            created_by=creator.id,
+            fill_bots_after=fill_bots_after,
+            for_points=for_points,
+            match_state=factory.match_start(options),
+        )
+        owner = await self._lease_new(info.id)
+        await self.store.create_table(info, players, owner)
+        t = Table(self, info, factory, players, fill_bots_after=fill_bots_after, tags=tags)
+        await self._claim_new(t, owner)
+        self.tables[t.id] = t
+        if invite:
+            self.invites[invite] = t.id
+        return t
+
+    async def _fresh_user(self, user_id: int) -> UserInfo:
+        u = await self.store.user(user_id)
+        if u is None:
+            raise TableError("unauthorized", "your account no longer exists")
+        return u
+
+    async def _check_points(self, user: UserInfo, room: Room) -> None:
+        points = await self.points_of(user, room.game)
+        if points < room.min_points:
+            raise TableError(
+                "not_enough_points",
+                f"room {room.id} needs at least {room.min_points} points to sit down; you have {points}",
+                need=room.min_points,
+                have=points,
+            )
+
+    def _current(self, user_id: int) -> tuple[Table, int] | None:
+        tid = self.user_table.get(user_id)
+        if tid is None:
+            return None
+        t = self.tables.get(tid)
+        if t is None or t.closed:
+            self.user_table.pop(user_id, None)
+            return None
+        seat = t.seat_of(user_id)
+        if seat is None:
+            self.user_table.pop(user_id, None)
+            return None
+        return t, seat
+
+    @contextlib.asynccontextmanager
+    async def seating(self, *user_ids: int) -> AsyncIterator[None]:
+        """Serialise the seat changes of these users on this node (a user sits at one table at most). Per user,
+        not one lock for the node: a seat change that waits on the database or on another node (quick match
+        across nodes) holds up only its own users, and two nodes seating at each other's tables cannot wait on
+        each other. Locks are taken in user order, so several users (a managed table) cannot deadlock."""
+        ids = sorted(set(user_ids))
+        for u in ids:
+            self._seat_users[u] = self._seat_users.get(u, 0) + 1
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                for u in ids:
+                    await stack.enter_async_context(self._seat_locks.setdefault(u, asyncio.Lock()))
+                yield
+        finally:
+            for u in ids:
+                left = self._seat_users[u] - 1
+                if left:
+                    self._seat_users[u] = left
+                else:
+                    del self._seat_users[u]
+                    self._seat_locks.pop(u, None)
+
+    def _room_lock(self, room_id: str) -> asyncio.Lock:
+        """Quick match in one room on this node: one user at a time looks for a waiting table or opens one, so that
+        players arriving together sit together."""
+        return self._room_locks.setdefault(room_id, asyncio.Lock())
+
+    def _seated_elsewhere(self, cur: tuple[Table, int]) -> TableError:
+        return TableError("already_seated", f"you already sit at table {cur[0].id}: leave it first",
+                          table=cur[0].id)
+
+    async def quick_match(self, user_id: int, room_id: str) -> tuple[Table | RemoteSeat, int]:
+        """Seat the user now at a waiting table of the room — here, or on another node (then the answer is a
+        :class:`RemoteSeat` and the client reconnects there) — or at a new one here; bots fill the empty seats
+        after ``bot_fill_wait`` seconds."""
+        room = self.room(room_id)
+        self._storage_or_refuse()
+        self._refuse_if_in_match(user_id)
+        async with self.seating(user_id):
+            cur = self._current(user_id)
+            if cur is not None:
+                if cur[0].info.room == room_id and not cur[0].info.private and not cur[0].tags:
+                    return cur
+                raise self._seated_elsewhere(cur)
+            await self._refuse_if_seated_remotely(user_id)
+            user = await self._fresh_user(user_id)
+            await self._check_points(user, room)
+            async with self._room_lock(room_id):
+                found = await self._sit_waiting(user, room_id)
+            if found is not None:
+                return found
+            if self.cluster.networked:
+                # not under the room lock: another node's answer may take a while, and it may be asking us
+                remote = await self._remote_quick_match(user.id, room_id)
+                if remote is not None:
+                    return remote, remote.seat
+            async with self._room_lock(room_id):
+                found = await self._sit_waiting(user, room_id)  # opened here while we asked the others
+                if found is not None:
+                    return found
+                self._refuse_if_draining()
+                t = await self._new_table(
+                    room,
+                    user,
+                    private=False,
+                    options=dict(room.options),
+                    fill_bots_after=self.settings.bot_fill_wait,
+                    autoplay_bot=self.autoplay_bot(room.game, room.options),
+                )
+                async with t.lock:
+                    seat = await t.sit(user)
+                t.start()
+                return t, seat
+
+    async def _sit_waiting(self, user: UserInfo, room_id: str) -> tuple[Table, int] | None:
+        """Seat the user at this node's fullest waiting table of the room (``None``: there is none)."""
+        candidates = [
+            t
+            for t in self.tables.values()
+            if t.info.room == room_id
+            and not t.info.private
+            and not t.tags
+            and not t.closed
+            and not t.running
+            and t.empty_seats()
+            and t.humans()
+        ]
+        candidates.sort(key=lambda t: len(t.empty_seats()))
+        for t in candidates:
+            async with t.lock:
+                if t.closed or t.running or not t.empty_seats():
+                    continue
+                return t, await t.sit(user)
+        return None
+
+    async def _refuse_if_seated_remotely(self, user_id: int) -> None:
+        if not self.cluster.networked:
+            return
+        tid = await self.cluster.seat_of(user_id)
+        if tid is not None and tid not in self.tables and await self.cluster.owner(tid) is not None:
+            raise TableError("already_seated", f"you already sit at table {tid}: leave it first", table=tid)
+
+    def _refuse_if_in_match(self, user_id: int) -> None:
+        """A player in a started match plays only the match's tables (the director seats them)."""
+        mid = self.director.active_match(user_id) if self.director is not None else None
+        if mid is not None:
+            raise TableError("in_match", "you play in a match now: its tables seat you (withdraw to leave it)",
+                             match=mid)
+
+    def _refuse_if_draining(self) -> None:
+        if self.draining:
+            raise TableError("node_draining", "this server is handing its tables over: try again in a moment")
+
+    async def _remote_quick_match(self, user_id: int, room_id: str) -> RemoteSeat | None:
+        """A waiting table of the room on another node with a free seat, and the seat it gave the user."""
+        found = [s for s in await self.cluster.tables()
+                 if s.get("room") == room_id and not s.get("private") and not s.get("managed")
+                 and s.get("status") == "waiting" and s.get("empty", 0) > 0 and s.get("humans", 0) > 0
+                 and s.get("node") != self.cluster.node_id]
+        found.sort(key=lambda s: s.get("empty", 0))
+        for s in found:
+            try:
+                return await self._remote(str(s["node"]), "sit", {"table": s["id"], "user_id": user_id})
+            except TableError as e:
+                if e.code in ("already_seated", "not_enough_points", "storage_unavailable"):
+                    raise
+        return None
+
+    def _storage_or_refuse(self) -> None:
+        if not self.storage_ok:
+            raise TableError("storage_unavailable", "the server cannot save games right now; try again in a moment")
+
+    async def create_private(
+        self,
+        user_id: int,
+        room_id: str,
+        overrides: dict[str, Any],
+        fill_bots_after: float | None,
+        autoplay_bot: str | None,
+        for_points: bool = True,
+        seat_bot: str | None = None,
+    ) -> tuple[Table, int]:
+        """A private table in a room (its game, preset and stake), reached by its invite code; the creator sits.
+
+        ``overrides`` change rule options within their declared ranges; at a table that plays for points
+        (``for_points``) options that move points keep the room's values."""
+        room = self.room(room_id)
+        self._storage_or_refuse()
+        self._refuse_if_draining()
+        self._refuse_if_in_match(user_id)
+        options = self.table_options(room, overrides, for_points=for_points)
+        bot = autoplay_bot or self.autoplay_bot(room.game, options)
+        for what, name in (("autoplay_bot", bot), ("seat_bot", seat_bot)):
+            if name is None:
+                continue
+            try:
+                self.bot(room.game, name, 0)
+            except Exception as e:
+                raise TableError("bad_options", f"{what}: {e}", option=what, reason=str(e)) from None
+        async with self.seating(user_id):
+            cur = self._current(user_id)
+            if cur is not None:
+                raise self._seated_elsewhere(cur)
+            await self._refuse_if_seated_remotely(user_id)
+            user = await self._fresh_user(user_id)
+            if for_points:
+                await self._check_points(user, room)
+            t = await self._new_table(
+                room,
+                user,
+                private=True,
+                options=options,
+                fill_bots_after=fill_bots_after,
+                autoplay_bot=bot,
+                for_points=for_points,
+                seat_bot=seat_bot,
+            )
+            async with t.lock:
+                seat = await t.sit(user)
+            t.start()
+            return t, seat
+
+    async def open_managed_table(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
+                                 tags: dict[str, Any], *, autoplay_bot: str | None = None) -> Table:
+        """A match table for a director: ``seats`` name each seat's entrant (``{"user_id": id}`` or
+        ``{"bot": name}``), ``tags`` what it belongs to (a ``match_id`` and table key; ``managed`` is set).  It is
+        listed for spectators, plays for no platform points (the match keeps its own scores), and starts each
+        deal only when the director calls :meth:`Table.start_managed_deal`.  A seated user must not sit elsewhere.
+        """
+        factory = self.factory(game)
+        try:
+            full = factory.options(options)
+            players = factory.players(options)
+        except Exception as e:
+            raise TableError("bad_options", f"these table options do not work: {e}", reason=str(e)) from None
+        if len(seats) != players:
+            raise TableError("bad_options", f"{game} needs {players} seats, got {len(seats)}")
+        del full
+        info = TableInfo(
+            id=secrets.token_urlsafe(6), game=game, room=None, options=dict(options), private=False,
+            invite_code=None, autoplay_bot=autoplay_bot or self.autoplay_bot(game, options),
+            seat_bot=self.seat_bot(game), min_points=0, created_by=None, fill_bots_after=None, for_points=False,
+            match_state=factory.match_start(options), tags={**tags, "managed": True},
+        )
+        async with self.seating(*(int(s["user_id"]) for s in seats if s.get("user_id") is not None)):
+            for s in seats:
+                uid = s.get("user_id")
+                if uid is not None:
+                    cur = self._current(int(uid))
+                    if cur is not None:
+                        raise self._seated_elsewhere(cur)
+            states: list[SeatState] = []
+            for i, s in enumerate(seats):
+                uid, bot = s.get("user_id"), s.get("bot")
+                if uid is not None:
+                    u = await self._fresh_user(int(uid))
+                    states.append(SeatState(user_id=u.id, bot=None, name=u.name, account_id=u.id,
+                                            points=await self.points_of(u, game)))
+                elif isinstance(bot, str):
+                    self.bot(game, bot, 0)  # an unknown bot is refused here
+                    states.append(SeatState(user_id=None, bot=bot, name=self.bot_display_name(bot, i),
+                                            points=self.settings.bot_points, account_id=await self.bot_account(bot)))
+                else:
+                    raise TableError("bad_options", f"seat {i}: name a user_id or a bot")
+            # the table and all its seats in one write (a large 打立 stage opens tables many times a second)
+            owner = await self._lease_new(info.id)
+            await self.store.create_table(info, players, owner, [(x.user_id, x.bot) for x in states])
+            t = Table(self, info, factory, players, fill_bots_after=None)
+            await self._claim_new(t, owner)
+            for i, x in enumerate(states):
+                t.seats[i] = x
+                if x.user_id is not None:
+                    self.seat_user(x.user_id, t.id)
+            self.tables[t.id] = t
+        t.start()
+        for i, seat in enumerate(t.seats):
+            if seat is not None and seat.user_id is not None:
+                self.announce_seat(seat.user_id, t, i, None, None)
+        return t
+
+    def invite_table(self, code: str) -> Table:
+        tid = self.invites.get(code.strip().upper())
+        if tid is None or tid not in self.tables:
+            raise TableError("unknown_invite", f"no open table has the invite code {code!r}", invite=code[:16])
+        return self.tables[tid]
+
+    async def join_invite(self, user_id: int, code: str) -> tuple[Table | RemoteSeat, int]:
+        code = code.strip().upper()
+        if code not in self.invites and self.cluster.networked:
+            tid = await self.cluster.invite(code)
+            node = await self.cluster.owner(tid) if tid is not None else None
+            if tid is not None and node is not None and node != self.cluster.node_id:
+                remote = await self._remote(node, "join", {"user_id": user_id, "invite": code})
+                return remote, remote.seat
+        t = self.invite_table(code)
+        self._storage_or_refuse()
+        self._refuse_if_in_match(user_id)
+        async with self.seating(user_id):
+            cur = self._current(user_id)
+            if cur is not None:
+                if cur[0] is t:
+                    return cur
+                raise self._seated_elsewhere(cur)
+            user = await self._fresh_user(user_id)
+            async with t.lock:
+                if t.running:
+                    raise TableError("deal_running", "a deal is running at this table; join between deals or watch")
+                return t, await t.sit(user)
+
+    async def leave(self, user_id: int, table_id: str, origin: Conn | None = None, ref: Any = None) -> str:
+        t = self.table(table_id)
+        async with t.lock:
+            return await t.leave(user_id, origin, ref)
+
+    def announce_seat(self, user_id: int, table: Table | RemoteSeat, seat: int, origin: Conn | None,
+                      ref: Any) -> None:
+        """Tell every connection of the user where they now sit, with a full snapshot (a seat on another node:
+        where to reconnect)."""
+        if isinstance(table, RemoteSeat):
+            for c in self.conns_of(user_id):
+                c.send({"type": "joined", "table": table.table_id, "seat": seat, "invite_code": table.invite_code,
+                        "node": table.node, "url": table.url, "ref": ref if c is origin else None})
+            return
+        for c in self.conns_of(user_id):
+            r = ref if c is origin else None
+            c.send(
+                {
+                    "type": "joined",
+                    "table": table.id,
+                    "seat": seat,
+                    "invite_code": table.info.invite_code,
+                    "ref": r,
+                }
+            )
+            c.send(table.snapshot(seat, r))
+
+    # ------------------------------------------------------------------------------------------ connections
+    async def connect(self, conn: Conn) -> None:
+        """A new connection of a user.  The newest connection controls the seat: older ones are told they
+        were taken over (they may take it back with ``take_over``)."""
+        uid = conn.user.id
+        older = list(self.conns.get(uid) or ())
+        self.conns.setdefault(uid, set()).add(conn)
+        cur = self._current(uid)
+        welcome: dict[str, Any] = {"type": "welcome", "protocol": 1, "user": conn.user.public(),
+                                   "table": cur[0].id if cur else None, "node": self.cluster.node_id, "url": None}
+        if cur is None and self.cluster.networked:
+            tid = await self.cluster.seat_of(uid)
+            found = await self.where(tid) if tid is not None else None
+            if tid is not None and found is not None:
+                welcome.update(table=tid, node=found[0], url=found[1])  # connect there to play
+        conn.send(welcome)
+        self._take_over(conn, older)
+        if cur is not None:
+            t, _seat = cur
+            async with t.lock:
+                try:
+                    await t.user_connected(uid)
+                except TableError as e:
+                    # the table moved to another node or the database is away: say so, keep the connection
+                    conn.send({"type": "error", "code": e.code, "message": e.message, "params": e.params,
+                               "ref": None})
+                    return
+                conn.send(t.snapshot(t.seat_of(uid)))
+
+    def _take_over(self, conn: Conn, others: Iterable[Conn]) -> None:
+        for c in others:
+            if c is not conn and c.active:
+                c.active = False
+                c.send({"type": "taken_over", "reason": "another_connection"})
+        conn.active = True
+
+    def take_over(self, conn: Conn) -> None:
+        """``conn`` takes control of its user's seat back from the user's other connections."""
+        self._take_over(conn, list(self.conns_of(conn.user.id)))
+
+    async def disconnect(self, conn: Conn) -> None:
+        uid = conn.user.id
+        conns = self.conns.get(uid)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.conns[uid]
+            elif conn.active and not any(c.active for c in conns):
+                max(conns, key=lambda c: c.opened).active = True  # the newest window left takes the seat
+        if self.director is not None:
+            self.director.forget_conn(conn)
+        for tid in list(conn.spectating):
+            t = self.tables.get(tid)
+            if t is not None:
+                t.spectators.discard(conn)
+        conn.spectating.clear()
+        if not self.conns_of(uid):
+            cur = self._current(uid)
+            if cur is not None:
+                t = cur[0]
+                async with t.lock:
+                    await t.user_disconnected(uid)
+
+    async def spectate(self, conn: Conn, table_id: str, invite: str | None, ref: Any) -> None:
+        away = await self.elsewhere(table_id)
+        if away is not None:
+            raise away
+        t = self.table(table_id)
+        if t.seat_of(conn.user.id) is not None:
+            raise TableError("seated_here", "you sit at this table: you already see it as a player")
+        if t.info.private and (invite or "").strip().upper() != t.info.invite_code:
+            raise TableError("private_table", "this table is private: spectating needs its invite code")
+        async with t.lock:
+            t.spectators.add(conn)
+            conn.spectating.add(t.id)
+            conn.send(t.snapshot(None, ref))
+
+    def unspectate(self, conn: Conn, table_id: str) -> None:
+        t = self.tables.get(table_id)
+        if t is not None:
+            t.spectators.discard(conn)
+        conn.spectating.discard(table_id)
+
+    def close_connections(self, user_id: int, token_hash: str | None = None, reason: str = "logged_out") -> int:
+        """Close the user's connections (only those opened with ``token_hash``, when given); returns how many."""
+        n = 0
+        for c in list(self.conns_of(user_id)):
+            if token_hash is None or c.token_hash == token_hash:
+                c.send({"type": "closed_session", "reason": reason})
+                c.close()
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------------------------------ relief
+    async def relief_due(self, user: UserInfo, game: str, points: int | None = None) -> bool:
+        """Whether 救济 is due: ``relief_points`` once every ``relief_hours`` to a player whose points in ``game``
+        are below the lowest room's minimum (below 1 where every room is free)."""
+        if self.settings.relief_points <= 0 or user.is_bot:
+            return False
+        rooms = [r.min_points for r in self.rooms.values() if r.game == game]
+        floor = max(min(rooms) if rooms else 0, 1)
+        if (points if points is not None else await self.points_of(user, game)) >= floor:
+            return False
+        last = await self.store.last_relief(user.id, game)
+        return last is None or datetime.now(UTC) - last >= timedelta(hours=self.settings.relief_hours)
+
+    async def relief(self, user: UserInfo, game: str) -> int | None:
+        """Grant 救济 when due (see :meth:`relief_due`); returns the new points, or ``None``."""
+        if not await self.relief_due(user, game):
+            return None
+        return await self.store.grant(user.id, game, self.settings.relief_points, "relief", relief=True)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "journal_wait_ms": _percentiles(self.journal.waits),
+            "journal_commit_ms": _percentiles(self.journal.commits),
+            "full_gc_ms": _percentiles(self.full_gc),
+            "tables": len(self.tables),
+            "playing": sum(1 for t in self.tables.values() if t.running),
+            "connections": sum(len(c) for c in self.conns.values()),
+            "journal_batches": self.journal.batches,
+            "loop_lag_ms": _percentiles(self.lag[-600:]),
+            "storage_ok": self.storage_ok,
+            "storage_error": self.storage_error,
+            "node": self.cluster.node_id,
+            "networked": self.cluster.networked,
+            "draining": self.draining,
+        }
+
+
+def _percentiles(xs: Any) -> dict[str, float | None]:
+    """p50, p99 and max of durations in seconds, in milliseconds."""
+    v = sorted(xs)
+    if not v:
+        return {"p50": None, "p99": None, "max": None}
+    return {"p50": round(1000 * v[len(v) // 2], 2), "p99": round(1000 * v[int(len(v) * 0.99)], 2),
+            "max": round(1000 * v[-1], 2)}

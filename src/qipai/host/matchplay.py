@@ -1,0 +1,164 @@
+"""How a match's tables are played on the platform's games (RULES-matches.md §1, §4).
+
+The tournament core names a match's game by its table kind (``ddz3``, ``ddz4``, ``mahjong``, ``shengji``); the
+platform plays tables of registered games (``doudizhu``, ``mahjong``, ``shengji``) through their factories.
+:data:`MATCH_GAMES` is that correspondence as plain data — the platform game, the rule options of §4, and which
+option carries a table's stake (``base``) and, where a round at a table is one match of the game, its length —
+so the match director and ``qipai tournament`` know no game's rules.
+
+A definition may override it in its ``host`` block: ``{"host": {"platform_game": "doudizhu", "game_options":
+{...}, "stake_option": "stake"}}`` (``game_preset`` names another preset of the game).
+
+:class:`BotTables` plays a whole table with bots, deal by deal, the way the director does on the server: each
+deal from the assignment's seed for it, with the game's match state carried from deal to deal and the seats'
+match points as the table points (the 积分最小化原则).
+
+>>> from qipai.tournaments import parse_definition, TableAssignment
+>>> d = parse_definition({"preset": "sit_and_go_9"})
+>>> a = TableAssignment("1.1.1", 0, 0, 1, ("x", "y", "z"), ("x", "y", "z"), ("x", "y", "z"), 3, 10, None,
+...                     (1000, 1000, 1000), 5)
+>>> table_game(d, a)
+('doudizhu', {'preset': 'jj_match', 'stake': 10})
+>>> res = BotTables(d, {"x": "random", "y": "random", "z": "random"})(a)
+>>> len(res), all(sum(r) == 0 for r in res)
+(3, True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.core.game import IllegalAction
+from qipai.core.registry import get_factory
+from qipai.tournaments import Definition, TableAssignment
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """A match game kind on the platform: the registered game, its options, the stake option, and the option
+    that limits a table's match to the round's deals (``None``: every deal is a match of its own)."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    stake_option: str | None = "stake"
+    deals_option: str | None = None
+
+
+MATCH_GAMES: dict[str, MatchGame] = {
+    "ddz3": MatchGame("doudizhu", {"preset": "jj_match"}),
+    "ddz4": MatchGame("doudizhu", {"preset": "four_player", "all_pass": "starter_is_landlord",
+                                   "cap_by_table_points": True, "autoplay_split": True}),
+    "mahjong": MatchGame("mahjong", {"preset": "daqing"}, stake_option="base"),
+    "shengji": MatchGame("shengji", {"preset": "four_deck", "match_bonus": 0}, deals_option="hand_limit"),
+}
+"""RULES-matches.md §4: each match game's platform game and rule options."""
+
+
+def match_game(definition: Definition) -> MatchGame:
+    """The platform game of a match (its definition's ``host`` block may name another)."""
+    host = definition.host
+    base = MATCH_GAMES.get(definition.game)
+    game = host.get("platform_game") or (base.game if base else None)
+    if not isinstance(game, str):
+        raise ValueError(f"match game {definition.game!r} has no platform game: set host.platform_game")
+    options = dict(base.options) if base is not None and base.game == game else {}
+    preset = host.get("game_preset")
+    if isinstance(preset, str):
+        options["preset"] = preset
+    extra = host.get("game_options")
+    if isinstance(extra, Mapping):
+        options.update(extra)
+    stake = host.get("stake_option", base.stake_option if base else None)
+    deals = host.get("deals_option", base.deals_option if base else None)
+    return MatchGame(game, options, stake if isinstance(stake, str) else None,
+                     deals if isinstance(deals, str) else None)
+
+
+def table_game(definition: Definition, a: TableAssignment) -> tuple[str, dict[str, Any]]:
+    """The platform game and the rule options of one match table: the stake is the table's base; where a round
+    is one match of the game (Shengji) its length is the round's deals (§3.6)."""
+    mg = match_game(definition)
+    options = dict(mg.options)
+    if mg.stake_option:
+        options[mg.stake_option] = a.base
+    if mg.deals_option:
+        options[mg.deals_option] = a.deals
+    return mg.game, options
+
+
+def seat_points(a: TableAssignment, points: Sequence[int] | None = None) -> list[int]:
+    """Each game seat's match points (``points``: by entrant, in ``a.entrants`` order; default at formation)."""
+    pts = list(a.points if points is None else points)
+    return [pts[a.entrants.index(e)] for e in a.seat_entrants]
+
+
+def deal_seed(a: TableAssignment, deal: int) -> int:
+    """The seed deal ``deal`` of a table is dealt from: the match's seed for it, in 62 bits (what a deal record
+    stores)."""
+    return a.deal_seed(deal) & ((1 << 62) - 1)
+
+
+class BotTables:
+    """``play_table`` for :func:`qipai.tournaments.simulate`: every seat played by a bot of the platform game.
+
+    ``bots`` maps an entrant id to a bot name (entrants not named — the match's own bots — play ``default``).
+    Returns each deal's per-seat score changes; a table whose game's match ends early (a Shengji match decided
+    before its last hand) returns fewer."""
+
+    def __init__(self, definition: Definition, bots: Mapping[str, str] | None = None, *, default: str = "random",
+                 on_deal: Callable[[TableAssignment, int, list[int]], None] | None = None) -> None:
+        self.definition = definition
+        self.bots = dict(bots or {})
+        self.default = default
+        self.on_deal = on_deal
+
+    def __call__(self, a: TableAssignment) -> list[list[int]]:
+        game, options = table_game(self.definition, a)
+        factory = get_factory(game)
+        full = factory.options(options)
+        match = factory.match_start(full)
+        start = dict(match)
+        points = list(a.points)
+        out: list[list[int]] = []
+        players = factory.players(full)
+        for n in range(1, a.deals + 1):
+            seed = deal_seed(a, n)
+            context: dict[str, Any] = {"deal_index": n - 1, **factory.deal_context(full, match),
+                                       "table_points": seat_points(a, points)}
+            g = factory.new(full, seed, context)
+            bots = [get_bot_for(game, self.bots.get(a.seat_entrants[s], self.default), seed, s)
+                    for s in range(players)]
+            steps = 0
+            limit = 4 * factory.info.max_actions
+            while not g.is_over:
+                steps += 1
+                if steps > limit:
+                    raise RuntimeError(f"table {a.key} deal {n} did not end in {limit} decisions")
+                seat = g.acting[0]
+                view = json.loads(json.dumps(g.observe(seat)))
+                action = bots[seat].act(view, list(g.legal_actions(seat)))
+                try:
+                    g.apply(action, seat)
+                except IllegalAction:
+                    g.timeout(seat)
+            outcome = g.outcome() or {}
+            scores = [int(x) for x in outcome.get("scores") or [0] * players]
+            out.append(scores)
+            for i, e in enumerate(a.entrants):
+                seat = a.seat_entrants.index(e)
+                points[i] += scores[seat]
+            if self.on_deal is not None:
+                self.on_deal(a, n, scores)
+            match = factory.match_after(full, match, outcome)
+            if match.get("over") or match == start:
+                break
+        return out
+
+
+def get_bot_for(game: str, name: str, seed: int, seat: int) -> Any:
+    from qipai.bots import get_bot
+
+    return get_bot(name, (seed ^ (seat * 0x9E3779B1)) & 0xFFFFFFFF, game=game)

@@ -1,0 +1,48 @@
+"""The terminal sessions of the games other than Dou Dizhu (whose table is :mod:`qipai.tui.table`): each is a
+package here exposing ``run_from_cli(**options)`` (the ``qipai play`` options) and ``record_lines(outcome,
+lang)``; the command line finds them by game name.
+
+>>> sorted(TERMINAL_GAMES)
+['mahjong', 'shengji']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.game import IllegalAction
+from ..core.registry import get_factory
+
+TERMINAL_GAMES = {"mahjong": "qipai.tui.mahjong", "shengji": "qipai.tui.shengji"}
+"""Game name → the package of its terminal session."""
+
+
+def play(game: str, **options: Any) -> int:
+    """``qipai play --game GAME``: the game's terminal session with the command's options; an unknown game (or bad
+    options) raises :class:`~qipai.tui.table.SetupError`."""
+    from .table import SetupError
+
+    if game not in TERMINAL_GAMES:
+        raise SetupError(f"no terminal game {game!r}: choose doudizhu or {', '.join(sorted(TERMINAL_GAMES))}")
+    code: int = importlib.import_module(TERMINAL_GAMES[game]).run_from_cli(**options)
+    return code
+
+
+def replay_lines(record: Mapping[str, Any], lang: str) -> list[str]:
+    """A record of one of :data:`TERMINAL_GAMES` replayed by its factory and described; raises ``ValueError``
+    naming the first illegal step (or what is wrong with the record)."""
+    name = str(record.get("game"))
+    if name not in TERMINAL_GAMES:
+        raise ValueError(f"no terminal replay for game {name!r}: known games are doudizhu, "
+                         f"{', '.join(sorted(TERMINAL_GAMES))}")
+    try:
+        game = get_factory(name).replay(record)
+    except IllegalAction as e:
+        raise ValueError(str(e)) from None
+    out = game.outcome()
+    if out is None:
+        raise ValueError("the record ends before the hand is over")
+    mod = importlib.import_module(TERMINAL_GAMES[name])
+    return [t.plain for t in mod.record_lines(out, lang)]

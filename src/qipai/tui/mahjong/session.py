@@ -1,0 +1,482 @@
+"""A Daqing mahjong table in the terminal (``qipai play --game mahjong``): you and three bots, deal after deal.
+
+You sit in seat 0; the bots (``efficiency`` by default) sit in seats 1–3.  Every deal is a
+:class:`~qipai.games.mahjong.state.MahjongGame` made by the game's factory, and the match (the dealer, §2.2) is
+carried from deal to deal by the factory, as the server does.
+
+- **Your turn**: type the tile to discard (``5m``, ``7p``, ``9s``, ``Z``; ``打 5m``), ``ting 5m`` (``听 5m``) to
+  discard and declare ready, ``hu`` (``胡``) to win where the rules ask.  A refused action gets the engine's
+  reason and the question again.
+- **A claim window** on another seat's discard asks you only when you may claim: ``chi 456m`` (``吃``; the tiles
+  may be left out when only one chow is possible), ``peng`` (``碰``), ``chi 456m ting`` / ``ct`` (``吃听``),
+  ``peng ting`` / ``pt`` (``碰听``), ``hu``, or ``pass`` (``过``, Enter).
+- **Ready** (听): from then on the engine draws and discards for you and declares your win; the 宝 is shown.
+- **Auto-play** (``auto``, ``托管``) plays for you with the game's auto-play bot (``passive``).  With a timer a
+  turn not played in time is a ``timeout`` (the drawn tile is discarded, auto-play starts, §9); a claim window's
+  timer only passes.
+- ``quit`` during a deal asks, then leaves (auto-play finishes the deal).  The end of input counts as leaving.
+- Deal ``k`` of a table with seed ``S`` is shuffled from seed ``S + k - 1``; the bots' seeds come from ``S``.
+  Every finished deal is written as a JSON record (``qipai replay`` reads it).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ...bots import Bot, bot_names, get_bot
+from ...core.game import IllegalAction, autoplay_bot_for
+from ...core.options import OptionError, options_from_text, pairs_from_text
+from ...games.mahjong.factory import FACTORY
+from ...games.mahjong.state import MahjongGame
+from ...games.mahjong.tiles import TileError, parse_tile
+from ...games.mahjong.tiles import tile_name as tn
+from ..reader import LineReader
+from ..table import SetupError
+from .view import event_line, hand_text, settlement_lines, table_lines
+from .words import tr
+
+HUMAN = 0
+GAME = "mahjong"
+YES_WORDS = ("y", "yes", "是", "确定", "好")
+
+_WORDS: dict[str, str] = {}
+for _name, _ws in {
+    "pass": ("pass", "p", "过", "不要"),
+    "hu": ("hu", "win", "胡", "和"),
+    "peng": ("peng", "pung", "碰"),
+    "peng ting": ("peng ting", "pt", "碰听"),
+    "chi": ("chi", "chow", "吃"),
+    "chi ting": ("chi ting", "ct", "吃听"),
+    "ting": ("ting", "t", "听", "ready"),
+    "discard": ("discard", "d", "打", "出"),
+    "auto": ("auto", "autoplay", "托管", "解除托管"),
+    "hand": ("hand", "手牌", "牌"),
+    "help": ("help", "?", "？", "帮助"),
+    "quit": ("quit", "q", "exit", "退出", "逃跑"),
+}.items():
+    for _w in _ws:
+        _WORDS[_w] = _name
+
+
+def read_tile(text: str) -> str | None:
+    """A typed tile in the engine's notation (``5M`` → ``5m``, ``中``/``z`` → ``Z``), else ``None``.
+
+    >>> read_tile("5M"), read_tile("红中"), read_tile("x")
+    ('5m', 'Z', None)
+    """
+    t = text.strip()
+    if t in ("中", "红中", "z", "Z"):
+        return "Z"
+    t = t.lower()
+    try:
+        return tn(parse_tile(t))
+    except (TileError, ValueError, KeyError, IndexError):
+        return None
+
+
+def parse_command(line: str) -> tuple[str, str]:
+    """A typed line as ``(name, rest)``: ``discard``/``ting``/``chi``/``chi ting``/``peng``/``peng ting``/``hu``/
+    ``pass`` or a table command, ``tile`` for a bare tile, ``empty``, or ``unknown``.
+
+    >>> parse_command("听 5m"), parse_command("5m"), parse_command("吃听 456m"), parse_command("")
+    (('ting', '5m'), ('tile', '5m'), ('chi ting', '456m'), ('empty', ''))
+    """
+    text = " ".join(line.replace("，", " ").split())
+    if not text:
+        return "empty", ""
+    low = text.lower()
+    if low in _WORDS:
+        return _WORDS[low], ""
+    words = low.split(" ")
+    for n in (2, 1):
+        head = " ".join(words[:n])
+        if head in _WORDS and len(words) > n:
+            name = _WORDS[head]
+            rest = " ".join(text.split(" ")[n:])
+            if name == "chi" and rest.lower().endswith(" ting"):
+                return "chi ting", rest[:-5].strip()
+            return name, rest
+    for zh in ("吃听", "碰听", "吃", "听", "打", "碰"):  # 听5m, 打5m without a space
+        if text.startswith(zh) and len(text) > len(zh):
+            return _WORDS[zh], text[len(zh):].strip()
+    if read_tile(text) is not None:
+        return "tile", text
+    return "unknown", text
+
+
+@dataclass
+class MahjongOptions:
+    """How a mahjong terminal table is set up (the ``qipai play --game mahjong`` options)."""
+
+    seed: int | None = None
+    bots: list[str] | None = None
+    """Bot names, one for all three bot seats or three; ``None``: the game's seat bot (``efficiency``)."""
+    lang: str = "en"
+    deals: int = 0
+    """Stop after this many deals (0: ask between deals)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    timer: bool = False
+    timer_seconds: int | None = None
+    auto_delay: float = 1.0
+    records: Path | None = field(default_factory=lambda: Path("qipai-records"))
+    clear: bool | None = None
+
+
+class MahjongSession:
+    """One mahjong table: the seats, the match, the deals, the records."""
+
+    def __init__(self, opts: MahjongOptions, console: Console | None = None,
+                 reader: LineReader | None = None) -> None:
+        if opts.lang not in ("en", "zh"):
+            raise SetupError(f"--lang must be zh or en, got {opts.lang!r}")
+        try:
+            self.options = FACTORY.options(options_from_text(FACTORY.info.options, opts.rules))
+        except OptionError as e:
+            raise SetupError(str(e)) from None
+        self.opts = opts
+        self.lang = opts.lang
+        self.console = console or Console(highlight=False, markup=False, emoji=False)
+        self.reader = reader or LineReader()
+        self.seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
+        known = bot_names(GAME)
+        names = list(opts.bots) if opts.bots else [FACTORY.info.seat_bot or "efficiency"]
+        if len(names) == 1:
+            names *= 3
+        if len(names) != 3:
+            raise SetupError(f"--bots needs 1 or 3 names for mahjong, got {len(names)}")
+        for b in names:
+            if b not in known:
+                raise SetupError(f"unknown bot {b!r} for mahjong: known bots are {', '.join(known)}")
+        self.bots: list[Bot | None] = [None] + [get_bot(n, self.seed * 31 + i, game=GAME)
+                                                for i, n in enumerate(names, start=1)]
+        self.auto_bot = get_bot(autoplay_bot_for(FACTORY.info, self.options), self.seed * 31 + 7, game=GAME)
+        self.names = [tr(self.lang, "you")] + [tr(self.lang, "bot", i=i, bot=n) for i, n in enumerate(names, 1)]
+        self.timer = opts.timer or opts.timer_seconds is not None
+        self.notes: list[str] = []
+        if not self.reader.can_time_out and self.timer:
+            self.notes.append("the timer needs a terminal or a pipe; it is off")
+            self.timer = False
+        self.match = FACTORY.match_start(self.options)
+        self.totals = [0, 0, 0, 0]
+        self.deals_played = 0
+        self.records: list[Path] = []
+        self.leaving = False
+        self.game: MahjongGame | None = None
+        self.shown = 0
+        self.settled = False
+        self.started = time.strftime("%Y%m%d-%H%M%S")
+
+    # ------------------------------------------------------------------ output
+    def out(self, text: str = "", style: str = "") -> None:
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def error(self, msg: str) -> None:
+        self.out(msg, style="bold red")
+
+    def ask(self, prompt: str, deadline: float | None = None, confirm: bool = False) -> str | None:
+        """Show ``prompt`` and read a line (``None`` when the deadline passes; Ctrl-C reads as ``quit``)."""
+        self.console.print(Text(prompt), end="", soft_wrap=True)
+        self.console.file.flush()
+        try:
+            line = self.reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        except KeyboardInterrupt:
+            self.out()
+            return "yes" if confirm else "quit"
+        if line is None:
+            self.out()
+        return line
+
+    # ------------------------------------------------------------------ the table
+    def run(self) -> int:
+        for note in self.notes:
+            self.out(note, style="yellow")
+        self.out(tr(self.lang, "title"), style="bold")
+        self.out(tr(self.lang, "table_seed", seed=self.seed))
+        self.out(tr(self.lang, "intro", right=self.names[1], across=self.names[2], left=self.names[3]))
+        self.out(tr(self.lang, "legend"), style="dim")
+        while True:
+            try:
+                self.play_deal()
+            except (EOFError, KeyboardInterrupt):
+                self.after_deal()
+                break
+            self.after_deal()
+            if self.leaving or (self.opts.deals and self.deals_played >= self.opts.deals):
+                break
+            if not self.between_deals():
+                break
+        self.finish()
+        return 0
+
+    def play_deal(self) -> None:
+        n = self.deals_played + 1
+        seed = self.seed + n - 1
+        g = FACTORY.new(self.options, seed, FACTORY.deal_context(self.options, self.match))
+        self.game = g
+        self.shown = 0
+        self.settled = False
+        self.console.rule(Text(f"{tr(self.lang, 'deal_no', n=n)} · {tr(self.lang, 'seed', seed=seed)}"))
+        self.out(tr(self.lang, "dealer_is", name=self.names[g.dealer]))
+        try:
+            while g.phase != "over":
+                self.flush()
+                self.step()
+        except (EOFError, KeyboardInterrupt):
+            if g.phase != "over":
+                self.leave()
+                while g.phase != "over":
+                    self.step()
+            raise
+        finally:
+            self.flush()
+
+    def flush(self) -> None:
+        """Print the log entries not shown yet."""
+        g = self.game
+        assert g is not None
+        obs = g.observe(HUMAN, hints=False)
+        log = obs["log"]
+        for e in log[self.shown:]:
+            line = event_line(e, self.names, self.lang, HUMAN)
+            if line:
+                self.out(line, style="bold" if e["action"] == "hu" else "")
+        self.shown = len(log)
+
+    def step(self) -> None:
+        """One decision: the bots' (and the human's in auto-play) at once, the human's by asking."""
+        g = self.game
+        assert g is not None
+        acting = list(g.acting)
+        for s in acting:
+            if g.phase == "over" or s not in g.acting:
+                continue
+            if s == HUMAN and not (g.in_autoplay(HUMAN) or self.leaving):
+                continue
+            self.bot_act(s)
+        if g.phase != "over" and HUMAN in g.acting and not (g.in_autoplay(HUMAN) or self.leaving):
+            self.flush()
+            self.human_turn()
+
+    def bot_act(self, s: int) -> None:
+        g = self.game
+        assert g is not None
+        if s == HUMAN and self.opts.auto_delay > 0 and not self.leaving and self.reader.can_time_out:
+            line = self.reader.readline(self.opts.auto_delay)
+            if line is not None and parse_command(line)[0] == "auto":
+                g.set_autoplay(HUMAN, False)
+                self.out(tr(self.lang, "auto_off"), style="cyan")
+                return
+        bot = self.auto_bot if s == HUMAN else self.bots[s]
+        assert bot is not None
+        action = bot.act(g.observe(s), g.legal_actions(s))
+        try:
+            g.apply(action, s)
+        except IllegalAction:
+            g.timeout(s)
+
+    # ------------------------------------------------------------------ the human
+    def human_turn(self) -> None:
+        g = self.game
+        assert g is not None
+        lang = self.lang
+        obs = g.observe(HUMAN)
+        for row in table_lines(obs, self.names, lang, HUMAN):
+            self.out(row)
+        legal = g.legal_actions(HUMAN)
+        if obs["phase"] == "claim":
+            d = obs["discard"]
+            prompt = tr(lang, "prompt_claim", name=self.names[d["seat"]], tile=d["tile"], opts=" · ".join(legal))
+        elif obs.get("must") in ("win", "dailou"):
+            prompt = tr(lang, "prompt_win")
+        elif obs.get("must") == "ting":
+            prompt = tr(lang, "prompt_ting", opts=" · ".join(legal))
+        else:
+            tings = [a for a in legal if a.startswith("ting ")]
+            if tings:
+                self.out(tr(lang, "ting_can", opts=" · ".join(tings)), style="green")
+            example = obs["drawn"] or hand_text(obs["hand"]).split()[-1]
+            prompt = tr(lang, "prompt_turn", example=example)
+        limit = (self.opts.timer_seconds or g.time_limit(HUMAN)) if self.timer else None
+        deadline = time.monotonic() + limit if limit else None
+        dix = g.decision_index(HUMAN)
+        while g.phase != "over" and HUMAN in g.acting and g.decision_index(HUMAN) == dix:
+            p = prompt + (tr(lang, "prompt_time", s=max(0, round(deadline - time.monotonic()))) if deadline else "")
+            line = self.ask(p + " > ", deadline)
+            if line is None:
+                self.out(tr(lang, "timeout"), style="yellow")
+                g.timeout(HUMAN)
+                return
+            action = self.action_for(line, obs, legal)
+            if action is None:
+                if self.leaving or g.in_autoplay(HUMAN):
+                    return
+                continue
+            err = g.check(action, HUMAN)
+            if err is not None:
+                self.error(tr(lang, "refused", reason=err))
+                continue
+            g.apply(action, HUMAN)
+            return
+
+    def action_for(self, line: str, obs: dict[str, Any], legal: list[str]) -> str | None:
+        """The action a typed line means now, or ``None`` (a table command was done, or an error said)."""
+        g = self.game
+        assert g is not None
+        lang = self.lang
+        name, rest = parse_command(line)
+        claim = obs["phase"] == "claim"
+        if name == "empty":
+            if claim or obs.get("must") in ("win", "dailou"):
+                return "pass"
+            if obs.get("must") == "discard" and obs.get("drawn"):
+                return f"discard {obs['drawn']}"
+            return None
+        if name.isdigit() or (name == "unknown" and rest.isdigit()):
+            i = int(rest) - 1
+            return legal[i] if 0 <= i < len(legal) else None
+        if name in ("pass", "hu", "peng", "peng ting"):
+            return name
+        if name in ("chi", "chi ting"):
+            chis = [a for a in legal if a.startswith("chi ") and a.endswith(" ting") == (name == "chi ting")]
+            if rest:
+                tiles = rest.lower().replace(" ", "")
+                return f"chi {tiles}" + (" ting" if name == "chi ting" else "")
+            if len(chis) == 1:
+                return chis[0]
+            if chis:
+                self.error(tr(lang, "err_which_chi", opts=" · ".join(chis)))
+                return None
+            return name  # the engine says why not
+        if name in ("tile", "discard", "ting"):
+            parts = rest.split()
+            tile = read_tile(parts[0]) if parts else None
+            if tile is None:
+                self.error(tr(lang, "err_tile", text=rest))
+                return None
+            if name == "ting":
+                extra = ""
+                if len(parts) >= 3 and parts[1].lower() in ("zhidui", "支对"):
+                    y = read_tile(parts[2])
+                    extra = f" zhidui {y}" if y else ""
+                return f"ting {tile}{extra}"
+            if obs.get("must") == "ting":
+                return f"ting {tile}"
+            return f"discard {tile}"
+        if name == "auto":
+            g.set_autoplay(HUMAN, not g.in_autoplay(HUMAN))
+            self.out(tr(lang, "auto_on" if g.in_autoplay(HUMAN) else "auto_off"), style="cyan")
+            return None
+        if name == "hand":
+            for text in table_lines(obs, self.names, lang, HUMAN):
+                self.out(text)
+            return None
+        if name == "help":
+            self.out(tr(lang, "help"))
+            return None
+        if name == "quit":
+            answer = self.ask(tr(lang, "prompt_confirm") + " > ", None, confirm=True)
+            if answer is not None and answer.strip().lower() in YES_WORDS:
+                self.leave()
+            else:
+                self.out(tr(lang, "quit_cancel"))
+            return None
+        self.error(tr(lang, "err_unknown", text=line.strip()))
+        return None
+
+    def leave(self) -> None:
+        g = self.game
+        assert g is not None
+        self.leaving = True
+        if g.phase != "over" and not g.left[HUMAN]:
+            g.leave(HUMAN)
+            self.out(tr(self.lang, "leaving"), style="yellow")
+
+    # ------------------------------------------------------------------ between deals
+    def after_deal(self) -> None:
+        g = self.game
+        if g is None or g.phase != "over" or self.settled:
+            return
+        self.settled = True
+        out = g.outcome()
+        assert out is not None
+        for line in settlement_lines(out, self.names, self.lang):
+            self.out(line)
+        for i, s in enumerate(out["scores"]):
+            self.totals[i] += s
+        self.match = FACTORY.match_after(self.options, self.match, out)
+        self.deals_played += 1
+        self.write_record(g)
+
+    def write_record(self, g: MahjongGame) -> None:
+        folder = self.opts.records
+        if folder is None:
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        base = f"{self.started}-mahjong-seed{self.seed}-deal{self.deals_played}"
+        path = folder / f"{base}.json"
+        k = 1
+        while path.exists():
+            k += 1
+            path = folder / f"{base}-{k}.json"
+        path.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1), encoding="utf-8")
+        self.records.append(path)
+
+    def between_deals(self) -> bool:
+        while True:
+            try:
+                line = self.ask(tr(self.lang, "prompt_next") + " > ")
+            except EOFError:
+                self.out()
+                return False
+            name, _ = parse_command(line or "")
+            if name == "empty":
+                return True
+            if name == "quit":
+                self.out(tr(self.lang, "quit_between"))
+                return False
+            if name == "help":
+                self.out(tr(self.lang, "help"))
+            else:
+                self.error(tr(self.lang, "err_unknown", text=(line or "").strip()))
+
+    def finish(self) -> None:
+        lang = self.lang
+        n = self.deals_played
+        self.out(tr(lang, "table_over", n=n, s="" if n == 1 else "s", total=self.totals[HUMAN]), style="bold")
+        if self.records:
+            self.out(tr(lang, "records", n=len(self.records)))
+            for p in self.records:
+                self.console.print(Text(f"  {p}"), soft_wrap=True)
+            self.console.print(Text(tr(lang, "replay_with", path=self.records[-1])), soft_wrap=True)
+        elif self.opts.records is None:
+            self.out(tr(lang, "records_off"), style="dim")
+
+
+def run_mahjong(opts: MahjongOptions, console: Console | None = None, reader: LineReader | None = None) -> int:
+    """Set up a mahjong table and play it (the body of ``qipai play --game mahjong``)."""
+    return MahjongSession(opts, console, reader).run()
+
+
+def run_from_cli(*, seed: int | None, bots: str | None, lang: str, deals: int, timer: bool,
+                 timer_seconds: int | None, auto_delay: float, records: Path | None, clear: bool | None,
+                 preset: str | None, options: list[str] | None, **_ignored: Any) -> int:
+    """``qipai play --game mahjong`` with the command's options (``-o KEY=VALUE`` rule options, ``--rules
+    daqing``).  Raises :class:`SetupError` for bad options."""
+    try:
+        rules: dict[str, Any] = dict(pairs_from_text(options))
+    except OptionError as e:
+        raise SetupError(str(e)) from None
+    if preset is not None:
+        rules["preset"] = preset
+    opts = MahjongOptions(seed=seed, lang=lang, deals=deals, rules=rules, timer=timer, timer_seconds=timer_seconds,
+                          auto_delay=auto_delay, records=records, clear=clear,
+                          bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None)
+    return run_mahjong(opts)

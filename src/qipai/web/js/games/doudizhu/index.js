@@ -1,0 +1,116 @@
+// Dou Dizhu's browser view: the interface the shell's game loader expects (shell/games.js).
+import { WORDS, t, kindName } from "./words.js";
+import { DoudizhuView, isCalling } from "./view.js";
+import { settlementContent } from "./settle.js";
+import { cardsText, parsePlay } from "./cards.js";
+
+export const words = WORDS;
+export const css = "doudizhu.css";
+
+export function mount(slots, ctx) {
+  const view = new DoudizhuView(slots, ctx);
+  view.settlement = (result, model) => settlementContent(result, model);
+  view.caption = (step, prev, model) => caption(step, prev, model, ctx);
+  view.replayState = replayState;
+  view.actionText = (action, obs, model) => actionText(action, obs, model);
+  return view;
+}
+
+function eventText(ev, obs, model, ctx) {
+  switch (ev.event) {
+    case "bid":
+      if (ev.value === 0) return t("cap_no_bid");
+      return isCalling(obs, model.table) ? t("cap_call") : t("cap_bid", { n: ev.value });
+    case "double":
+      return ev.name === "pass" ? t("said_no_double") : ev.name;
+    case "show":
+      return t("cap_show");
+    case "play": {
+      const kind = kindName(ev.kind);
+      return t("cap_play", { cards: cardsText(ev.cards || ev.move) }) + (kind && !["single", "pair"].includes(ev.kind) ? t("cap_kind", { kind }) : "");
+    }
+    case "pass":
+      return t("cap_pass");
+    case "landlord":
+      return t("cap_landlord", { name: ctx.seatName(ev.seat), cards: cardsText(ev.kitty || []) });
+    case "redeal":
+      return t("cap_redeal");
+    default:
+      return "";
+  }
+}
+
+/** One action's text form (``play 33344:kind``, ``pass``, ``bid 2``, ``call``, ``double``, ``show``) in words:
+ * the review names moves that were never played, so no event exists to caption. */
+export function actionText(action, obs, model) {
+  const [verb, rest = ""] = String(action).trim().split(/\s+(.*)/s);
+  switch (verb) {
+    case "play": {
+      const p = parsePlay(rest);
+      const kind = p.kind ? kindName(p.kind) : "";
+      return t("cap_play", { cards: cardsText(p.cards) }) + (kind && !["single", "pair"].includes(p.kind) ? t("cap_kind", { kind }) : "");
+    }
+    case "pass":
+      return t("cap_pass");
+    case "bid": {
+      const n = Number(rest);
+      if (!n) return t("cap_no_bid");
+      return obs && model && isCalling(obs, model.table) ? t("cap_call") : t("cap_bid", { n });
+    }
+    case "call":
+      return t("cap_call");
+    case "show":
+      return t("cap_show");
+    case "double":
+    case "redouble":
+      return t("phase_double");
+    default:
+      return action;
+  }
+}
+
+/** A replay step in words, from the events the step added to the public history (the seat's name first). */
+export function caption(step, prev, model, ctx) {
+  const obs = step.observation;
+  const before = prev?.observation?.history?.length ?? 0;
+  const evs = (obs.history || []).slice(before);
+  const parts = [];
+  for (const ev of evs) {
+    const text = eventText(ev, obs, model, ctx);
+    if (!text) continue;
+    if (ev.seat === step.seat && ev.event !== "landlord") parts.push(t("cap_who", { name: ctx.seatName(ev.seat), text }));
+    else parts.push(text);
+  }
+  if (!parts.length && step.seat !== null && step.seat !== undefined) parts.push(ctx.seatName(step.seat));
+  return parts.join(t("cap_join"));
+}
+
+/** The observation a replay draws at step ``i``: every hand face up (after a deal all hands are public).  The
+ * server's per-seat ``views`` give them; an older server's replay is rebuilt from the final hands and the plays
+ * still to come. */
+export function replayState(step, steps) {
+  const obs = step.observation;
+  if (Array.isArray(step.views) && step.views.length) {
+    return { ...obs, all_hands: step.views.map((v) => (v && v.hand) || []) };
+  }
+  const final = steps[steps.length - 1]?.observation;
+  if (!final?.hands) return obs;
+  const hist = obs.history || [];
+  const later = (final.history || []).slice(hist.length);
+  if (later.some((ev) => ev.event === "redeal" || ev.event === "deal")) return obs;
+  const hands = final.hands.map((hand) => [...hand]);
+  for (const ev of later) {
+    if (ev.event === "play") hands[ev.seat].push(...(ev.cards || ev.move.split("")));
+  }
+  const lordEv = later.find((ev) => ev.event === "landlord");
+  if (lordEv && Array.isArray(lordEv.kitty)) {
+    const hand = hands[lordEv.seat];
+    for (const c of lordEv.kitty) {
+      let k = hand.indexOf(c);
+      if (k < 0) k = hand.findIndex((x) => x[0] === c[0]);
+      if (k >= 0) hand.splice(k, 1);
+    }
+  }
+  if (obs.seat !== null && obs.seat !== undefined && obs.hand) hands[obs.seat] = obs.hand;
+  return { ...obs, all_hands: hands };
+}

@@ -1,0 +1,69 @@
+// Daqing mahjong's browser view: the interface the shell's game loader expects (shell/games.js).
+import { WORDS, t } from "./words.js";
+import { MahjongView, parseAction } from "./view.js";
+import { settlementContent } from "./settle.js";
+import { tileName, parseTiles, tilesText } from "./tiles.js";
+
+export const words = WORDS;
+export const css = "mahjong.css";
+
+export function mount(slots, ctx) {
+  const view = new MahjongView(slots, ctx);
+  view.settlement = (result, model) => settlementContent(result, model);
+  view.caption = (step, prev, model) => caption(step, prev, model, ctx);
+  view.replayState = replayState;
+  view.actionText = (action) => actionText(action);
+  return view;
+}
+
+/** One action's text form (``discard 3m``, ``ting 5p``, ``chi 456m ting``, ``peng``, ``hu``, ``pass``) in words. */
+export function actionText(action, tile = null) {
+  const p = parseAction(action);
+  switch (p.verb) {
+    case "discard": return t("cap_discard", { tile: tileName(p.arg) });
+    case "ting": return t("cap_ting", { tile: tileName(p.arg) });
+    case "chi": return t(p.ting ? "cap_chi_ting" : "cap_chi", { tiles: tilesText(parseTiles(p.arg)) });
+    case "peng": return t(p.ting ? "cap_peng_ting" : "cap_peng", { tile: tile ? tileName(tile) : "" }).trim();
+    case "hu": return t("cap_hu");
+    case "pass": return t("cap_pass");
+    default: return action;
+  }
+}
+
+/** One public log entry in words. */
+function eventText(ev) {
+  const a = ev.action || "";
+  if (a === "draw") return ev.tile ? t("cap_draw_tile", { tile: tileName(ev.tile) }) : t("cap_draw");
+  if (a === "bao") return t("cap_bao");
+  if (a === "bao dead") return t("cap_huan_bao");
+  if (a === "exhausted") return t("exhausted");
+  if (a === "leave") return "";
+  if (a.startsWith("discard ") && ev.auto) return t("cap_auto_discard", { tile: tileName(a.split(" ")[1]) });
+  return actionText(a, ev.tile);
+}
+
+/** A replay step in words: the public log entries the step added (each with the seat's name). */
+export function caption(step, prev, model, ctx) {
+  const log = step.observation?.log || [];
+  const before = prev?.observation?.log?.length ?? 0;
+  const parts = [];
+  for (const ev of log.slice(before)) {
+    const text = eventText(ev);
+    if (!text) continue;
+    parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
+  }
+  if (!parts.length && step.seat !== null && step.seat !== undefined && step.action) {
+    const text = actionText(step.action);
+    if (text && text !== step.action) parts.push(t("cap_who", { name: ctx.seatName(step.seat), text }));
+  }
+  return parts.join(t("cap_join"));
+}
+
+/** The observation a replay draws at a step: every hand face up (the server's per-seat ``views``). */
+export function replayState(step) {
+  const obs = step.observation;
+  if (Array.isArray(step.views) && step.views.length) {
+    return { ...obs, all_hands: step.views.map((v) => (v && v.hand !== undefined ? [v.hand, v.drawn || ""].join(" ") : "")) };
+  }
+  return obs;
+}

@@ -1,0 +1,373 @@
+// The Daqing mahjong table: four rivers and the melds around a middle (wall, 宝, the discard a claim window is
+// about), the viewer's concealed tiles with the drawn tile apart, claim buttons (吃 碰 胡 过, 吃听 碰听) with the
+// window's countdown for the seats that may claim, 听 (after which the engine draws and discards for the player).
+// A click on a tile raises it; a second click (or 打出 / 听) plays it.
+import { h, add, clear } from "../../shell/util.js";
+import { t } from "./words.js";
+import { tileEl, meldEl, parseTiles, sortTiles, tilesText, tileName } from "./tiles.js";
+
+const POS = ["bottom", "right", "top", "left"];
+
+/** A legal action's text (``chi 456m ting``) → {verb, tiles, ting, zhidui}. */
+export function parseAction(a) {
+  const w = String(a).trim().split(/\s+/);
+  const out = { verb: w[0], arg: w[1] || "", ting: w.includes("ting") && w[0] !== "ting", zhidui: null };
+  const z = w.indexOf("zhidui");
+  if (z >= 0) out.zhidui = w[z + 1];
+  return out;
+}
+
+/** The words of a claim or turn action for a button. */
+export function actionLabel(a) {
+  const p = parseAction(a);
+  switch (p.verb) {
+    case "chi": return (p.ting ? t("chi_ting") : t("chi")) + " ";
+    case "peng": return p.ting ? t("peng_ting") : t("peng");
+    case "hu": return t("hu");
+    case "pass": return t("pass");
+    case "discard": return t("discard");
+    case "ting": return p.zhidui ? t("ting_zhidui", { tile: tileName(p.zhidui) }) : t("ting");
+    default: return a;
+  }
+}
+
+export class MahjongView {
+  constructor(slots, ctx) {
+    this.s = slots;
+    this.ctx = ctx;
+    this.live = ctx.live;
+    this.model = null;
+    this.selected = null; // the raised tile's kind
+    this.selFor = "";
+    this.pending = null;
+    this.lastStateRef = null;
+  }
+
+  destroy() {}
+
+  obs() {
+    return this.model?.state?.observation || null;
+  }
+
+  tableTitle() {
+    return t("game_name");
+  }
+
+  pos(seat) {
+    const base = this.you ?? 0;
+    return POS[(seat - base + 4) % 4];
+  }
+
+  myTurn(model = this.model) {
+    const st = model?.state;
+    if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
+    return !!(st.your_turn && st.observation.phase !== "over");
+  }
+
+  legal() {
+    return this.model?.state?.legal || [];
+  }
+
+  update(model) {
+    const st = model.state;
+    if (st !== this.lastStateRef) {
+      this.lastStateRef = st;
+      if (this.pending && (!st || st.version !== this.pending.version || st.deal !== this.pending.deal)) this.pending = null;
+      const sig = st ? `${st.deal}:${st.decision}:${st.phase}` : "";
+      if (sig !== this.selFor) {
+        this.selFor = sig;
+        this.selected = null;
+      }
+    }
+    this.model = model;
+    this.you = model.you;
+    this.renderInfo();
+    this.renderCenter();
+    this.renderMeGame();
+    this.renderHand();
+    this.renderActions();
+  }
+
+  // ------------------------------------------------------------------------------------------ top bar
+  renderInfo() {
+    const info = clear(this.s.info);
+    const obs = this.obs();
+    if (!obs) return;
+    add(info, h("span.mj-wall", { "data-wall": obs.wall }, t("wall", { n: obs.wall })));
+    add(info, this.baoEl(obs, "xs"));
+  }
+
+  baoEl(obs, size) {
+    if (!obs.bao_set && !obs.bao) return null;
+    const el = h("span.mj-bao", { dataset: { bao: obs.bao || "" } }, h("span.lbl", t("bao")));
+    if (obs.bao) el.append(tileEl(obs.bao, { size, cls: "bao" }));
+    else el.append(tileEl("", { size, back: true }), h("span.lbl.hidden-bao", t("bao_hidden")));
+    return el;
+  }
+
+  // ------------------------------------------------------------------------------------------ seats
+  /** The game's part of a seat box: 庄 and 听 badges, the concealed count, the hand face up once public. */
+  seat(seat, el, model, box) {
+    this.model = model;
+    this.you = model.you;
+    const obs = model.state?.observation;
+    if (!obs) return;
+    const badges = box.querySelector(".badges");
+    if (obs.dealer === seat) badges?.prepend(h("span.badge.role.mj-dealer", t("dealer")));
+    if (obs.ready?.[seat]) badges?.prepend(h("span.badge.mj-ready", { dataset: { ready: seat } }, t("ready")));
+    add(el, h("div.mj-count", { title: t("tiles_n", { n: obs.concealed[seat] }) }, h("span.mj-back-mini"),
+      h("b", String(obs.concealed[seat]))));
+  }
+
+  faceUp(obs, seat) {
+    if (obs.all_hands && obs.all_hands[seat]) return sortTiles(parseTiles(obs.all_hands[seat]));
+    if (obs.hands && obs.phase === "over") return sortTiles(parseTiles(obs.hands[seat]));
+    return null;
+  }
+
+  // ------------------------------------------------------------------------------------------ the felt
+  lastDiscarder(obs) {
+    for (let i = (obs.log || []).length - 1; i >= 0; i--) {
+      const e = obs.log[i];
+      if (/^(discard|ting) /.test(e.action)) return e.seat;
+      if (/^(chi|peng)/.test(e.action)) return null;
+    }
+    return null;
+  }
+
+  renderCenter() {
+    const c = clear(this.s.center);
+    const obs = this.obs();
+    if (!obs) return;
+    const board = h("div.mj-board");
+    const last = obs.discard ? obs.discard.seat : this.lastDiscarder(obs);
+    for (let seat = 0; seat < 4; seat++) {
+      const zone = h("div.mj-zone", { dataset: { seat, pos: this.pos(seat) } });
+      const face = seat !== this.you || !this.live ? this.faceUp(obs, seat) : null;
+      if (face) {
+        const row = h("div.mj-shown", { dataset: { seat } });
+        for (const x of face) add(row, tileEl(x, { size: "xs" }));
+        add(zone, row);
+      }
+      if (seat !== this.you) {
+        const melds = h("div.mj-melds", { dataset: { seat } });
+        for (const m of obs.melds[seat] || []) add(melds, meldEl(m, "xs"));
+        if (melds.childNodes.length) add(zone, melds);
+      }
+      const river = h("div.mj-river", { dataset: { seat }, "aria-label": t("river") });
+      const r = obs.rivers[seat] || [];
+      r.forEach((x, i) => add(river, tileEl(x, { size: "sm", cls: i === r.length - 1 && seat === last ? "last" : "" })));
+      add(zone, river);
+      add(board, zone);
+    }
+    const mid = h("div.mj-mid");
+    if (obs.discard) {
+      add(mid, h("div.mj-claim-on", { dataset: { seat: obs.discard.seat, tile: obs.discard.tile } },
+        h("span", t("claim_on", { name: this.ctx.seatName(obs.discard.seat) })), tileEl(obs.discard.tile, { cls: "on-claim" })));
+    }
+    if (obs.old_bao?.length) {
+      add(mid, h("div.mj-old-bao", h("span.lbl", t("old_bao")), obs.old_bao.map((x) => tileEl(x, { size: "xs" }))));
+    }
+    const st = this.model.state;
+    if (obs.phase === "over" && this.live) add(mid, h("div.msg", t("phase_over")));
+    else if (this.live && st && st.you !== null && st.you !== undefined && st.autoplay?.[st.you]) add(mid, h("div.msg.small.auto", t("auto_on_msg")));
+    else if (this.live && this.you !== null && this.you !== undefined && obs.ready?.[this.you]) add(mid, h("div.msg.small.mj-ready-msg", t("ready_auto")));
+    add(board, mid);
+    add(c, board);
+  }
+
+  renderMeGame() {
+    const el = clear(this.s.meGame);
+    const obs = this.obs();
+    const you = this.you;
+    if (you === null || you === undefined || !obs) return;
+    if (obs.dealer === you) add(el, h("span.badge.role.mj-dealer", t("dealer")));
+    if (obs.ready?.[you]) add(el, h("span.badge.mj-ready", { dataset: { ready: you } }, t("ready")));
+    if (obs.ready?.[you] && obs.bao) add(el, this.baoEl(obs, "xs"));
+    const hi = obs.hints;
+    if (hi && obs.phase !== "over") {
+      if (hi.waits?.length) add(el, h("span.mj-waits", t("waits", { tiles: tilesText(hi.waits.map((w) => w.tile)) })));
+      else if (typeof hi.shanten === "number") add(el, h("span.mj-shanten", { dataset: { shanten: hi.shanten } },
+        hi.shanten === 0 ? t("shanten_ready") : t("shanten", { n: hi.shanten })));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ the hand
+  canPlayTiles() {
+    const obs = this.obs();
+    return this.myTurn() && obs?.phase === "play" && (obs.must === "discard" || obs.must === "ting");
+  }
+
+  /** The kinds the seat may play now, and those that make it ready. */
+  playable() {
+    const discard = new Set();
+    const ting = new Set();
+    for (const a of this.legal()) {
+      const p = parseAction(a);
+      if (p.verb === "discard") discard.add(p.arg);
+      if (p.verb === "ting") ting.add(p.arg);
+    }
+    return { discard, ting };
+  }
+
+  goodTiles(obs) {
+    const ds = obs.hints?.discards;
+    if (!ds?.length) return new Set();
+    const best = Math.min(...ds.map((d) => d.shanten));
+    return new Set(ds.filter((d) => d.shanten === best).map((d) => d.tile));
+  }
+
+  renderHand() {
+    const hand = clear(this.s.hand);
+    const obs = this.obs();
+    const you = this.you;
+    if (you === null || you === undefined || !obs || obs.hand === undefined) return;
+    const wrap = h("div.mj-hand");
+    const melds = h("div.mj-melds.mine");
+    for (const m of obs.melds[you] || []) add(melds, meldEl(m, "sm"));
+    if (melds.childNodes.length) add(wrap, melds);
+    const active = this.canPlayTiles();
+    const { discard, ting } = this.playable();
+    const good = active ? this.goodTiles(obs) : new Set();
+    const row = h("div.mj-concealed");
+    const mk = (x, drawn) => {
+      const ok = discard.has(x) || ting.has(x);
+      const cls = [drawn ? "drawn" : "", active && !ok ? "dim" : "", active && good.has(x) ? "good" : "",
+        active && ting.has(x) ? "can-ting" : "", this.selected === x && active ? "raised" : ""].filter(Boolean).join(" ");
+      const el = tileEl(x, { cls });
+      if (active) el.addEventListener("click", () => this.clickTile(x));
+      return el;
+    };
+    for (const x of parseTiles(obs.hand)) add(row, mk(x, false));
+    if (obs.drawn) add(row, mk(obs.drawn, true));
+    add(wrap, row);
+    add(hand, wrap);
+    // only one tile of a kind is raised (tiles of a kind are the same)
+    const raised = row.querySelectorAll(".mj-tile.raised");
+    for (let i = 1; i < raised.length; i++) raised[i].classList.remove("raised");
+  }
+
+  clickTile(x) {
+    if (!this.canPlayTiles() || this.pending) return;
+    if (this.selected === x) {
+      this.playSelected();
+      return;
+    }
+    this.selected = x;
+    this.renderHand();
+    this.renderActions();
+  }
+
+  /** The tile raised, played: 打出 where a discard is allowed, else the first 听 it makes. */
+  playSelected() {
+    const x = this.selected;
+    if (!x) return;
+    const legal = this.legal();
+    if (legal.includes(`discard ${x}`)) this.send(`discard ${x}`);
+    else if (legal.includes(`ting ${x}`)) this.send(`ting ${x}`);
+    else this.flash(this.obs()?.must === "ting" ? t("not_ting_tile") : t("pick_tile"));
+  }
+
+  flash(text) {
+    const r = this.s.reason;
+    r.textContent = text;
+    r.classList.remove("flash");
+    void r.offsetWidth;
+    r.classList.add("flash");
+  }
+
+  send(action) {
+    const st = this.model.state;
+    if (!st || this.pending) return;
+    const id = this.ctx.send(action);
+    if (id === null) return;
+    this.pending = { deal: st.deal, version: st.version, id };
+    this.renderActions();
+  }
+
+  clearPending() {
+    this.pending = null;
+    this.renderActions();
+  }
+
+  // ------------------------------------------------------------------------------------------ buttons
+  button(a, { cls = "primary", label = null, disabled = false } = {}) {
+    const p = parseAction(a);
+    const el = h("button.btn", { type: "button", class: cls, "data-action": a, disabled: disabled || !!this.pending,
+      onclick: () => this.send(a) }, label ?? actionLabel(a));
+    if (p.verb === "chi") {
+      const tiles = h("span.mj-btn-tiles");
+      for (const x of parseTiles(p.arg)) add(tiles, tileEl(x, { size: "xs" }));
+      el.append(tiles);
+    }
+    return el;
+  }
+
+  secondsLeft() {
+    const st = this.model?.state;
+    if (!st || st.deadline_ms === null || st.deadline_ms === undefined) return null;
+    return Math.max(0, Math.ceil((st.deadline_ms - (performance.now() - (this.model.stateAt || 0))) / 1000));
+  }
+
+  renderActions() {
+    if (!this.model) return;
+    const main = clear(this.s.actMain);
+    clear(this.s.tools);
+    const obs = this.obs();
+    const reason = this.s.reason;
+    reason.textContent = "";
+    if (!this.live || !obs || this.model.spectating) return;
+    const legal = this.legal();
+    if (obs.phase === "claim" && obs.answered && !this.myTurn()) {
+      reason.textContent = t("answered", { what: actionLabel(obs.answered) });
+    }
+    if (!this.myTurn()) return;
+    if (obs.phase === "claim") {
+      const order = (a) => (a === "pass" ? 9 : a === "hu" ? 0 : a.includes("ting") ? 1 : 2);
+      for (const a of [...legal].sort((x, y) => order(x) - order(y))) {
+        add(main, this.button(a, { cls: a === "pass" ? "ghost" : a === "hu" ? "primary hu" : "primary" }));
+      }
+      const left = this.secondsLeft();
+      add(main, h("span.mj-countdown", { dataset: { left: left ?? "" } }, left === null ? "" : t("claim_left", { n: left })));
+      return;
+    }
+    if (obs.must === "win" || obs.must === "dailou") {
+      add(main, this.button("hu", { cls: "primary hu" }), this.button("pass", { cls: "ghost" }));
+      reason.textContent = t("offered_win");
+      return;
+    }
+    if (legal.includes("hu")) add(main, this.button("hu", { cls: "primary hu" }));
+    const x = this.selected;
+    const canDiscard = !!x && legal.includes(`discard ${x}`);
+    if (obs.must !== "ting") {
+      add(main, h("button.btn.primary", { type: "button", "data-action": "discard", disabled: !canDiscard || !!this.pending,
+        onclick: () => canDiscard && this.send(`discard ${x}`) }, t("discard")));
+    }
+    const tings = legal.filter((a) => a.startsWith("ting "));
+    if (tings.length) {
+      const mine = x ? tings.filter((a) => parseAction(a).arg === x) : [];
+      if (mine.length) {
+        for (const a of mine) add(main, this.button(a, { cls: "primary ting" }));
+      } else {
+        add(main, h("button.btn.primary.ting", { type: "button", "data-action": "ting", disabled: true }, t("ting")));
+      }
+    }
+    reason.textContent = obs.must === "ting" ? t("must_ting") : x ? "" : t("pick_tile");
+  }
+
+  tick() {
+    const el = this.s.actMain.querySelector(".mj-countdown");
+    if (!el) return;
+    const left = this.secondsLeft();
+    el.dataset.left = left ?? "";
+    el.textContent = left === null ? "" : t("claim_left", { n: left });
+    el.classList.toggle("low", left !== null && left <= 3);
+  }
+
+  key(e) {
+    if (e.key === "Enter" && this.selected) {
+      e.preventDefault();
+      this.playSelected();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// Shengji's browser view: the interface the shell's game loader expects (shell/games.js).
+import { WORDS, t } from "./words.js";
+import { ShengjiView } from "./view.js";
+import { settlementContent } from "./settle.js";
+import { cardsText } from "./cards.js";
+
+export const words = WORDS;
+export const css = "shengji.css";
+
+export function mount(slots, ctx) {
+  const view = new ShengjiView(slots, ctx);
+  view.settlement = (result, model) => settlementContent(result, model);
+  view.caption = (step, prev, model) => caption(step, prev, model, ctx);
+  view.replayState = replayState;
+  view.actionText = (action) => actionText(action);
+  return view;
+}
+
+/** One action's text form (``pass``, ``declare 3H 3H``, ``play 7S 7S 8S 8S``) in words. */
+export function actionText(action) {
+  const [verb, rest = ""] = String(action || "").trim().split(/\s+(.*)/s);
+  switch (verb) {
+    case "pass":
+      return t("cap_pass");
+    case "declare":
+      return t("cap_declare", { cards: cardsText(rest) });
+    case "play":
+      return t("cap_play", { cards: cardsText(rest) });
+    default:
+      return "";
+  }
+}
+
+/** What a seat played in the step (a timeout's play is read from the trick it went into). */
+function playedBy(obs, seat) {
+  for (const [s, c] of obs.trick || []) if (s === seat) return c;
+  for (const [s, c] of obs.last_trick?.plays || []) if (s === seat) return c;
+  return null;
+}
+
+/** A replay step in words: the seat's move, then what it led to (a card dealt, a trick won, the trump shown). */
+export function caption(step, prev, model, ctx) {
+  const obs = step.observation;
+  const before = prev?.observation;
+  const parts = [];
+  let text = actionText(step.action);
+  const who = step.seat;
+  if (!text && before?.phase === "play") {
+    const c = playedBy(obs, who);
+    if (c) text = t("cap_play", { cards: cardsText(c) });
+  }
+  if (text && who !== null && who !== undefined) parts.push(t("cap_who", { name: ctx.seatName(who), text }));
+  if (before && obs.dealt > before.dealt && (obs.phase === "deal" || obs.phase === "final")) parts.push(t("cap_window_closed", { n: obs.dealt }));
+  if (before && before.phase !== "play" && obs.phase === "play" && obs.banker !== null) {
+    parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
+  }
+  if (before && (obs.tricks || []).length > (before.tricks || []).length && obs.last_trick) {
+    parts.push(t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points }));
+  }
+  return parts.join(t("cap_join"));
+}
+
+/** The observation a replay draws at a step: every seat's hand from its own part of the view (``all_hands``;
+ * after a hand every card is public), the viewer's own in the hand row. */
+export function replayState(step) {
+  const obs = step.observation;
+  if (!Array.isArray(step.views) || !step.views.length) return obs;
+  const you = obs.seat;
+  const all = step.views.map((v) => (v && typeof v.hand === "string" ? v.hand : ""));
+  const out = { ...obs, all_hands: all };
+  if (you !== null && you !== undefined && step.views[you]?.hand !== undefined) out.hand = step.views[you].hand;
+  return out;
+}
+

@@ -1,0 +1,626 @@
+// The Shengji (升级, four decks) table view: the 54-card hand grouped by effective suit with the trumps apart,
+// selection by click and by drag, the declaration buttons while the cards are dealt (every seat answers each
+// window at once), the trump, level, banker, each team's level and the points won always in view, the current
+// and the last trick.  It fills the slots of the shell's table frame (shell/games.js) and reads everything from
+// the observation; what may be played is the server's word (the legal list, and the table's check endpoint
+// for a selection the list does not name, e.g. a throw).
+import { h, add, clear, api, modal } from "../../shell/util.js";
+import { t } from "./words.js";
+import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM } from "./cards.js";
+
+export const teamOf = (seat) => seat % 2;
+
+/** The suit in words with its symbol ("♥ 红桃"). */
+export function suitWords(s) {
+  return s ? `${SUIT_SYM[s]} ${t("suit_" + s)}` : t("trump_none");
+}
+
+/** Per seat, what it has played in the trick on the table; when no trick runs, the last finished trick's plays
+ * (marked ``done``) so a player sees how it ended. */
+export function trickPlays(obs) {
+  const out = [null, null, null, null];
+  if (!obs) return out;
+  if (obs.trick && obs.trick.length) {
+    for (const [s, c] of obs.trick) out[s] = { cards: c, done: false };
+  } else if (obs.last_trick && (obs.phase === "play" || obs.phase === "over")) {
+    for (const [s, c] of obs.last_trick.plays) out[s] = { cards: c, done: true, won: s === obs.last_trick.winner };
+  }
+  return out;
+}
+
+const REASONS = [
+  [/^you hold \d+ cards? of /, "why_follow_suit"],
+  [/requirement list|^following /, "why_follow_shape"],
+  [/^throws are off/, "why_no_throws"],
+  [/^you hold (no|only)/, "why_not_held"],
+  [/^play \d+ cards?/, "why_count"],
+];
+
+/** The server's reason (English, from the rules) in the player's words: the common ones translated, the
+ * server's own sentence kept in English. */
+export function reasonWords(why) {
+  for (const [re, key] of REASONS) if (re.test(why || "")) return t(key) + (t.has(key) && t("why_detail_sep") ? t("why_detail_sep") + why : "");
+  return why && t("why_detail_sep") ? why : t("why_unknown");
+}
+
+function handKeys(cards) {
+  const seen = {};
+  return cards.map((c) => {
+    seen[c] = (seen[c] || 0) + 1;
+    return `${c}#${seen[c]}`;
+  });
+}
+
+export class ShengjiView {
+  constructor(slots, ctx) {
+    this.s = slots;
+    this.ctx = ctx;
+    this.live = ctx.live;
+    this.model = null;
+    this.raised = new Set();
+    this.handSig = "";
+    this.handCards = [];
+    this.checks = new Map();
+    this.pending = null;
+    this.lastStateRef = null;
+    this.actSig = "";
+    this.hintIdx = 0;
+    this.hintFor = "";
+    this.seenDeal = null;
+    this.seenTricks = 0;
+    this.seenTrick = 0;
+    this.onResize = () => { this.handSig = ""; this.renderHand(); };
+    window.addEventListener("resize", this.onResize);
+    if (this.live) this.installMouse();
+  }
+
+  destroy() {
+    window.removeEventListener("resize", this.onResize);
+  }
+
+  obs() {
+    return this.model?.state?.observation || null;
+  }
+
+  name(seat) {
+    return this.ctx.seatName(seat);
+  }
+
+  tableTitle(model) {
+    const p = model.table?.options?.preset || model.state?.observation?.options?.preset;
+    return p && t.has("preset_" + p) ? t("preset_" + p) : t("game_name");
+  }
+
+  myTurn(model = this.model) {
+    const st = model?.state;
+    if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
+    const mine = st.your_turn ?? (st.acting || []).includes(st.you);
+    return !!(mine && st.observation.phase !== "over");
+  }
+
+  update(model) {
+    const st = model.state;
+    if (st !== this.lastStateRef) {
+      this.lastStateRef = st;
+      if (this.pending && (!st || st.deal !== this.pending.deal || st.version !== this.pending.version)) this.pending = null;
+    }
+    this.model = model;
+    this.you = model.you;
+    const obs = this.obs();
+    this.s.root.dataset.trump = obs?.trump || "";
+    this.s.root.dataset.level = obs?.level || "";
+    this.s.root.dataset.banker = obs?.banker ?? "";
+    this.renderInfo();
+    this.renderMenu();
+    this.renderCenter();
+    this.renderMine();
+    this.renderMeGame();
+    this.renderHand();
+    this.tryDeclare();
+    this.renderActions();
+    this.cues();
+  }
+
+  // ------------------------------------------------------------------------------------------ top bar
+  /** Always in view: the trump (or the standing declaration while dealing), the level played, the banker, each
+   * team's level and the points won by each side. */
+  renderInfo() {
+    const info = clear(this.s.info);
+    const obs = this.obs();
+    if (!obs) return;
+    const you = this.you ?? 0;
+    const mine = teamOf(you);
+    const dealing = obs.phase === "deal" || obs.phase === "final";
+    let trumpText;
+    if (obs.trump && !dealing) trumpText = suitWords(obs.trump);
+    else if (obs.standing) trumpText = t("decl_by", { name: this.name(obs.standing[0]), n: obs.standing[1] });
+    else trumpText = t("trump_none");
+    add(info,
+      h("span.sj-chip.trump", { dataset: { info: "trump", suit: obs.trump && !dealing ? obs.trump : "" } },
+        h("span.lbl", t("trump")), h("b", { class: obs.trump && !dealing && "HD".includes(obs.trump) ? "red" : undefined }, trumpText)),
+      h("span.sj-chip.level", { dataset: { info: "level", level: obs.level } }, h("span.lbl", t("level_lbl")), h("b", obs.level === "T" ? "10" : obs.level)),
+      h("span.sj-chip.banker", { dataset: { info: "banker", seat: obs.banker ?? "" } }, h("span.lbl", t("banker_lbl")),
+        h("b", obs.banker === null || obs.banker === undefined ? t("banker_none") : this.name(obs.banker))),
+      h("span.sj-chip.levels", { dataset: { info: "levels" } },
+        [mine, 1 - mine].map((team) => h("span.tl", { dataset: { team, level: obs.levels[team] } },
+          t("team_level", { team: t(team === mine ? "team_us" : "team_them"), level: obs.levels[team] === "T" ? "10" : obs.levels[team] })))),
+      h("span.sj-chip.points", { dataset: { info: "points", attackers: obs.points.attackers, banker: obs.points.banker } },
+        h("span.lbl", t("points_lbl")), h("b", String(obs.points.attackers)),
+        h("span.lbl", t("banker_points_lbl")), h("b.bp", String(obs.points.banker)),
+        obs.points.penalties ? h("span.pen", `${t("penalty_lbl")} ${obs.points.penalties}`) : null),
+      dealing ? h("span.sj-chip.dealt", { dataset: { info: "dealt", dealt: obs.dealt } }, t("dealt_n", { n: obs.dealt })) : null);
+  }
+
+  renderMenu() {
+    clear(this.s.menu);
+    add(this.s.menu, h("button.btn.small.ghost", { type: "button", "data-action": "last-trick", onclick: () => this.showLastTrick() }, t("last_trick")));
+  }
+
+  // ------------------------------------------------------------------------------------------ seats
+  seat(seat, el, model, box) {
+    this.model = model;
+    this.you = model.you;
+    const obs = model.state?.observation;
+    if (!obs) return;
+    const banker = obs.banker;
+    if (banker !== null && banker !== undefined) {
+      const bankSide = teamOf(seat) === teamOf(banker);
+      box.classList.add(bankSide ? "sj-bank-side" : "sj-att-side");
+      const badges = box.querySelector(".badges");
+      if (seat === banker) badges?.prepend(h("span.badge.role.banker", { dataset: { banker: seat } }, t("banker")));
+    }
+    box.dataset.team = teamOf(seat);
+    if (this.you !== null && this.you !== undefined && teamOf(seat) === teamOf(this.you)) box.classList.add("sj-partner");
+    add(el, h("div.sj-count", { title: t("cards_n", { n: obs.hand_sizes[seat] }) }, h("span.sj-mini-back"), h("b", String(obs.hand_sizes[seat]))));
+    const decls = (obs.declarations || []).filter((d) => d[0] === seat);
+    if ((obs.phase === "deal" || obs.phase === "final") && decls.length) {
+      const top = decls[decls.length - 1];
+      const standing = obs.standing && obs.standing[0] === seat;
+      add(el, h("span.sj-decl", { class: standing ? "standing" : undefined, dataset: { seat, n: top[1] } }, t("decl_seat", { n: top[1] })));
+    }
+    if (obs.revealed && obs.revealed.seat === seat && obs.phase === "play" && !obs.tricks.length) {
+      add(el, h("span.sj-decl.revealed", playEl(obs.revealed.cards, "xs")));
+    }
+    add(el, this.playSlot(trickPlays(obs)[seat], seat, obs));
+    if (!this.live && obs.all_hands && obs.all_hands[seat]) {
+      const row = h("div.sj-shown", { dataset: { seat } });
+      for (const g of groupHand(obs.all_hands[seat], obs.level, obs.trump)) {
+        add(row, h("div.sj-shown-group", { dataset: { group: g.suit } }, g.cards.map((c) => cardEl(c, { size: "xs", trump: g.suit === "T" }))));
+      }
+      add(el, row);
+    }
+  }
+
+  playSlot(p, seat, obs) {
+    const el = h("div.sj-said", { dataset: { seat } });
+    if (!p) return el;
+    el.classList.add("has-play");
+    if (p.done) el.classList.add("done");
+    add(el, playEl(p.cards, "sm"));
+    if (p.won) add(el, h("span.sj-won", t("winner_mark")));
+    else if (!p.done && obs.lead && obs.trick?.[0]?.[0] === seat && obs.lead.format === "throw") add(el, h("span.kind", "甩"));
+    return el;
+  }
+
+  renderMine() {
+    clear(this.s.mine);
+    const obs = this.obs();
+    if (this.you === null || this.you === undefined || !obs) return;
+    add(this.s.mine, this.playSlot(trickPlays(obs)[this.you], this.you, obs));
+  }
+
+  renderMeGame() {
+    const el = clear(this.s.meGame);
+    const obs = this.obs();
+    const you = this.you;
+    if (you === null || you === undefined || !obs) return;
+    if (obs.banker !== null && obs.banker !== undefined) {
+      const bank = teamOf(you) === teamOf(obs.banker);
+      add(el, h("span.badge.role", { class: bank ? "banker" : "attacker", dataset: { role: bank ? "banker" : "attacker" } },
+        obs.banker === you ? t("banker") : t(bank ? "seat_team_banker" : "seat_team_attacker")));
+    }
+    add(el, h("span.count-me", t("cards_n", { n: obs.hand_sizes[you] })));
+    for (const [, cards] of obs.my_declarations || []) add(el, h("span.sj-decl.mine", { dataset: { cards } }, t("decl_mine", { cards: cardsText(cards) })));
+  }
+
+  renderCenter() {
+    const c = clear(this.s.center);
+    const obs = this.obs();
+    if (!obs) return;
+    const msg = h("div.center-msg.game");
+    if (obs.phase === "deal" || obs.phase === "final") {
+      add(msg, h("div.msg.phase", t(obs.phase === "deal" ? "phase_deal" : "phase_final")));
+      add(msg, h("div.msg.small", obs.standing ? t("decl_by", { name: this.name(obs.standing[0]), n: obs.standing[1] }) : t("decl_none")));
+    } else if (obs.phase === "play" && !obs.tricks.length && !obs.trick.length) {
+      add(msg, h("div.msg.small", obs.revealed
+        ? t("decl_revealed", { name: this.name(obs.revealed.seat), cards: cardsText(obs.revealed.cards), suit: t("suit_" + obs.trump) })
+        : t("no_decl_spades")));
+    } else if (obs.phase === "over" && this.live) {
+      add(msg, h("div.msg", t("phase_over")));
+    }
+    const st = this.model.state;
+    if (this.live && st && st.you !== null && st.autoplay?.[st.you] && obs.phase !== "over") add(msg, h("div.msg.small.auto", t("auto_on_msg")));
+    add(c, msg);
+  }
+
+  // ------------------------------------------------------------------------------------------ the hand
+  cardSize() {
+    const w = window.innerWidth, hgt = window.innerHeight;
+    if (hgt < 520) return { w: 40, h: 56, min: 13 };
+    if (w < 560) return { w: 44, h: 62, min: 15 };
+    if (w >= 1100 && hgt >= 700) return { w: 68, h: 95, min: 19 };
+    return { w: 58, h: 81, min: 17 };
+  }
+
+  /** The hand in rows (one on a wide screen, up to four on a phone), grouped by effective suit, trumps first;
+   * each card keeps its index in the whole hand (data-i) for the mouse. */
+  renderHand() {
+    const el = this.s.hand;
+    const obs = this.obs();
+    const cards = obs && obs.hand ? splitCards(obs.hand) : [];
+    const sig = `${obs?.trump || ""}|${obs?.level || ""}|${cards.join(" ")}|${this.live}`;
+    if (sig === this.handSig) {
+      this.paintRaised();
+      return;
+    }
+    this.handSig = sig;
+    clear(el);
+    el.classList.add("sj-hand");
+    if (!cards.length) {
+      this.handCards = [];
+      this.raised.clear();
+      return;
+    }
+    const groups = groupHand(cards, obs.level, obs.trump);
+    const flat = [];
+    for (const g of groups) g.cards.forEach((c, k) => flat.push({ card: c, suit: g.suit, first: k === 0 }));
+    const keys = handKeys(flat.map((x) => x.card));
+    flat.forEach((x, i) => { x.key = keys[i]; });
+    const keep = new Set(keys);
+    for (const k of [...this.raised]) if (!keep.has(k)) this.raised.delete(k);
+    this.handCards = flat;
+    const size = this.cardSize();
+    const gap = 10;
+    const width = Math.max(200, (el.clientWidth || window.innerWidth) - 16);
+    const n = flat.length;
+    let rows = 1, vis = size.w;
+    for (rows = 1; rows <= 4; rows++) {
+      const per = Math.ceil(n / rows);
+      vis = (width - size.w - gap * (groups.length - 1)) / Math.max(1, per - 1);
+      if (vis >= size.min) break;
+    }
+    rows = Math.min(rows, 4);
+    vis = Math.max(8, Math.min(vis, size.w * 0.62));
+    el.style.setProperty("--sjw", size.w + "px");
+    el.style.setProperty("--sjh", size.h + "px");
+    el.style.setProperty("--sjv", vis.toFixed(1) + "px");
+    el.dataset.rows = rows;
+    const per = Math.ceil(n / rows);
+    let row = null;
+    flat.forEach((x, i) => {
+      if (i % per === 0) row = add(el, h("div.sj-row"))?.lastChild;
+      const c = cardEl(x.card, { trump: x.suit === "T" });
+      c.classList.add("in-hand");
+      c.dataset.i = i;
+      c.dataset.key = x.key;
+      c.dataset.group = x.suit;
+      if (x.first && i % per !== 0) c.classList.add("group-start");
+      if (i % per === 0) c.classList.add("row-start");
+      add(row, c);
+    });
+    this.paintRaised();
+  }
+
+  paintRaised() {
+    for (const el of this.s.hand.querySelectorAll(".sj-card")) el.classList.toggle("raised", this.raised.has(el.dataset.key));
+  }
+
+  selectedCards() {
+    return this.handCards.filter((x) => this.raised.has(x.key)).map((x) => x.card);
+  }
+
+  lowerAll() {
+    if (!this.raised.size) return;
+    this.raised.clear();
+    this.paintRaised();
+    this.renderActions();
+  }
+
+  raiseOnly(cards) {
+    this.raised.clear();
+    const need = [...cards];
+    for (const x of this.handCards) {
+      const i = need.indexOf(x.card);
+      if (i >= 0) {
+        this.raised.add(x.key);
+        need.splice(i, 1);
+      }
+    }
+    this.paintRaised();
+    this.renderActions();
+  }
+
+  cardAt(x, y) {
+    const el = document.elementFromPoint(x, y)?.closest?.(".sj-hand .sj-card");
+    return el ? Number(el.dataset.i) : -1;
+  }
+
+  /** Click/tap raises or lowers a card; press and drag over several cards (a tractor, a suit) raises them all,
+   * or lowers them all when they are all raised; a click on bare felt lowers every card; a right click plays. */
+  installMouse() {
+    const root = this.s.root;
+    const hand = this.s.hand;
+    this.drag = null;
+    this.justPressed = false;
+    root.addEventListener("contextmenu", (e) => {
+      if (e.target.closest("input, textarea, .dialog, .chat-pop")) return;
+      e.preventDefault();
+      this.playSelected();
+    });
+    root.addEventListener("click", (e) => {
+      if (this.justPressed && e.target.closest(".hand")) {
+        this.justPressed = false;
+        return;
+      }
+      if (e.target.closest(".hand .sj-card, button, a, input, select, .dialog, .chat-pop")) return;
+      this.lowerAll();
+    });
+    root.addEventListener("pointerdown", () => { this.justPressed = false; }, true);
+    hand.addEventListener("pointerdown", (e) => {
+      if (this.model?.spectating) return;
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      const c = e.target.closest(".sj-card");
+      if (!c) return;
+      e.preventDefault();
+      const i = Number(c.dataset.i);
+      this.drag = { start: i, cur: i, id: e.pointerId, moved: false };
+      try { hand.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
+      this.paintDrag();
+    });
+    hand.addEventListener("pointermove", (e) => {
+      const d = this.drag;
+      if (!d || e.pointerId !== d.id) return;
+      const i = this.cardAt(e.clientX, e.clientY);
+      if (i >= 0 && i !== d.cur) {
+        d.cur = i;
+        d.moved = d.moved || i !== d.start;
+        this.paintDrag();
+      }
+    });
+    const finish = (e, cancel) => {
+      const d = this.drag;
+      if (!d || e.pointerId !== d.id) return;
+      this.drag = null;
+      this.justPressed = true;
+      for (const el of hand.querySelectorAll(".sj-card.dragging")) el.classList.remove("dragging");
+      if (cancel) return;
+      const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
+      const keys = this.handCards.slice(lo, hi + 1).map((x) => x.key);
+      if (!d.moved) {
+        const k = keys[0];
+        if (this.raised.has(k)) this.raised.delete(k);
+        else this.raised.add(k);
+      } else if (keys.every((k) => this.raised.has(k))) {
+        for (const k of keys) this.raised.delete(k);
+      } else {
+        for (const k of keys) this.raised.add(k);
+      }
+      this.paintRaised();
+      this.renderActions();
+    };
+    hand.addEventListener("pointerup", (e) => finish(e, false));
+    hand.addEventListener("pointercancel", (e) => finish(e, true));
+  }
+
+  paintDrag() {
+    const d = this.drag;
+    const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
+    for (const el of this.s.hand.querySelectorAll(".sj-card")) {
+      const i = Number(el.dataset.i);
+      el.classList.toggle("dragging", i >= lo && i <= hi);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ actions
+  legal() {
+    return this.model?.state?.legal || [];
+  }
+
+  /** {ok, reason, text} for the raised cards: a legal play the server listed, else the server's check. */
+  judge() {
+    const sel = this.selectedCards();
+    const obs = this.obs();
+    if (!this.myTurn() || obs?.phase !== "play") return { ok: false, reason: "reason_not_turn" };
+    if (!sel.length) return { ok: false, reason: "reason_empty" };
+    if (obs.lead && sel.length !== obs.lead.n) return { ok: false, reason: "reason_count", params: { n: obs.lead.n } };
+    for (const a of this.legal()) {
+      if (a.startsWith("play ") && sameCards(splitCards(a.slice(5)), sel)) return { ok: true, action: a };
+    }
+    const st = this.model.state;
+    const action = "play " + sel.join(" ");
+    const key = `${st.deal}:${st.version}:${[...sel].sort().join(" ")}`;
+    const got = this.checks.get(key);
+    if (got === undefined) {
+      this.checks.set(key, null);
+      const table = st.table || this.model.table?.id;
+      api("POST", `tables/${table}/check`, { action })
+        .then((r) => this.checks.set(key, r.legal ? { ok: true } : { ok: false, why: r.reason || "" }))
+        .catch(() => this.checks.set(key, { ok: false, why: "" }))
+        .finally(() => { if (this.model?.state === st) this.renderActions(true); });
+      return { ok: false, reason: "reason_checking" };
+    }
+    if (got === null) return { ok: false, reason: "reason_checking" };
+    if (got.ok) return { ok: true, action };
+    return { ok: false, reason: "reason_illegal", params: { why: reasonWords(got.why) } };
+  }
+
+  send(action) {
+    const st = this.model.state;
+    if (!st || this.pending) return;
+    const id = this.ctx.send(action);
+    if (id === null) return;
+    this.pending = { deal: st.deal, version: st.version, id };
+    this.renderActions(true);
+  }
+
+  clearPending() {
+    this.pending = null;
+    if (this.wantDecl) this.wantDecl.retry = true;
+    this.tryDeclare();
+    this.renderActions(true);
+  }
+
+  /** A declaration clicked while the window it answered closed (the server calls it stale: the deal moves on
+   * every 150 ms) is sent again for the next window while it is still on offer; it is done once the server
+   * lists it among the seat's own declarations. */
+  declare(action) {
+    const obs = this.obs();
+    this.wantDecl = { action, tries: 0, base: (obs?.my_declarations || []).length, retry: false };
+    this.send(action);
+  }
+
+  tryDeclare() {
+    const w = this.wantDecl;
+    const obs = this.obs();
+    if (!w || !obs) return;
+    if ((obs.my_declarations || []).length > w.base || (obs.phase !== "deal" && obs.phase !== "final")) {
+      this.wantDecl = null;
+      return;
+    }
+    if (!w.retry || this.pending || !this.myTurn()) return;
+    if (!this.legal().includes(w.action) || w.tries >= 5) {
+      this.wantDecl = null;
+      return;
+    }
+    w.tries++;
+    w.retry = false;
+    this.send(w.action);
+  }
+
+  playSelected() {
+    if (!this.myTurn() || this.obs()?.phase !== "play") return;
+    const j = this.judge();
+    if (!j.ok) {
+      const r = this.s.reason;
+      r.textContent = t(j.reason, j.params);
+      r.classList.remove("flash");
+      void r.offsetWidth;
+      r.classList.add("flash");
+      return;
+    }
+    this.send(j.action);
+    this.raised.clear();
+  }
+
+  /** 提示: the server's legal plays in its order (its passive choice first); pressed again, the next one. */
+  hint() {
+    if (!this.myTurn() || this.obs()?.phase !== "play") return;
+    const st = this.model.state;
+    const sig = `${st.deal}:${st.version}`;
+    if (sig !== this.hintFor) {
+      this.hintFor = sig;
+      this.hintIdx = 0;
+    }
+    const plays = (Array.isArray(st.hints) && st.hints.length ? st.hints : this.legal()).filter((a) => a.startsWith("play "));
+    if (!plays.length) return;
+    const p = plays[this.hintIdx % plays.length];
+    this.hintIdx++;
+    this.raiseOnly(splitCards(p.slice(5)));
+  }
+
+  /** 亮 ♥3 for a first declaration, 反主 ♥3 ♥3 for an overcall of another seat's standing one. */
+  declareLabel(a) {
+    const st = this.obs()?.standing;
+    const over = st && st[0] !== this.you;
+    return t(over ? "overcall_btn" : "declare_btn", { cards: cardsText(a.slice(8)) });
+  }
+
+  /** The move row.  While dealing, a button for each declaration the seat may make now (several seats answer
+   * every window at once; the buttons stay put from window to window while the choice is the same, so a click
+   * lands); in play 提示 and 出牌 with the reason a selection cannot be played. */
+  renderActions(force = false) {
+    if (!this.model) return;
+    const obs = this.obs();
+    const st = this.model.state;
+    const legal = this.legal();
+    const busy = !!this.pending;
+    const sel = this.selectedCards();
+    const dealing = obs && (obs.phase === "deal" || obs.phase === "final");
+    const sig = [this.live, this.model.spectating, obs?.phase, dealing ? "" : st?.version, busy, this.myTurn(),
+      legal.join(","), sel.join(" "), dealing ? "" : this.checks.size].join("|");
+    if (!force && sig === this.actSig) return;
+    this.actSig = sig;
+    const main = clear(this.s.actMain);
+    const tools = clear(this.s.tools);
+    const reasonEl = this.s.reason;
+    reasonEl.textContent = "";
+    if (!this.live || !obs || this.model.spectating) return;
+    if (dealing && this.myTurn()) {
+      const decl = legal.filter((a) => a.startsWith("declare "));
+      for (const a of decl) {
+        add(main, h("button.btn.primary.sj-declare", { type: "button", "data-action": a, "data-declare": a.slice(8), disabled: busy,
+          onclick: () => this.declare(a) }, this.declareLabel(a)));
+      }
+      if (obs.phase === "final") {
+        add(main, h("button.btn.ghost", { type: "button", "data-action": "pass", disabled: busy, onclick: () => this.send("pass") }, t("cap_pass")));
+      }
+      if (decl.length) reasonEl.textContent = t("declare_hint");
+    } else if (this.myTurn() && obs.phase === "play") {
+      add(main, h("button.btn", { type: "button", "data-action": "hint", onclick: () => this.hint(), title: "H" }, t("hint"), h("kbd", "H")));
+      const j = this.judge();
+      const reason = j.ok ? "" : t(j.reason, j.params);
+      add(main, h("button.btn.primary", { type: "button", "data-action": "play", disabled: busy || !j.ok,
+        title: reason || "Enter", "data-reason": j.ok ? "" : j.reason, onclick: () => this.playSelected() }, t("play"), h("kbd", "⏎")));
+      if (obs.lead) add(reasonEl, h("span.sj-lead", t("lead_is", { cards: cardsText(obs.lead.cards) })), " ");
+      add(reasonEl, reason);
+    }
+  }
+
+  key(e) {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      this.playSelected();
+    } else if (e.key === "h" || e.key === "H") {
+      this.hint();
+    } else if (e.key === "Escape") {
+      this.lowerAll();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ cues
+  cues() {
+    const st = this.model.state;
+    const obs = this.obs();
+    if (!st || !obs || !this.live) return;
+    if (st.deal !== this.seenDeal) {
+      this.seenDeal = st.deal;
+      this.seenTricks = obs.tricks.length;
+      this.seenTrick = obs.trick.length;
+      if (obs.phase === "deal" && obs.dealt <= 4) this.ctx.sound("deal");
+      return;
+    }
+    if (obs.tricks.length !== this.seenTricks || obs.trick.length !== this.seenTrick) {
+      if (obs.trick.length > this.seenTrick || obs.tricks.length > this.seenTricks) this.ctx.sound("play");
+      this.seenTricks = obs.tricks.length;
+      this.seenTrick = obs.trick.length;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ dialogs
+  showLastTrick() {
+    const obs = this.obs();
+    const lt = obs?.last_trick;
+    const body = h("div.sj-last-trick");
+    if (!lt) add(body, h("p.muted", t("no_last_trick")));
+    else {
+      add(body, h("p.sj-lt-head", t("trick_n", { n: obs.tricks.length }), " · ", t("trick_won", { name: this.name(lt.winner), n: lt.points })));
+      for (const [seat, cards] of lt.plays) {
+        add(body, h("div.pt-row", { dataset: { seat }, class: seat === lt.winner ? "won" : undefined },
+          h("span.pt-name", this.name(seat)), h("div.pt-play", playEl(cards, "sm")),
+          seat === lt.winner ? h("span.sj-won", t("winner_mark")) : null));
+      }
+    }
+    modal({ id: "last-trick-dialog", title: t("last_trick"), body });
+  }
+}
+

@@ -1,0 +1,287 @@
+// The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/leaderboard[/GAME],
+// #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
+import { h, add, fill, clear, api, toast } from "./util.js";
+import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
+import { conn } from "./conn.js";
+import { store, subscribe, resetTable, setUser, sendPrefs } from "./store.js";
+import { loadGames, gameInfo, loadView } from "./games.js";
+import { TableFrame } from "./table.js";
+import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage } from "./pages.js";
+import { replayPage } from "./replay.js";
+import { matchesPage, matchPage } from "./matches.js";
+import { soundLog, isMuted } from "./sound.js";
+import { motionLog } from "./motion.js";
+import { pref, setPref } from "./prefs.js";
+
+const app = document.getElementById("app");
+let cleanup = null;
+let frame = null;
+let route = "";
+let afterLogin = null; // the page a logged-out visitor asked for (an invite link)
+
+function go(hash) {
+  if (location.hash === hash) render();
+  else location.hash = hash;
+}
+
+function model() {
+  return {
+    table: store.table,
+    state: store.state,
+    lastResult: store.lastResult,
+    dealOver: store.dealOver,
+    spectating: store.spectating,
+    user: store.user,
+    stateAt: store.stateAt || 0,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ header
+function renderHeader() {
+  const nav = clear(document.getElementById("nav"));
+  const userbox = clear(document.getElementById("userbox"));
+  document.querySelector(".logo [data-i18n]").textContent = t("app_name");
+  document.getElementById("langbtn").textContent = t("lang_other");
+  if (!store.user) return;
+  const cur = route.split("/")[1] || "";
+  const link = (hash, key) => h("a", { href: hash, class: cur === hash.slice(2) ? "on" : undefined, "data-nav": hash.slice(2) }, t(key));
+  add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"), link("#/profile", "nav_profile"));
+  if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": "table" }, "♠"));
+  add(userbox,
+    h("a.user", { href: "#/profile", title: store.user.title ?? "" },
+      h("span.uname", displayName(store.user.name)), store.user.points !== undefined ? h("span.upts", String(store.user.points)) : null),
+    h("button.btn.small.ghost", { type: "button", "data-action": "logout", onclick: logout }, t("logout")));
+}
+
+async function logout() {
+  try { await api("POST", "logout"); } catch { /* ignore */ }
+  conn.stop();
+  setUser(null);
+  resetTable();
+  go("#/login");
+}
+
+function renderNet(status) {
+  const el = document.getElementById("netstate");
+  if (status === "lost") {
+    el.hidden = false;
+    el.textContent = t("net_offline");
+    el.className = "netstate lost";
+  } else if (status === "connecting") {
+    el.hidden = false;
+    el.textContent = t("net_connecting");
+    el.className = "netstate";
+  } else {
+    el.hidden = true;
+  }
+  document.body.dataset.net = status;
+}
+
+// ------------------------------------------------------------------------------------------------ the table page
+let mounting = null;
+
+async function mountTable() {
+  const table = store.table;
+  if (!table || frame || mounting) return;
+  const token = (mounting = {});
+  try {
+    await loadGames();
+    const info = gameInfo(table.game);
+    const mod = await loadView(info);
+    if (mounting !== token || route !== "/table") return;
+    if (!mod) {
+      fill(app, h("section.panel.no-view", h("p", t("no_view"))));
+      return;
+    }
+    clear(app);
+    frame = new TableFrame(app, { module: mod, info, mode: "live" });
+    frame.update(model());
+  } catch (ex) {
+    toast(errorText(ex.code, ex.params), "error", 5000);
+  } finally {
+    if (mounting === token) mounting = null;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ routes
+function render() {
+  route = location.hash.replace(/^#/, "") || "/lobby";
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  if (frame) {
+    frame.destroy();
+    frame = null;
+  }
+  mounting = null;
+  // dialogs belong to the page they were opened on (closed here, they are not dismissed: a redrawn table may
+  // open its settlement again)
+  store.redrawing = true;
+  for (const d of document.querySelectorAll("#modal-root .dialog")) d._close?.();
+  store.redrawing = false;
+  const parts = route.split("/");
+  document.body.dataset.route = parts[1];
+  renderHeader();
+  if (!store.user && parts[1] !== "login") {
+    if (parts[1] === "invite") afterLogin = "#" + route;
+    go("#/login");
+    return;
+  }
+  switch (parts[1]) {
+    case "login":
+      if (store.user) return go("#/lobby");
+      authPage(app, { onLoggedIn: loggedIn });
+      break;
+    case "lobby":
+      cleanup = lobbyPage(app, { go });
+      break;
+    case "invite":
+      cleanup = invitePage(app, { code: decodeURIComponent(parts[2] || "").toUpperCase(), go });
+      break;
+    case "table":
+      if (!store.tableId) {
+        go("#/lobby");
+        return;
+      }
+      fill(app, h("div.loading", "…"));
+      mountTable();
+      break;
+    case "profile":
+      cleanup = profilePage(app);
+      break;
+    case "leaderboard":
+      cleanup = leaderboardPage(app, { game: parts[2] });
+      break;
+    case "matches":
+      cleanup = parts[2] ? matchPage(app, { id: decodeURIComponent(parts[2]) }) : matchesPage(app);
+      break;
+    case "replay":
+      cleanup = replayPage(app, { id: Number(parts[2]) });
+      break;
+    default:
+      go("#/lobby");
+  }
+}
+
+function loggedIn(user) {
+  setUser(user);
+  conn.start();
+  if (afterLogin) {
+    const next = afterLogin;
+    afterLogin = null;
+    go(next);
+  } else if (user.table) {
+    store.tableId = user.table;
+    go("#/table");
+  } else {
+    go("#/lobby");
+  }
+}
+
+subscribe((what, msg) => {
+  if (what === "welcome" || what === "deal_over") renderHeader();
+  if (what === "joined") {
+    if (route !== "/table") go("#/table");
+    else frame?.update(model());
+    return;
+  }
+  if (what === "closed" && msg && msg.reason === "match_table_done") {
+    toast(t("match_wait"), "info", 3500, "left");
+    if (route === "/table") go(msg.match ? `#/matches/${encodeURIComponent(msg.match)}` : "#/matches");
+    else renderHeader();
+    return;
+  }
+  if (what === "left" || what === "closed") {
+    toast(t(what === "left" ? "left_table" : "table_closed"), "info", 3500, "left");
+    if (route === "/table") go("#/lobby");
+    else renderHeader();
+    return;
+  }
+  if (what === "leaving") {
+    toast(t("leaving_after_deal"), "info", 3500, "left");
+    return;
+  }
+  if (what === "unauthorized" || what === "closed_session") {
+    if (what === "closed_session") toast(t("session_closed"), "error", 5000);
+    conn.stop();
+    setUser(null);
+    resetTable();
+    go("#/login");
+    return;
+  }
+  if (what === "error") {
+    if (msg.code !== "stale" && msg.code !== "no_change") toast(errorText(msg.code, msg.params), "error", 5000, "err-" + msg.code);
+    frame?.clearPending();
+    if (route === "/table" && !store.table && !store.tableId) go("#/lobby");
+    return;
+  }
+  if (what === "notice") {
+    if (msg.code === "storage_restored") toast(t("resumed"));
+  }
+  if (what === "chat") {
+    frame?.showChat(msg.seat, msg.phrase);
+    return;
+  }
+  if (what === "welcome" && route === "/table" && !store.tableId) {
+    go("#/lobby");
+    return;
+  }
+  if (route === "/table" && !frame && store.table) {
+    mountTable();
+    return;
+  }
+  if (frame && ["snapshot", "table", "state", "deal_over", "welcome", "notice", "taken_over", "took_over"].includes(what)) {
+    frame.update(model());
+  }
+});
+
+// match notices (比赛): started, out (eliminated or withdrawn), advanced, over — wherever the player is
+conn.on((msg) => {
+  if (msg.type !== "match_event" || !store.user) return;
+  const ev = msg.event || {};
+  const mine = (ids) => (ids || []).some((e) => e === `u${store.user.id}` || e === `t${store.user.id}`);
+  if (ev.type === "match_started") toast(t("match_notice_started"), "info", 3500, "match");
+  else if (ev.type === "eliminated" && mine(ev.entrants)) toast(t("match_notice_out"), "info", 5000, "match");
+  else if (ev.type === "stage_over" && mine(ev.advancing)) toast(t("match_notice_advanced"), "info", 4000, "match");
+  else if (ev.type === "match_over") toast(t("match_notice_over"), "info", 5000, "match");
+  else if (ev.type === "team_invite") toast(t("match_notice_invite", { name: displayName(ev.name) }), "info", 8000, "match");
+});
+
+conn.onStatus((s) => {
+  renderNet(s);
+  if (s === "open" && conn.everOpened && conn.retry === 0 && document.body.dataset.wasLost === "1") {
+    document.body.dataset.wasLost = "0";
+    toast(t("reconnected"), "info", 2500, "net");
+  }
+  if (s === "lost") document.body.dataset.wasLost = "1";
+});
+
+document.getElementById("langbtn").addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));
+onLang(() => render());
+window.addEventListener("hashchange", render);
+
+// for tests and debugging: the live state, read-only by convention
+window.qipai = { store, conn, soundLog, motionLog, prefs: { get: pref, set: setPref }, isMuted, sendPrefs,
+  frame: () => frame };
+
+async function boot() {
+  document.title = t("title");
+  try {
+    const me = await api("GET", "me");
+    setUser(me);
+    conn.start();
+    loadGames().then(() => { setUser(store.user); renderHeader(); }).catch(() => {});
+    if (me.table) store.tableId = me.table;
+    if (me.table && (!location.hash || location.hash === "#/lobby" || location.hash === "#/login")) go("#/table");
+    else render();
+  } catch (ex) {
+    if (ex.status !== 401) toast(errorText(ex.code, ex.params), "error");
+    setUser(null);
+    if (location.hash.startsWith("#/invite/")) afterLogin = location.hash;
+    if (location.hash !== "#/login") go("#/login");
+    else render();
+  }
+}
+
+boot();

@@ -1,0 +1,165 @@
+// The match lobby (比赛): matches upcoming, open for registration, running and finished; register and withdraw;
+// a match's live standings (pushed over the WebSocket with match_watch) with one's own line marked.
+import { h, fill, api, toast } from "./util.js";
+import { t, displayName, errorText, hasWords } from "./i18n.js";
+import { conn } from "./conn.js";
+import { store, spectate } from "./store.js";
+
+const STATUSES = ["open", "upcoming", "running", "finished"];
+
+/** A match game in words (``ddz3`` → 斗地主); an unknown one as it is. */
+const gameWords = (g) => (hasWords("match_game_" + g) ? t("match_game_" + g) : g);
+
+function fmtStart(m) {
+  if (!m.start_at) return m.max_entrants ? t("match_when_full", { n: m.max_entrants }) : "";
+  return new Date(m.start_at * 1000).toLocaleString();
+}
+
+function buttons(m, refresh) {
+  const act = async (what) => {
+    try {
+      await api("POST", `matches/${encodeURIComponent(m.id)}/${what}`);
+      toast(t(what === "register" ? "match_registered" : "match_withdrawn"));
+    } catch (ex) {
+      toast(errorText(ex.code, ex.params), "error", 5000);
+    }
+    refresh();
+  };
+  if (m.status !== "open" && !(m.status === "running" && m.me)) return null;
+  if (m.me) return h("button.btn.small", { type: "button", dataset: { action: "withdraw", match: m.id }, onclick: () => act("withdraw") },
+    t(m.status === "open" ? "match_withdraw" : "match_quit"));
+  return h("button.btn.small.primary", { type: "button", dataset: { action: "register", match: m.id }, onclick: () => act("register") },
+    t("match_register"));
+}
+
+/** #/matches: every match by status. */
+export function matchesPage(root) {
+  const box = h("section.matches", h("p.muted", "…"));
+  fill(root, box);
+  let cancelled = false;
+  const refresh = async () => {
+    try {
+      const { matches } = await api("GET", "matches");
+      if (cancelled) return;
+      const sections = STATUSES.map((st) => {
+        const rows = matches.filter((m) => m.status === st);
+        return h("div.panel", { dataset: { status: st } }, h("h2", t("match_status_" + st)),
+          rows.length ? h("table.grid.match-list", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_game")),
+            h("th", t("match_entrants")), h("th", t("match_fee")), h("th", t("match_start")), h("th", ""))),
+          h("tbody", rows.map((m) => h("tr", { dataset: { match: m.id } },
+            h("td", h("a", { href: `#/matches/${m.id}` }, m.name)), h("td.game", gameWords(m.game)),
+            h("td.entrants", m.entrants !== undefined ? `${m.entrants}${m.max_entrants ? " / " + m.max_entrants : ""}` : ""),
+            h("td", m.fee !== undefined ? String(m.fee) : ""), h("td", fmtStart(m)),
+            h("td", buttons(m, refresh)))))) : h("p.muted", t("match_none")));
+      });
+      fill(box, h("h1", t("nav_matches")), ...sections);
+    } catch (ex) {
+      if (!cancelled) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+    }
+  };
+  refresh();
+  const timer = setInterval(refresh, 3000);
+  return () => { cancelled = true; clearInterval(timer); };
+}
+
+/** "mm:ss" (or "h:mm:ss") until epoch second ``at`` (never below zero). */
+function remaining(at) {
+  const s = Math.max(0, Math.round(at - Date.now() / 1000));
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${two(mm)}:${two(ss)}`;
+}
+
+/** The countdown line: to the start (registration, or a full match about to start), or to the next round or
+ * stage while the players wait between them (its text is refreshed every second). */
+function countdown(view, info) {
+  const phase = view.phase;
+  let at = null, key = null;
+  if ((phase === "registration" || phase === "starting") && info.start_at) { at = info.start_at; key = "match_starts_in"; }
+  else if (phase === "running" && view.next_at) {
+    at = view.next_at;
+    key = view.next_kind === "stage" ? "match_next_stage_in" : "match_next_round_in";
+  }
+  if (!at) return null;
+  return h("p.match-countdown", { dataset: { at: String(at), key } }, t(key, { time: remaining(at) }));
+}
+
+/** The running stage in words: which of how many, its format; 打立出局: level, base, the line, how many are left. */
+function stageLine(view) {
+  const si = view.stage_info;
+  if (!si) return null;
+  const parts = [t("match_stage_n", { n: si.index + 1, of: si.stages }) + " " + t("match_format_" + si.format)];
+  if (si.format === "dali") {
+    parts.push(t("match_dali_level", { n: si.level, base: si.base }));
+    parts.push(t("match_dali_line", { line: si.line }));
+    parts.push(t("match_dali_left", { n: si.remaining, advance: si.advance }));
+  } else if (view.round !== null && view.round !== undefined && si.rounds) {
+    parts.push(t("match_round_n", { n: view.round + 1, of: si.rounds }));
+  }
+  return h("p.match-stage", { dataset: { format: si.format } }, parts.join(" · "));
+}
+
+/** #/matches/ID: a match's card, register/withdraw, and its live standings. */
+export function matchPage(root, { id }) {
+  const box = h("section.match", { dataset: { match: id } }, h("p.muted", "…"));
+  fill(root, box);
+  let cancelled = false;
+  let info = null;
+  let standings = null;
+  const draw = () => {
+    if (cancelled || !info) return;
+    const rows = (standings || info).standings || [];
+    const phase = (standings || info).phase;
+    const prizes = (standings || info).prizes || info.prizes || [];
+    let human = 0;
+    const prizeOf = (r) => (r.bot || phase !== "finished" ? 0 : (prizes[human++] || 0));
+    const view = standings || info;
+    const mine = rows.find((r) => store.user && (r.users || []).includes(store.user.id));
+    const myTable = mine ? mine.table : (info.me && info.me.table);
+    // in the match, between tables: say so (the next table comes by itself)
+    const waiting = phase === "running" && mine && mine.status === "in" && !myTable
+      ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : "match_wait")) : null;
+    fill(box, h("div.panel",
+      h("h1", info.name), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
+      h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
+      stageLine(view), countdown(view, info), waiting,
+      myTable ? h("p", h("a.btn.small", { href: "#/table", onclick: () => { store.tableId = myTable; } }, t("match_my_table"))) : null,
+      buttons({ ...info, status: info.status }, load),
+      h("table.grid.standings", h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("points")),
+        h("th", t("match_state")), phase === "finished" ? h("th", t("match_prize")) : null)),
+      h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
+        dataset: { entrant: r.entrant, place: r.place } },
+        h("td", String(r.place)), h("td", r.bot ? t("match_bot") : displayName(r.name)), h("td.points", String(r.points)),
+        h("td", t("match_entrant_" + (r.quitting ? "quitting" : r.status)),
+          r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
+            onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),
+        phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))));
+  };
+  const load = async () => {
+    try {
+      info = await api("GET", `matches/${encodeURIComponent(id)}`);
+      draw();
+    } catch (ex) {
+      if (!cancelled) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+    }
+  };
+  const off = conn.on((msg) => {
+    if (msg.type === "match_standings" && msg.match === id) {
+      standings = msg;
+      if (info && (msg.phase !== info.phase)) load();
+      else draw();
+    }
+  });
+  load().then(() => { if (!cancelled) conn.send({ type: "match_watch", match: id }); });
+  const tick = setInterval(() => {
+    for (const el of box.querySelectorAll(".match-countdown")) {
+      el.textContent = t(el.dataset.key, { time: remaining(Number(el.dataset.at)) });
+    }
+  }, 1000);
+  return () => {
+    cancelled = true;
+    clearInterval(tick);
+    off();
+    conn.send({ type: "match_unwatch", match: id });
+  };
+}

@@ -1,0 +1,407 @@
+// The pages other than the table: log in / sign up / guest, lobby, invite links, profile, leaderboard.
+import { h, add, fill, clear, api, toast, fmtDelta, fmtTime } from "./util.js";
+import { t, displayName, errorText } from "./i18n.js";
+import { conn } from "./conn.js";
+import { store, setUser, spectate, subscribe } from "./store.js";
+import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName } from "./games.js";
+
+function cardFace(label, red) {
+  return h("div.hero-face", { class: red ? "red" : undefined }, label);
+}
+
+// ---------------------------------------------------------------------------------------------- auth
+export function authPage(root, { onLoggedIn }) {
+  let mode = "login";
+  const err = h("p.form-error", { role: "alert" });
+  const name = h("input", { name: "name", autocomplete: "username", required: true, maxlength: 24, placeholder: t("name_hint") });
+  const pw = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 6 });
+  const pw2 = h("input", { name: "password2", type: "password", autocomplete: "new-password", minlength: 6 });
+  const pw2row = h("label.row", h("span", t("password2")), pw2);
+  const submit = h("button.btn.primary.wide", { type: "submit", "data-action": "submit" }, t("login"));
+  const tabLogin = h("button.tab", { type: "button", "data-tab": "login" }, t("login"));
+  const tabSignup = h("button.tab", { type: "button", "data-tab": "signup" }, t("signup"));
+  const setMode = (m) => {
+    mode = m;
+    tabLogin.classList.toggle("on", m === "login");
+    tabSignup.classList.toggle("on", m === "signup");
+    pw2row.hidden = m !== "signup";
+    pw.autocomplete = m === "signup" ? "new-password" : "current-password";
+    submit.textContent = t(m === "signup" ? "signup" : "login");
+    err.textContent = "";
+  };
+  tabLogin.onclick = () => setMode("login");
+  tabSignup.onclick = () => setMode("signup");
+  const form = h("form.auth-form", { novalidate: true },
+    h("label.row", h("span", t("name")), name),
+    h("label.row", h("span", t("password")), pw),
+    pw2row, err, submit);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    if (mode === "signup" && pw.value !== pw2.value) {
+      err.textContent = t("passwords_differ");
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const r = await api("POST", mode === "signup" ? "register" : "login", { name: name.value.trim(), password: pw.value });
+      onLoggedIn(r.user);
+    } catch (ex) {
+      err.textContent = errorText(ex.code, ex.params);
+      err.dataset.code = ex.code;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  const guestBtn = h("button.btn.ghost.wide", { type: "button", "data-action": "guest", onclick: async () => {
+    guestBtn.disabled = true;
+    try {
+      const r = await api("POST", "guest");
+      onLoggedIn(r.user);
+    } catch (ex) {
+      err.textContent = errorText(ex.code, ex.params);
+    } finally {
+      guestBtn.disabled = false;
+    }
+  } }, t("guest"));
+  const hero = [["★", true], ["2", false], ["A", true], ["K", false]];
+  fill(root, h("section.auth",
+    h("div.auth-hero", h("div.hero-cards", hero.map(([l, red], i) => h("div.hero-card", { style: { transform: `rotate(${(i - 1.5) * 12}deg)` } }, cardFace(l, red)))),
+      h("h1", t("welcome_title")), h("p", t("welcome_text"))),
+    h("div.auth-card", h("div.tabs", tabLogin, tabSignup), form, h("div.or", t("or")), guestBtn)));
+  setMode("login");
+  name.focus();
+}
+
+// ---------------------------------------------------------------------------------------------- lobby
+function groupRooms(rooms) {
+  const games = new Map();
+  for (const r of rooms) {
+    const g = r.game;
+    if (!games.has(g)) games.set(g, new Map());
+    const p = r.options?.preset || r.id;
+    const byPreset = games.get(g);
+    if (!byPreset.has(p)) byPreset.set(p, []);
+    byPreset.get(p).push(r);
+  }
+  return games;
+}
+
+export function lobbyPage(root, { go }) {
+  const roomsBox = h("div.rooms-by-game");
+  const tablesBox = h("div.public-tables");
+  const notes = h("div.lobby-notes");
+  const roomSel = h("select", { name: "room", "aria-label": t("room") });
+  const botsSel = h("select", { name: "bots", "aria-label": t("bots_after") },
+    h("option", { value: "" }, t("bots_never")),
+    h("option", { value: "0" }, t("bots_secs", { n: 0 })),
+    h("option", { value: "10" }, t("bots_secs", { n: 10 })),
+    h("option", { value: "30" }, t("bots_secs", { n: 30 })));
+  const code = h("input", { name: "invite", placeholder: t("invite_code"), maxlength: 8, autocomplete: "off",
+    autocapitalize: "characters", spellcheck: "false" });
+  const joinForm = h("form.inline", code, h("button.btn.primary", { type: "submit", "data-action": "join" }, t("join")));
+  joinForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = code.value.trim().toUpperCase();
+    if (c) go("#/invite/" + c);
+  });
+  const createForm = h("form.stack",
+    h("label.row", h("span", t("room")), roomSel),
+    h("label.row", h("span", t("bots_after")), botsSel),
+    h("button.btn.primary", { type: "submit", "data-action": "create" }, t("create")));
+  createForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const msg = { type: "create_table", room: roomSel.value };
+    if (botsSel.value !== "") msg.fill_bots_after = Number(botsSel.value);
+    conn.send(msg);
+  });
+  const banner = store.user?.table || store.tableId
+    ? h("a.banner", { href: "#/table", "data-action": "back-to-table" }, t("back_to_table"))
+    : null;
+  const meCard = h("div.me-card");
+  fill(root, h("section.lobby",
+    banner, notes,
+    h("div.lobby-head", h("h1", t("nav_lobby")), meCard),
+    h("div.lobby-grid",
+      h("section.panel.rooms-panel", h("h2", t("rooms")), roomsBox),
+      h("aside.side",
+        h("section.panel", h("h2", t("private_tables")),
+          h("h3", t("join_by_code")), joinForm,
+          h("h3", t("create_table")), createForm),
+        h("section.panel", h("h2", t("public_tables")), tablesBox)))));
+
+  let rooms = [];
+  function drawMe() {
+    const user = store.user;
+    clear(meCard);
+    if (!user) return;
+    add(meCard, h("span.name", displayName(user.name)), user.is_guest ? h("span.badge", t("guest_tag")) : null,
+      h("span.title-tag", user.title ?? ""), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))));
+  }
+  function drawNotes() {
+    clear(notes);
+    const esc = store.lastEscape;
+    if (esc) {
+      add(notes, h("div.note-box.escape", { "data-escape-cost": -esc.delta },
+        h("span", t("escaped_cost", { n: Math.abs(esc.delta) })),
+        h("button.x", { type: "button", "aria-label": t("close"), onclick: () => { store.lastEscape = null; drawNotes(); } }, "×")));
+    }
+    const user = store.user;
+    if (!user || !rooms.length) return;
+    for (const [game] of groupRooms(rooms)) {
+      const mins = rooms.filter((r) => r.game === game).map((r) => r.min_points);
+      const pts = user.games?.[game]?.points;
+      // the server's rule: below the lowest room's minimum (and never above zero when a room is free)
+      if (pts === undefined || pts >= Math.max(Math.min(...mins), 1) || store.reliefClaimed?.[game]) continue;
+      const btn = h("button.btn.primary", { type: "button", "data-action": "relief", "data-game": game, onclick: async () => {
+        btn.disabled = true;
+        try {
+          const r = await api("POST", "relief", { game });
+          toast(t("relief_got", { n: r.granted }));
+          store.reliefClaimed = { ...(store.reliefClaimed || {}), [game]: true };
+          const me = await api("GET", "me");
+          setUser(me, game);
+          drawMe();
+          drawNotes();
+          load();
+        } catch (ex) {
+          toast(errorText(ex.code, ex.params), "error", 5000);
+          btn.disabled = false;
+        }
+      } }, t("relief"));
+      add(notes, h("div.note-box.relief", { "data-game": game }, h("span", `${gameName(game)} · ${t("relief_due")}`), btn));
+    }
+  }
+  async function load() {
+    try {
+      const [, r1, r2] = await Promise.all([loadAllViews(), api("GET", "rooms"), api("GET", "tables")]);
+      rooms = r1.rooms;
+      drawRooms(rooms);
+      drawTables(r2.tables);
+      drawMe();
+      drawNotes();
+    } catch (ex) {
+      toast(errorText(ex.code, ex.params), "error", 5000, "lobby");
+    }
+  }
+  function drawRooms(list) {
+    const prevRoom = roomSel.value;
+    clear(roomsBox);
+    clear(roomSel);
+    const user = store.user;
+    for (const [game, byPreset] of groupRooms(list)) {
+      const info = gameInfo(game);
+      const section = h("section.game-rooms", { dataset: { game } }, h("h3.game-title", gameName(game)));
+      if (info && !info.web) add(section, h("p.muted", t("no_view")));
+      const grid = h("div.rooms");
+      const pts = user?.games?.[game]?.points ?? user?.points ?? 0;
+      for (const [p, rs] of byPreset) {
+        const seats = rs[0].seats || null;
+        const card = h("div.preset-card", { dataset: { preset: p, game } },
+          h("div.pc-head", h("h3", presetName(game, p)), seats ? h("span.players", t("seats_n", { n: seats })) : null),
+          h("p.desc", presetDesc(game, p)));
+        const stakes = h("div.stakes");
+        for (const r of rs) {
+          const tooPoor = pts < r.min_points;
+          add(stakes, h("div.stake-row", { class: tooPoor ? "locked" : undefined },
+            h("span.st", `${t("stake")} `, h("b", String(r.stake))),
+            h("span.mp", `${t("min_points")} ${r.min_points}`),
+            h("span.cnt", r.players ? t("players_n", { n: r.players }) : ""),
+            h("button.btn.small.primary", { type: "button", "data-action": "quick-match", "data-room": r.id,
+              disabled: tooPoor || (info && !info.web), onclick: () => conn.send({ type: "quick_match", room: r.id }) }, t("quick_match"))));
+          if (!info || info.web) add(roomSel, h("option", { value: r.id }, `${presetName(game, p)} · ${t("stake")} ${r.stake}`));
+        }
+        add(card, stakes);
+        add(grid, card);
+      }
+      add(section, grid);
+      add(roomsBox, section);
+    }
+    if (prevRoom) roomSel.value = prevRoom;
+  }
+  function drawTables(tables) {
+    clear(tablesBox);
+    if (!tables.length) {
+      add(tablesBox, h("p.muted", t("no_tables")));
+      return;
+    }
+    for (const tb of tables) {
+      const room = rooms.find((r) => r.id === tb.room);
+      const game = tb.game || room?.game;
+      add(tablesBox, h("div.ptable", { dataset: { table: tb.id } },
+        h("span.pn", presetName(game, room?.options?.preset)),
+        h("span.who", tb.players.map((p) => (p ? displayName(p) : "—")).join(" · ")),
+        h("span.st", t(tb.status === "playing" ? "status_playing" : "status_waiting"),
+          tb.spectators ? " · " + t("spectators_n", { n: tb.spectators }) : ""),
+        h("button.btn.small", { type: "button", "data-action": "watch", disabled: !!(store.tableId && !store.spectating), onclick: () => {
+          spectate(tb.id);
+          go("#/table");
+        } }, t("watch"))));
+    }
+  }
+  drawMe();
+  load();
+  const timer = setInterval(load, 8000);
+  return () => clearInterval(timer);
+}
+
+// ---------------------------------------------------------------------------------------------- invite
+/** #/invite/CODE: sit at the table when a seat is free between deals, else watch it. */
+export function invitePage(root, { code, go }) {
+  const msg = h("p.muted", t("invite_opening"));
+  fill(root, h("section.invite.panel", msg));
+  let cancelled = false;
+  (async () => {
+    try {
+      const info = await api("GET", `invites/${encodeURIComponent(code)}`);
+      if (cancelled) return;
+      if (store.tableId === info.table && !store.spectating) {
+        go("#/table");
+        return;
+      }
+      if (info.can_sit) {
+        const ref = conn.send({ type: "join", invite: code });
+        // "joined" takes the player to the table; a refusal (already seated elsewhere…) is said here
+        const off = subscribe((what, m) => {
+          if (what === "error" && m.ref === ref) {
+            off();
+            if (cancelled) return;
+            msg.className = "form-error";
+            msg.textContent = errorText(m.code, m.params);
+            msg.dataset.code = m.code;
+          } else if (what === "joined") off();
+        });
+        return;
+      }
+      spectate(info.table, code);
+      toast(t("invite_watching"), "info", 4000, "invite");
+      go("#/table");
+    } catch (ex) {
+      if (cancelled) return;
+      msg.className = "form-error";
+      msg.textContent = errorText(ex.code, ex.params);
+      msg.dataset.code = ex.code;
+      add(root.firstChild, h("a.btn.small", { href: "#/lobby" }, t("nav_lobby")));
+    }
+  })();
+  return () => { cancelled = true; };
+}
+
+// ---------------------------------------------------------------------------------------------- profile
+function pct(won, played) {
+  return played ? `${Math.round((100 * won) / played)}%` : "—";
+}
+
+/** The next title above ``points`` in a game's titles table ([[points, title], …]), or null at the top. */
+export function nextTitle(table, points) {
+  const rows = [...(table || [])].sort((a, b) => a[0] - b[0]);
+  let prev = null;
+  for (const [need, title] of rows) {
+    if (points < need) return { need, title, from: prev ? prev[0] : 0, left: need - points };
+    prev = [need, title];
+  }
+  return null;
+}
+
+export function profilePage(root) {
+  const box = h("section.profile", h("p.muted", "…"));
+  fill(root, box);
+  let cancelled = false;
+  (async () => {
+    try {
+      const [rawMe, hist, games, mine] = await Promise.all([api("GET", "me"), api("GET", "history?limit=50"), loadAllViews(),
+        api("GET", "matches/mine").catch(() => ({ matches: [] }))]);
+      if (cancelled) return;
+      setUser({ ...store.user, ...rawMe }, store.table?.game);
+      const me = rawMe;
+      const cards = [];
+      for (const info of games) {
+        const g = me.games?.[info.name];
+        if (!g) continue;
+        const roles = Object.entries(g.roles || {});
+        const nt = nextTitle(info.titles_table, g.points);
+        const progress = nt
+          ? h("div.title-progress", { dataset: { next: nt.title, left: nt.left } },
+            h("div.bar", h("div.fill", { style: { width: `${Math.max(0, Math.min(100, (100 * (g.points - nt.from)) / Math.max(1, nt.need - nt.from)))}%` } })),
+            h("span", t("next_title", { title: nt.title, n: nt.left })))
+          : h("div.title-progress.top", h("span", t("top_title")));
+        cards.push(h("div.panel.game-card", { dataset: { game: info.name } },
+          h("h2", gameName(info.name)),
+          h("div.stats",
+            stat(t("points"), g.points, "points"),
+            stat(t("title"), g.title, "title"),
+            stat(t("games_played"), g.games_played, "games"),
+            stat(t("wins"), g.wins ?? 0, "wins"),
+            stat(t("win_rate"), pct(g.wins ?? 0, g.games_played), "rate")),
+          progress,
+          roles.length ? h("table.grid.roles", h("thead", h("tr", h("th", t("role")), h("th", t("games_played")), h("th", t("wins")), h("th", t("win_rate")))),
+            h("tbody", roles.map(([role, r]) => h("tr", { dataset: { role } }, h("td", roleName(info.name, role) || role),
+              h("td", String(r.played ?? 0)), h("td", String(r.won ?? 0)), h("td.rate", pct(r.won ?? 0, r.played ?? 0)))))) : null));
+      }
+      const rows = hist.deals.map((d) => h("tr", { dataset: { deal: d.deal_id, escaped: d.escaped ? "1" : "0" } },
+        h("td", fmtTime(d.finished_at)),
+        h("td", presetName(d.game, d.options?.preset)),
+        h("td", roleName(d.game, d.role)),
+        h("td", d.escaped ? h("span.badge.off.esc", t("escape_mark")) : d.won === true ? t("won") : d.won === false ? t("lost") : ""),
+        h("td.delta", { class: d.delta > 0 ? "pos" : d.delta < 0 ? "neg" : undefined }, fmtDelta(d.delta)),
+        h("td", d.points_after ?? ""),
+        h("td.who", (d.players || []).map(displayName).join(" · ")),
+        h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, "data-action": "replay" }, t("replay")))));
+      fill(box,
+        h("div.panel.profile-card",
+          h("div.avatar.big", displayName(me.name).slice(0, 1).toUpperCase()),
+          h("div.grow", h("h1", displayName(me.name), me.is_guest ? h("span.badge", t("guest_tag")) : null)),
+          h("button.btn.small.ghost", { type: "button", "data-action": "logout-profile",
+            onclick: () => document.querySelector('#userbox [data-action="logout"]')?.click() }, t("logout"))),
+        h("div.game-cards", cards),
+        mine.matches.length ? h("div.panel.my-matches", h("h2", t("my_matches")),
+          h("div.scroll", h("table.grid", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_state")),
+            h("th", t("rank")), h("th", t("match_fee")), h("th", t("match_prize")))),
+          h("tbody", mine.matches.map((m) => h("tr", { dataset: { match: m.match, status: m.status } },
+            h("td", h("a", { href: `#/matches/${encodeURIComponent(m.match)}` }, m.name)),
+            h("td", t(m.match_status === "cancelled" ? "match_phase_cancelled"
+              : m.match_status === "finished" ? "match_phase_finished" : "match_entrant_" + m.status)),
+            h("td.place", m.place ? String(m.place) : "—"), h("td", String(m.fee ?? 0)),
+            h("td.prize", String(m.prize ?? 0)))))))) : null,
+        h("div.panel", h("h2", t("history_title")),
+          rows.length
+            ? h("div.scroll", h("table.grid.history-table", h("thead", h("tr", h("th", t("when")), h("th", t("game_col")),
+              h("th", t("role")), h("th", ""), h("th", t("delta")), h("th", t("points")), h("th", t("player")), h("th", ""))),
+            h("tbody", rows)))
+            : h("p.muted", t("no_deals"))));
+    } catch (ex) {
+      fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+    }
+  })();
+  return () => { cancelled = true; };
+}
+
+function stat(label, value, key) {
+  return h("div.stat", { dataset: { stat: key } }, h("span.v", String(value ?? "")), h("span.l", label));
+}
+
+// ---------------------------------------------------------------------------------------------- leaderboard
+export function leaderboardPage(root, { game } = {}) {
+  const box = h("section.leaderboard", h("p.muted", "…"));
+  fill(root, box);
+  let cancelled = false;
+  (async () => {
+    try {
+      const games = await loadAllViews();
+      const name = game || games.find((g) => g.web)?.name || games[0]?.name;
+      const { users } = await api("GET", `leaderboard?limit=100&game=${encodeURIComponent(name)}`);
+      if (cancelled) return;
+      const tabs = games.length > 1 ? h("div.tabs.game-tabs", games.map((g) => h("a.tab", { href: `#/leaderboard/${g.name}`,
+        class: g.name === name ? "on" : undefined, "data-game": g.name }, gameName(g.name)))) : null;
+      fill(box, h("div.panel", h("h1", t("leaderboard")), tabs,
+        h("table.grid.lb", { dataset: { game: name } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("title")),
+          h("th", t("points")), h("th", t("games_played")))),
+        h("tbody", users.map((u) => h("tr", { class: store.user && u.id === store.user.id ? "me" : undefined },
+          h("td", String(u.rank)), h("td", displayName(u.name)), h("td", u.title), h("td", String(u.points)),
+          h("td", String(u.games_played))))))));
+    } catch (ex) {
+      fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+    }
+  })();
+  return () => { cancelled = true; };
+}

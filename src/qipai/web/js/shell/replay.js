@@ -1,0 +1,127 @@
+// The replay viewer: a deal step by step in the game's own view (read-only), every hand face up, each step
+// captioned in words (host events by the shell, the game's moves by its view).
+import { h, fill, api } from "./util.js";
+import { t, displayName, errorText } from "./i18n.js";
+import { loadGames, gameInfo, loadView } from "./games.js";
+import { TableFrame } from "./table.js";
+
+const HOST_EVENTS = { "autoplay on": "ev_autoplay_on", "autoplay off": "ev_autoplay_off", timeout: "ev_timeout",
+  leave: "ev_leave", escape: "ev_escape" };
+
+/** A host event's caption ("电脑2号：托管"), or null for a game move. */
+export function hostCaption(action, name) {
+  const key = HOST_EVENTS[String(action || "").trim().toLowerCase()];
+  return key ? `${name}${t("ev_sep")}${t(key)}` : null;
+}
+
+export function replayPage(root, { id }) {
+  const box = h("section.replay", h("p.muted", "…"));
+  fill(root, box);
+  let frame = null;
+  let timer = null;
+  let cancelled = false;
+  (async () => {
+    try {
+      const [deal, rep] = await Promise.all([api("GET", `deals/${id}`), api("GET", `deals/${id}/replay`), loadGames()]);
+      if (cancelled) return;
+      const info = gameInfo(deal.game || rep.game);
+      const mod = await loadView(info);
+      if (cancelled) return;
+      if (!mod) {
+        fill(box, h("p.muted", t("no_view")));
+        return;
+      }
+      const steps = rep.steps;
+      const you = rep.you;
+      const seats = deal.seats.map((s, i) => ({ seat: i, name: s.name, user_id: s.user_id, bot: s.bot, connected: true,
+        leaving: false, points: null, title: null }));
+      const table = { id: "", game: deal.game, options: deal.options, players: seats.length, seats, results: [],
+        invite_code: null, status: "playing", you };
+      let i = 0;
+      const holder = h("div.replay-table");
+      const label = h("span.step-label");
+      const what = h("span.step-what", { "aria-live": "polite" });
+      const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": t("step", { n: "", total: "" }) });
+      const playBtn = h("button.btn.small", { type: "button", "data-action": "autoplay-replay" }, t("autoplay_replay"));
+      const seatName = (seat) => (seat === null || seat === undefined ? "" : displayName(seats[seat]?.name) || `#${seat + 1}`);
+      const modelAt = (k) => {
+        const s = steps[k];
+        const obs = frame.view.replayState ? frame.view.replayState(s, steps, k) : s.observation;
+        return { table, user: null, spectating: false, lastResult: null, dealOver: null, stateAt: 0,
+          state: { table: "", deal: deal.id, version: s.n, phase: obs.phase, to_act: obs.to_act, acting: [], you,
+            your_turn: false, deadline_ms: null, autoplay: obs.autoplay, legal: null, observation: obs } };
+      };
+      const show = (k) => {
+        i = Math.max(0, Math.min(steps.length - 1, k));
+        const s = steps[i];
+        const model = modelAt(i);
+        frame.update(model);
+        slider.value = i;
+        label.textContent = t("step", { n: i, total: steps.length - 1 });
+        let text = "";
+        if (s.action) {
+          const host = hostCaption(s.action, seatName(s.seat));
+          const game = frame.view.caption ? frame.view.caption(s, i > 0 ? steps[i - 1] : null, frame.model) : "";
+          text = host ? [host, game].filter(Boolean).join(t("ev_join")) : game;
+        } else if (i === 0) {
+          text = t("ev_start");
+        }
+        what.textContent = text;
+        box.dataset.step = String(i);
+      };
+      const stop = () => { clearInterval(timer); timer = null; playBtn.textContent = t("autoplay_replay"); };
+      playBtn.onclick = () => {
+        if (timer) return stop();
+        playBtn.textContent = t("pause");
+        timer = setInterval(() => { if (i >= steps.length - 1) stop(); else show(i + 1); }, 800);
+      };
+      slider.oninput = () => show(Number(slider.value));
+      const controls = h("div.replay-controls",
+        h("button.btn.small.ghost", { type: "button", "data-action": "first", onclick: () => show(0) }, "« " + t("first")),
+        h("button.btn.small.ghost", { type: "button", "data-action": "prev", onclick: () => show(i - 1) }, "◀ " + t("prev")),
+        playBtn,
+        h("button.btn.small.ghost", { type: "button", "data-action": "next", onclick: () => show(i + 1) }, t("next") + " ▶"),
+        h("button.btn.small.ghost", { type: "button", "data-action": "last", onclick: () => show(steps.length - 1) }, t("last") + " »"),
+        slider, label);
+      const reviewBox = h("div.review", { "data-review": "" });
+      // the view's words for an action (the best move was never played, so no replay step captions it)
+      const words = (action, k) => {
+        const obs = steps[Math.max(0, k - 1)]?.observation;
+        return (frame.view.actionText && frame.view.actionText(action, obs, frame.model)) || action;
+      };
+      const reviewBtn = info.review ? h("button.btn.small", { type: "button", "data-action": "review", onclick: async () => {
+        reviewBtn.disabled = true;
+        fill(reviewBox, h("p.muted", t("review_loading")));
+        try {
+          const r = await api("GET", `deals/${id}/review?seat=${you}`);
+          const ds = r.review.decisions || [];
+          const marks = { "??": "review_mark_blunder", "?": "review_mark_mistake", "!": "review_mark_only" };
+          const pct = (x) => (x === null || x === undefined ? "—" : String(Math.round(x * 100)));
+          fill(reviewBox, h("h2", t("review_title", { name: seatName(you) })),
+            ds.length ? h("ol.review-list", ds.map((d) => h("li", {
+              class: d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : d.mark === "!" ? "only" : undefined,
+              dataset: { index: d.index, mark: d.mark || "" }, tabIndex: 0, onclick: () => show(d.index + 1) },
+              h("span.played", t("review_played", { a: words(d.played, d.index + 1) })),
+              h("span.best", !d.best || d.best === d.played ? t("review_same") : t("review_best", { a: words(d.best, d.index + 1) })),
+              h("span.wp", t("review_wp", { b: pct(d.wp_before), c: pct(d.wp_after) })),
+              d.mark && marks[d.mark] ? h("b.mark", t(marks[d.mark])) : null))) : h("p.muted", t("review_empty")));
+        } catch (ex) {
+          fill(reviewBox, h("p.form-error", errorText(ex.code, ex.params)));
+        } finally {
+          reviewBtn.disabled = false;
+        }
+      } }, t("review_btn")) : null;
+      fill(box, h("div.replay-head", h("h1", t("replay_title", { id })), controls, reviewBtn, what), holder, reviewBox);
+      frame = new TableFrame(holder, { module: mod, info, mode: "replay" });
+      frame.seatName = seatName;
+      show(0);
+    } catch (ex) {
+      fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+    }
+  })();
+  return () => {
+    cancelled = true;
+    clearInterval(timer);
+    frame?.destroy();
+  };
+}

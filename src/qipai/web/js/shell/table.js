@@ -1,0 +1,564 @@
+// The table frame every game shares: the top bar (table name, stake, invite link, menu), the seats around the
+// felt (name, title, points, badges, timer, ready mark, chat bubbles), the viewer's bar, the action row and the
+// hand area, the ready step between deals, the settlement, history and leave dialogs, quick chat and sound.
+// A game's view (games.js) fills the slots it is given; the frame never looks inside an observation.
+import { h, add, fill, clear, modal, toast, fmtDelta } from "./util.js";
+import { t, displayName, phraseText } from "./i18n.js";
+import { conn } from "./conn.js";
+import { store } from "./store.js";
+import { pref, setPref } from "./prefs.js";
+import * as sound from "./sound.js";
+import { icon, isEmote } from "./icons.js";
+
+/** qipai.host.table.PHRASES: the quick-chat phrases and emotes (ids; the words are in i18n.js). */
+export const PHRASES = ["hurry", "nice_play", "well_played", "sorry", "oops", "again", "thanks", "wait", "good_luck", "bye"];
+export const EMOTES = ["emote:smile", "emote:cry", "emote:angry", "emote:shock", "emote:thumbs_up", "emote:flower"];
+const CHAT_COOLDOWN = 1500;
+const CHAT_SHOWN = 3500;
+
+export function inviteLink(code) {
+  return `${location.origin}${location.pathname}#/invite/${code}`;
+}
+
+export class TableFrame {
+  /** ``module``: the game's view module (games.js); ``mode``: "live" or "replay". */
+  constructor(root, { module, info, mode = "live" }) {
+    this.root = root;
+    this.live = mode === "live";
+    this.info = info;
+    this.model = null;
+    this.lastChatSent = -Infinity;
+    this.prevMyTurn = null; // (no "your turn" chime for a table just drawn: only when the turn comes)
+    this.lastTick = -1;
+    this.build();
+    this.view = module.mount(this.slots, this.ctx());
+    this.tick = setInterval(() => this.updateTimers(), 250);
+    this.onKey = (e) => this.key(e);
+    if (this.live) document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    this.destroyed = true;
+    clearInterval(this.tick);
+    document.removeEventListener("keydown", this.onKey);
+    this.view?.destroy?.();
+    document.getElementById("settlement")?._close?.();
+  }
+
+  ctx() {
+    return {
+      live: this.live,
+      info: this.info,
+      root: this.el,
+      send: (action) => this.sendAction(action),
+      sendRaw: (msg) => conn.send(msg),
+      seatEl: (seat) => this.seatEl(seat),
+      seatName: (seat) => this.seatName(seat),
+      sound: (name) => { if (this.live) sound.play(name); },
+      toast: (text, kind, ms, key) => toast(text, kind, ms, key),
+      prefs: { get: pref, set: setPref },
+    };
+  }
+
+  // ------------------------------------------------------------------------------------------ skeleton
+  build() {
+    clear(this.root);
+    const s = (this.slots = {});
+    this.el = h("div.tablev", { class: this.live ? "live" : "replay", dataset: { game: this.info?.name || "" } });
+    s.root = this.el;
+    this.tinfo = h("div.tinfo");
+    s.info = h("div.tgame");
+    s.menu = h("div.tmenu-game");
+    this.tmenuShell = h("div.tmenu-shell");
+    this.tbar = h("div.tbar", this.tinfo, s.info, h("div.tmenu", s.menu, this.tmenuShell));
+    this.seatLayer = h("div.seat-layer");
+    s.center = h("div.center-game");
+    this.centerShell = h("div.center-msg");
+    s.mine = h("div.myplay");
+    s.fx = h("div.fx-layer", { "aria-hidden": "true" });
+    this.chatLayer = h("div.chat-layer", { "aria-live": "polite" });
+    this.banner = h("div.table-banner");
+    this.felt = h("div.felt", this.seatLayer, s.center, this.centerShell, s.mine, this.chatLayer, s.fx, this.banner);
+    this.meInfo = h("div.me-info");
+    s.meGame = h("div.me-game");
+    this.turnLine = h("div.turn-line");
+    s.reason = h("div.reason", { id: "play-reason", "aria-live": "polite" });
+    this.mebar = h("div.mebar", this.meInfo, s.meGame, this.turnLine, s.reason);
+    s.actMain = h("div.act-main");
+    s.tools = h("div.act-tools-game");
+    this.toolsShell = h("div.act-tools-shell");
+    this.chatPop = h("div.chat-pop", { hidden: true, role: "menu" });
+    this.actions = h("div.actions", s.actMain, h("div.act-tools", s.tools, this.toolsShell), this.chatPop);
+    s.hand = h("div.hand", { "aria-label": "hand" });
+    add(this.el, this.tbar, this.felt, this.mebar, this.actions, s.hand);
+    add(this.root, this.el);
+  }
+
+  seatEl(seat) {
+    if (seat === this.you) return this.meInfo;
+    return this.seatLayer.querySelector(`.seat[data-seat="${seat}"]`);
+  }
+
+  seatName(seat) {
+    const s = this.model?.table?.seats?.[seat];
+    return s ? displayName(s.name) : t("empty_seat");
+  }
+
+  pos(seat) {
+    const n = this.n;
+    const rel = (seat - this.base + n) % n;
+    if (rel === 0) return "bottom";
+    if (n === 2) return "top";
+    if (n === 3) return rel === 1 ? "right" : "left";
+    return ["bottom", "right", "top", "left"][rel] || "top";
+  }
+
+  // ------------------------------------------------------------------------------------------ model
+  /** model: {table, state, lastResult, dealOver, spectating, user} */
+  update(model) {
+    const st = model.state;
+    const table = model.table;
+    const n = table?.players || st?.observation?.players || 3;
+    const you = st ? st.you : table ? table.you : null;
+    this.n = n;
+    this.you = you ?? null;
+    this.base = you ?? 0;
+    this.model = { ...model, info: this.info, you: this.you, n, stateAt: model.stateAt ?? store.stateAt ?? 0 };
+    const e = this.el;
+    const phase = st?.observation?.phase || st?.phase || (table?.status === "waiting" ? "waiting" : "");
+    e.dataset.players = n;
+    e.dataset.table = table?.id || "";
+    e.dataset.deal = st?.deal ?? "";
+    e.dataset.version = st?.version ?? "";
+    e.dataset.phase = phase;
+    e.dataset.you = you ?? "";
+    e.dataset.toAct = st?.to_act ?? "";
+    const myTurn = this.myTurn();
+    e.dataset.myTurn = myTurn ? "1" : "0";
+    e.dataset.autoplay = this.inAutoplay() ? "1" : "0";
+    e.dataset.between = this.between() ? "1" : "0";
+    e.classList.toggle("spectating", !!model.spectating && this.live);
+    this.renderTop();
+    this.renderSeats();
+    this.renderMe();
+    this.view.update(this.model);
+    this.renderCenter();
+    this.renderTools();
+    this.updateTimers();
+    if (this.live && myTurn && this.prevMyTurn === false) sound.play("turn");
+    this.prevMyTurn = myTurn;
+    if (this.live) this.settlementLifecycle();
+  }
+
+  myTurn() {
+    const m = this.model;
+    if (!this.live || !m?.state || m.state.you === null || m.state.you === undefined) return false;
+    if (this.view?.myTurn) return !!this.view.myTurn(m);
+    const st = m.state;
+    return !!(st.your_turn && st.legal && st.legal.length && st.observation.phase !== "over");
+  }
+
+  inAutoplay() {
+    const st = this.model?.state;
+    return !!(st && st.you !== null && st.you !== undefined && st.autoplay && st.autoplay[st.you]);
+  }
+
+  /** Between deals: no deal is running (the ready step's time). */
+  between() {
+    const { table, state } = this.model;
+    if (!table) return false;
+    return !state || state.observation?.phase === "over" || table.status === "waiting";
+  }
+
+  readyList() {
+    const r = this.model?.table?.ready;
+    return Array.isArray(r) && this.between() ? r : null;
+  }
+
+  // ------------------------------------------------------------------------------------------ top bar
+  renderTop() {
+    const { table, spectating } = this.model;
+    const opts = table?.options || {};
+    const code = table?.invite_code;
+    fill(this.tinfo,
+      h("span.preset", this.view.tableTitle ? this.view.tableTitle(this.model) : ""),
+      opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
+      code && this.live ? h("span.invite", { title: t("invite_code") }, `${t("invite_code")} `, h("b.code", code),
+        h("button.btn.tiny.ghost", { type: "button", "data-action": "copy-invite", title: inviteLink(code),
+          "aria-label": t("copy_link"), onclick: () => this.copyInvite(code) }, icon("link", 14))) : null,
+      spectating && this.live ? h("span.badge.watch", t("spectating")) : null,
+      table?.paused ? h("span.badge.off", { "data-notice": "paused" }, t("paused")) : null,
+    );
+    clear(this.tmenuShell);
+    if (!this.live) return;
+    const muted = sound.isMuted();
+    add(this.tmenuShell,
+      h("button.btn.small.ghost", { type: "button", "data-action": "history", onclick: () => this.showHistory() }, t("history")),
+      h("button.btn.small.ghost", { type: "button", "data-action": "result", onclick: () => this.showResult() }, t("result")),
+      h("button.btn.small.ghost.icon", { type: "button", "data-action": "sound", "aria-pressed": muted ? "false" : "true",
+        title: muted ? t("sound_off") : t("sound_on"), "aria-label": muted ? t("sound_off") : t("sound_on"),
+        onclick: () => { sound.setMuted(!sound.isMuted()); this.renderTop(); } }, icon(muted ? "mute" : "sound", 18)),
+      h("button.btn.small.ghost.leave", { type: "button", "data-action": "leave", onclick: () => this.leave() },
+        spectating ? t("stop_watching") : t("leave")),
+    );
+  }
+
+  async copyInvite(code) {
+    const link = inviteLink(code);
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(t("copied"), "info", 2500, "copied");
+    } catch {
+      modal({ id: "invite-dialog", title: t("invite_link"), body: h("div.invite-box",
+        h("p", t("invite_share", { code })), h("input.invite-url", { value: link, readonly: true, onfocus: (e) => e.target.select() })) });
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ seats
+  seatHead(seat, box) {
+    const { table, state } = this.model;
+    const s = table?.seats?.[seat] || null;
+    const name = s ? displayName(s.name) : t("empty_seat");
+    const badges = h("div.badges");
+    if (state?.autoplay?.[seat]) add(badges, h("span.badge.auto", t("autoplay_badge")));
+    if (s && s.bot) add(badges, h("span.badge.bot", t("bot_badge")));
+    if (s && !s.connected && !s.bot) add(badges, h("span.badge.off", t("offline_badge")));
+    if (s && s.leaving) add(badges, h("span.badge.off", t("leaving_badge")));
+    const ready = this.readyList();
+    if (ready && ready[seat]) add(badges, h("span.badge.ready", { "data-ready": seat }, "✓ " + t("ready_done")));
+    const avatar = h("div.avatar", { class: s ? undefined : "empty" }, s ? (name || "?").slice(0, 1).toUpperCase() : "?");
+    const standing = s && !s.bot && s.title ? h("div.standing", { dataset: { seat } },
+      h("span.title-tag", s.title), h("span.spts", `${s.points} ${t("points_short")}`)) : null;
+    add(box, avatar, h("div.sinfo", h("div.sname", { title: name }, name), standing, badges));
+    return { avatar, badges };
+  }
+
+  renderSeats() {
+    clear(this.seatLayer);
+    const { table, state } = this.model;
+    for (let seat = 0; seat < this.n; seat++) {
+      if (seat === this.you) continue;
+      const s = table?.seats?.[seat] || null;
+      const box = h("div.seat", { dataset: { seat, pos: this.pos(seat) }, class: s ? undefined : "empty" });
+      this.seatHead(seat, box);
+      const slot = h("div.seat-game");
+      add(box, slot);
+      if (this.acting().includes(seat)) {
+        box.classList.add("active");
+        add(box, h("div.timer", { dataset: { seat } }));
+      }
+      add(this.seatLayer, box);
+      if (state || s) this.view.seat?.(seat, slot, this.model, box);
+    }
+  }
+
+  acting() {
+    const st = this.model?.state;
+    if (!st || st.observation?.phase === "over") return [];
+    if (Array.isArray(st.acting) && st.acting.length) return st.acting;
+    return st.to_act !== null && st.to_act !== undefined ? [st.to_act] : [];
+  }
+
+  renderMe() {
+    clear(this.meInfo);
+    clear(this.turnLine);
+    const { table, state, user } = this.model;
+    const you = this.you;
+    if (you === null) return;
+    const s = table?.seats?.[you];
+    const name = displayName(s?.name || user?.name || "");
+    this.meInfo.dataset.seat = you;
+    const badges = [];
+    if (state?.autoplay?.[you]) badges.push(h("span.badge.auto", t("autoplay_badge")));
+    const ready = this.readyList();
+    if (ready && ready[you]) badges.push(h("span.badge.ready", { "data-ready": you }, "✓ " + t("ready_done")));
+    add(this.meInfo,
+      h("div.avatar.me-av", name.slice(0, 1).toUpperCase()),
+      h("span.sname", name),
+      s?.title ? h("span.title-tag", { dataset: { seat: you } }, s.title) : null,
+      s && this.live ? h("span.pts", `${s.points} ${t("points_short")}`) : null,
+      ...badges);
+    add(this.turnLine, this.myTurn() ? h("span.yourturn", t("your_turn")) : null,
+      h("div.timer.me-timer", { dataset: { seat: you } }));
+  }
+
+  renderCenter() {
+    clear(this.centerShell);
+    clear(this.banner);
+    const { table, state, spectating } = this.model;
+    if (!this.live || !table) return;
+    if (store.takenOver && !spectating) {
+      add(this.banner, h("div.taken", h("span", t("taken_over")),
+        h("button.btn.small.primary", { type: "button", "data-action": "take-over",
+          onclick: () => conn.send({ type: "take_over" }) }, t("take_back"))));
+    }
+    if (table.paused) add(this.centerShell, h("div.msg.small", t("paused")));
+    const filled = table.seats.filter(Boolean).length;
+    if (!state && table.status === "waiting" && filled < table.players) {
+      add(this.centerShell, h("div.msg", t("waiting_players")));
+      if (table.invite_code) {
+        add(this.centerShell, h("div.msg.small", t("invite_share", { code: table.invite_code })),
+          h("button.btn.small", { type: "button", "data-action": "copy-invite-center",
+            onclick: () => this.copyInvite(table.invite_code) }, icon("link", 14), t("copy_link")));
+      }
+      if (table.private && !spectating) {
+        add(this.centerShell, h("button.btn.primary", { type: "button", "data-action": "fill-bots",
+          onclick: () => conn.send({ type: "fill_bots", table: table.id }) }, t("add_bots")));
+      }
+      return;
+    }
+    const ready = this.readyList();
+    if (ready && this.you !== null && !spectating && !document.getElementById("settlement")) {
+      if (ready[this.you] === false) {
+        add(this.centerShell, h("button.btn.primary.big", { type: "button", "data-action": "ready",
+          onclick: () => this.sendReady() }, t("ready")), h("div.msg.small.ready-left"));
+      } else if (ready[this.you]) {
+        add(this.centerShell, h("div.msg.small", t("ready_wait")));
+      }
+    } else if (!ready && this.between() && state && filled === table.players) {
+      add(this.centerShell, h("div.msg.small", t("next_deal")));
+    }
+  }
+
+  sendReady() {
+    const table = this.model?.table;
+    if (!table) return;
+    conn.send({ type: "ready", table: table.id });
+    sound.play("ready");
+  }
+
+  renderTools() {
+    clear(this.toolsShell);
+    const { state, spectating } = this.model;
+    if (!this.live || spectating || this.you === null) return;
+    if (state && state.observation?.phase !== "over") {
+      const auto = this.inAutoplay();
+      add(this.toolsShell, h("button.btn.small", {
+        type: "button", "data-action": "autoplay", class: auto ? "warn" : "ghost", onclick: () => this.toggleAutoplay(),
+      }, auto ? t("auto_off") : t("auto_on")));
+    }
+    add(this.toolsShell, h("button.btn.small.ghost", { type: "button", "data-action": "chat", "aria-expanded": this.chatPop.hidden ? "false" : "true",
+      onclick: () => this.toggleChat() }, icon("chat", 16), t("chat")));
+  }
+
+  toggleAutoplay() {
+    const st = this.model.state;
+    if (!st || st.you === null) return;
+    conn.send({ type: "autoplay", table: st.table, on: !st.autoplay[st.you] });
+  }
+
+  // ------------------------------------------------------------------------------------------ chat
+  toggleChat(open) {
+    const show = open ?? this.chatPop.hidden;
+    if (!show) {
+      this.chatPop.hidden = true;
+      this.renderTools();
+      return;
+    }
+    const cool = performance.now() - this.lastChatSent < CHAT_COOLDOWN;
+    fill(this.chatPop,
+      h("div.chat-head", t("chat_title")),
+      h("div.phrases", PHRASES.map((p) => h("button.btn.small.ghost", { type: "button", "data-phrase": p, disabled: cool,
+        onclick: () => this.sendChat(p) }, phraseText(p)))),
+      h("div.emotes", EMOTES.map((p) => h("button.emote", { type: "button", "data-phrase": p, disabled: cool,
+        "aria-label": phraseText(p), title: phraseText(p), onclick: () => this.sendChat(p) }, icon(p, 30)))));
+    this.chatPop.hidden = false;
+    this.renderTools();
+  }
+
+  sendChat(phrase) {
+    const table = this.model?.table;
+    if (!table) return;
+    if (performance.now() - this.lastChatSent < CHAT_COOLDOWN) return;
+    this.lastChatSent = performance.now();
+    conn.send({ type: "chat", table: table.id, phrase });
+    this.toggleChat(false);
+  }
+
+  /** A chat message from the server: a bubble by the seat for a few seconds. */
+  showChat(seat, phrase) {
+    const pos = seat === this.you ? "bottom" : this.pos(seat);
+    const emote = isEmote(phrase);
+    const el = h("div.chat-bubble", { dataset: { seat, pos, phrase }, class: emote ? "emote" : undefined, title: phraseText(phrase) },
+      h("b.who", this.seatName(seat)), emote ? icon(phrase, 40) : h("span.said-text", phraseText(phrase)));
+    for (const old of this.chatLayer.querySelectorAll(`.chat-bubble[data-seat="${seat}"]`)) old.remove();
+    add(this.chatLayer, el);
+    sound.play("chat");
+    setTimeout(() => el.remove(), CHAT_SHOWN);
+  }
+
+  // ------------------------------------------------------------------------------------------ timers
+  updateTimers() {
+    if (!this.live || !this.model) return;
+    const st = this.model.state;
+    const els = this.el.querySelectorAll(".timer");
+    const acting = this.acting();
+    let left = null;
+    if (st && st.deadline_ms !== null && st.deadline_ms !== undefined) {
+      left = Math.max(0, Math.ceil((st.deadline_ms - (performance.now() - (this.model.stateAt || 0))) / 1000));
+    }
+    for (const el of els) {
+      const seat = Number(el.dataset.seat);
+      if (!acting.includes(seat)) {
+        el.textContent = "";
+        el.classList.remove("on", "low");
+        continue;
+      }
+      el.classList.add("on");
+      if (left === null) {
+        el.textContent = "…";
+        el.classList.remove("low");
+      } else {
+        el.textContent = String(left);
+        el.classList.toggle("low", left <= 5);
+      }
+    }
+    if (left !== null && left <= 5 && left > 0 && this.myTurn() && left !== this.lastTick) {
+      this.lastTick = left;
+      sound.play("tick");
+    }
+    this.view.tick?.();
+    const rl = this.el.querySelector(".ready-left");
+    const table = this.model.table;
+    if (rl && table?.ready_deadline_ms !== null && table?.ready_deadline_ms !== undefined) {
+      const at = store.tableAt || performance.now();
+      const secs = Math.max(0, Math.ceil((table.ready_deadline_ms - (performance.now() - at)) / 1000));
+      rl.textContent = t("ready_in", { n: secs });
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ dialogs
+  settlementLifecycle() {
+    const over = store.dealOver;
+    const open = document.getElementById("settlement");
+    if (open && open.dataset.deal && over && open.dataset.deal !== String(over.deal)) open._close?.();
+    if (open && !over && open.dataset.live === "1") open._close?.();
+    if (over && !store.dismissed.has(over.deal) && !document.getElementById("settlement")) {
+      this.showSettlement({ deal: over.deal, outcome: over.outcome, changes: over.changes }, { live: true });
+    }
+    const dlg = document.getElementById("settlement");
+    if (dlg) this.readyButtons(dlg);
+  }
+
+  /** The settlement's 准备 button shows where the table has a ready step and the player is not ready yet;
+   * 继续 otherwise. */
+  readyButtons(dlg) {
+    const ready = dlg.querySelector('[data-action="ready"]');
+    const cont = dlg.querySelector('[data-action="continue"]');
+    if (!ready || !cont) return;
+    const table = this.model?.table;
+    const has = !!table && "ready" in table && dlg.dataset.live === "1";
+    const mine = this.readyList()?.[this.you];
+    ready.hidden = !has || mine === true;
+    cont.hidden = !ready.hidden;
+  }
+
+  showSettlement(result, { live = false } = {}) {
+    const content = this.view.settlement(result, this.model);
+    // a server with the ready step (准备) has ``ready`` in its table view (null while a deal runs): the live
+    // settlement then readies the player; both buttons are made and the lifecycle shows the one that applies
+    const buttons = [];
+    if (live && this.you !== null && !this.model.spectating) {
+      buttons.push({ text: t("ready"), primary: true, action: "ready", onClick: () => this.sendReady() });
+    }
+    buttons.push({ text: t("continue"), primary: true, action: "continue" });
+    const head = h("div.settle-head", { class: content.cls || undefined }, h("span.big", content.title || t("settlement")),
+      content.sub ? h("span.sub", content.sub) : null);
+    const m = modal({ id: "settlement", title: t("settlement"), body: h("div.settle", { class: content.cls || undefined }, head, content.body),
+      wide: true, buttons, onClose: () => {
+        if (store.redrawing || this.destroyed) return;
+        store.dismissed.add(result.deal);
+        this.renderCenter();
+      } });
+    m.el.dataset.deal = result.deal;
+    m.el.dataset.live = live ? "1" : "0";
+    this.readyButtons(m.el);
+    if (live && store.soundedDeal !== result.deal) {
+      store.soundedDeal = result.deal;
+      if (content.cls === "win") sound.play("win");
+      else if (content.cls === "lose") sound.play("lose");
+    }
+    return m;
+  }
+
+  showResult() {
+    const r = this.model.lastResult;
+    if (!r) {
+      modal({ id: "settlement", title: t("result"), body: h("p.muted", t("no_result")) });
+      return;
+    }
+    this.showSettlement(r);
+  }
+
+  showHistory() {
+    const table = this.model.table;
+    const results = table?.results || [];
+    const body = h("div.history");
+    if (!results.length) {
+      add(body, h("p.muted", t("no_history")));
+    } else {
+      const n = table.players;
+      const totals = new Array(n).fill(0);
+      const names = results[results.length - 1].players;
+      const head = h("tr", h("th", "#"), names.map((nm) => h("th", displayName(nm) || "—")));
+      const rows = results.map((r) => {
+        r.scores.forEach((s, i) => { totals[i] += s; });
+        const esc = r.escaped ?? store.escapes[r.deal];
+        return h("tr", { dataset: { deal: r.deal } }, h("td", t("deal_n", { n: r.deal_index + 1 })),
+          r.scores.map((s, i) => h("td", { class: s > 0 ? "pos" : s < 0 ? "neg" : undefined, dataset: esc === i ? { escaped: "1" } : undefined },
+            fmtDelta(s), esc === i ? h("span.badge.off.esc", t("escape_mark")) : null)));
+      });
+      const foot = h("tr.total", h("td", "Σ"), totals.map((s) => h("td", { class: s > 0 ? "pos" : s < 0 ? "neg" : undefined }, fmtDelta(s))));
+      add(body, h("table.grid", h("thead", head), h("tbody", rows, foot)));
+    }
+    modal({ id: "history-dialog", title: t("history"), body });
+  }
+
+  leave() {
+    const { table, state, spectating } = this.model;
+    if (!table) return;
+    if (spectating) {
+      conn.send({ type: "unspectate", table: table.id });
+      return;
+    }
+    const running = state && state.observation.phase !== "over";
+    if (!running) {
+      conn.send({ type: "leave", table: table.id });
+      return;
+    }
+    modal({
+      id: "leave-dialog",
+      title: t("leave"),
+      body: h("p", t("leave_confirm")),
+      buttons: [
+        { text: t("cancel") },
+        { text: t("leave_ok"), danger: true, action: "confirm-leave", onClick: () => conn.send({ type: "leave", table: table.id }) },
+      ],
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------ input
+  sendAction(action) {
+    const st = this.model?.state;
+    if (!st) return null;
+    const msg = { type: "action", table: st.table, deal: st.deal, version: st.version, action };
+    if (st.decision !== null && st.decision !== undefined) msg.decision = st.decision;
+    const id = conn.send(msg);
+    if (id === null) toast(t("net_offline"), "error", 3000, "net");
+    return id;
+  }
+
+  key(e) {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (document.querySelector(".backdrop")) return;
+    if (e.key === "Escape" && !this.chatPop.hidden) {
+      this.toggleChat(false);
+      return;
+    }
+    this.view.key?.(e);
+  }
+
+  clearPending() {
+    this.view.clearPending?.();
+  }
+}

@@ -1,0 +1,176 @@
+// Small DOM helpers, the JSON API client, toasts and dialogs.
+import { t } from "./i18n.js";
+
+
+/** h("div.cls#id", {attrs}, children...) builds an element; text children are text nodes (never HTML). */
+export function h(spec, attrs, ...children) {
+  const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(spec);
+  const el = document.createElement((m && m[1]) || "div");
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === ".") el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2).toLowerCase(), v);
+    else if (k === "class") el.className += (el.className ? " " : "") + v;
+    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Append children to el, skipping null/undefined/false (unlike Element.append, which writes "null"). */
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
+/** Replace el's children. */
+export function fill(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message, params = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.params = params || {};
+  }
+}
+
+/** Call the JSON API (cookie session).  Throws ApiError with the server's code, params and (English) message:
+ * word it for the player with ``errorText(e.code, e.params)`` (i18n.js), never show ``message``. */
+export async function api(method, path, body) {
+  let r;
+  try {
+    r = await fetch("/api/" + path.replace(/^\//, ""), {
+      method,
+      credentials: "same-origin",
+      // Every state-changing request is JSON (the server refuses anything else: CSRF protection).
+      headers: method !== "GET" ? { "Content-Type": "application/json" } : {},
+      body: method !== "GET" ? JSON.stringify(body === undefined ? {} : body) : undefined,
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", String(e.message || e));
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(r.status, err.code || "http_" + r.status, err.message || r.statusText, err.params);
+  }
+  return data;
+}
+
+/** A short message at the top of the page.  A dialog opening clears every toast (they never linger over
+ * it); ``key`` replaces an older toast with the same key instead of stacking a second one. */
+export function toast(text, kind = "info", ms = 3500, key = undefined) {
+  const box = document.getElementById("toasts");
+  if (key) for (const old of box.querySelectorAll(".toast")) if (old.dataset.key === key) old.remove();
+  const el = h("div.toast", { class: kind, role: kind === "error" ? "alert" : "status", dataset: key ? { key } : undefined }, text);
+  box.append(el);
+  setTimeout(() => el.classList.add("out"), ms);
+  setTimeout(() => el.remove(), ms + 400);
+  return el;
+}
+
+export function clearToasts() {
+  const box = document.getElementById("toasts");
+  if (box) clear(box);
+}
+
+/** A dialog over the page.  Returns {el, close}.  ``id`` replaces an open dialog with the same id. */
+export function modal({ id, title, body, buttons = [], onClose, wide = false, dismissable = true }) {
+  const root = document.getElementById("modal-root");
+  if (id) {
+    const old = document.getElementById(id);
+    if (old) old._close?.();
+  }
+  const close = () => {
+    if (!back.isConnected) return;
+    back.remove();
+    document.removeEventListener("keydown", onKey, true);
+    onClose?.();
+  };
+  const onKey = (e) => {
+    if (e.key !== "Escape" || !dismissable) return;
+    const all = document.querySelectorAll("#modal-root .backdrop");
+    if (all[all.length - 1] === back) {
+      e.stopPropagation();
+      close();
+    }
+  };
+  document.addEventListener("keydown", onKey, true);
+  clearToasts();
+  const btns = buttons.length ? buttons : [{ text: t("close"), primary: true }];
+  const dialog = h(
+    "div.dialog",
+    { id, role: "dialog", "aria-modal": "true", class: wide ? "wide" : undefined },
+    h("div.dialog-head", h("h2", title || ""),
+      dismissable ? h("button.x", { type: "button", "aria-label": t("close"), onclick: close }, "×") : null),
+    h("div.dialog-body", body),
+    h(
+      "div.dialog-foot",
+      btns.map((b) =>
+        h("button.btn", {
+          type: "button",
+          class: b.primary ? "primary" : b.danger ? "danger" : "ghost",
+          "data-action": b.action,
+          disabled: b.disabled,
+          onclick: () => {
+            if (b.onClick?.() !== false) close();
+          },
+        }, b.text)
+      )
+    )
+  );
+  const back = h("div.backdrop", dialog);
+  if (dismissable) back.addEventListener("click", (e) => { if (e.target === back) close(); });
+  back.addEventListener("contextmenu", (e) => e.stopPropagation());
+  dialog._close = close;
+  root.append(back);
+  return { el: dialog, close };
+}
+
+export function fmtDelta(n) {
+  if (n === null || n === undefined) return "";
+  return n > 0 ? "+" + n : String(n);
+}
+
+export function fmtTime(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (isNaN(d)) return iso;
+  const p = (x) => String(x).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}

@@ -1,0 +1,71 @@
+"""Strength levels: every level is a bot by name, plays legally, and the expert answers within its second."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from qipai.bots import bot_names, get_bot
+from qipai.games.doudizhu.bots.heuristic import HeuristicBot
+from qipai.games.doudizhu.bots.levels import LEVEL_ORDER, LEVELS, NoisyBot, level_bot, level_of_bot
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+
+def test_levels_are_bot_names() -> None:
+    assert set(LEVEL_ORDER) == set(LEVELS) <= set(bot_names("doudizhu"))
+    for level in LEVEL_ORDER:
+        assert level_of_bot(LEVELS[level]) == level
+    assert level_of_bot("search:time=0.5") is None
+    with pytest.raises(KeyError, match="easy"):
+        level_bot("grandmaster")
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_fast_levels_play_every_preset(level: str) -> None:
+    for preset in sorted(PRESETS):
+        r = PRESETS[preset]
+        g = Game.new(r, 4)
+        bots = [get_bot(level, s) for s in range(r.players)]
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            legal = g.legal_actions()
+            a = bots[seat].act(g.observe(seat), list(legal))
+            assert a in legal
+            g.apply(a, seat)
+
+
+def test_noise_is_seeded_and_bounded() -> None:
+    g = Game.new(PRESETS["classic"], 8)
+    g.apply("bid 3")
+    obs, legal = g.observe(g.to_act), g.legal_actions()
+    assert NoisyBot(1, p=0.0).act(obs, legal) == HeuristicBot(1).act(obs, legal)
+    picks = [NoisyBot(s, p=1.0).act(obs, legal) for s in range(40)]
+    assert len(set(picks)) > 3 and all(p in legal for p in picks)
+    assert picks == [NoisyBot(s, p=1.0).act(obs, legal) for s in range(40)]
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        NoisyBot(1, p=1.5)
+
+
+@pytest.mark.parametrize("level,budget", [("hard", 0.25), ("expert", 1.0)])
+def test_search_levels_answer_within_their_budget(level: str, budget: float) -> None:
+    bot = level_bot(level, 2)
+    assert getattr(bot, "time_budget", None) == budget
+    g = Game.new(PRESETS["classic"], 9)
+    g.apply("bid 3")
+    worst = 0.0
+    for _ in range(2):  # the landlord's opening leads: the widest decisions
+        seat = g.to_act
+        assert seat is not None
+        # CPU time of this thread: the search stops at its deadline, so its work is bounded by the budget
+        # however loaded the machine (wall-clock time here would measure the machine's other jobs too)
+        t = time.thread_time()
+        a = bot.act(g.observe(seat), g.legal_actions())
+        worst = max(worst, time.thread_time() - t)
+        assert a in g.legal_actions()
+        g.apply(a, seat)
+        while g.to_act != seat and not g.is_over:
+            g.apply("pass" if "pass" in g.legal_actions() else g.legal_actions()[0])
+    assert worst < budget + 0.5

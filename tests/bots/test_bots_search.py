@@ -1,0 +1,99 @@
+"""The search bot's beliefs and estimates: samples explain the others' decisions, the true deal explains a
+heuristic's decisions perfectly, and belief-weighted sampling prefers consistent deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from qipai.games.doudizhu.bots.arena import make_bot
+from qipai.games.doudizhu.bots.heuristic import HeuristicBot
+from qipai.games.doudizhu.bots.research import load_deals, research_game
+from qipai.games.doudizhu.bots.search import Sampler, SearchBot
+from qipai.games.doudizhu.bots.view import counts_of_tokens, read_view
+from qipai.games.doudizhu.state import Game
+
+
+def midgame(deal: int, moves: int) -> Game:
+    g = research_game(load_deals(deal + 1)[deal])
+    bot = HeuristicBot(0)
+    for _ in range(moves):
+        g.apply(bot.act(g.observe(g.to_act), g.legal_actions()))
+    return g
+
+
+def test_the_true_deal_explains_the_heuristics_decisions() -> None:
+    g = midgame(3, 9)
+    seat = g.to_act
+    assert seat is not None
+    v = read_view(g.observe(seat))
+    s = Sampler(v, random.Random(1), belief=0.3)
+    assert s.decisions  # the others have decided something
+    true = [list(counts_of_tokens([str(c) for c in g.hands[x]])) for x in range(3)]
+    assert s.consistency(true) == 1.0
+    assert all(0.0 < s.consistency(s._deal()) <= 1.0 for _ in range(20))
+
+
+def test_beliefs_prefer_consistent_deals() -> None:
+    worse = 0
+    for deal in range(4):
+        g = midgame(deal, 10)
+        seat = g.to_act
+        assert seat is not None
+        v = read_view(g.observe(seat))
+        plain = Sampler(v, random.Random(2), belief=1.0)
+        judge = Sampler(v, random.Random(0), belief=0.3)
+        weighted = Sampler(v, random.Random(2), belief=0.3, proposals=6)
+        a = sum(judge.consistency(plain.deal()) for _ in range(60)) / 60
+        b = sum(judge.consistency(weighted.deal()) for _ in range(60)) / 60
+        worse += b < a
+        for h in (plain.deal(), weighted.deal()):
+            assert [sum(x) for x in h] == v.card_counts and h[seat] == list(v.hand)
+    assert worse == 0
+
+
+def test_belief_option() -> None:
+    bot = make_bot("search:belief=0.3,proposals=4,samples=5", 1)
+    assert isinstance(bot, SearchBot) and bot.belief == 0.3 and bot.proposals == 4
+    g = midgame(1, 6)
+    assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(ValueError, match="belief"):
+        SearchBot(1, belief=0.0)
+
+
+def test_estimates_cover_the_played_move() -> None:
+    g = midgame(2, 4)
+    legal = g.legal_actions()
+    bot = SearchBot(4, samples=12)
+    est = bot.estimate(g.observe(g.to_act), legal, include=[legal[-1]])
+    assert legal[-1] in est and all(0.0 <= x <= 1.0 for x in est.values())
+    assert est == SearchBot(4, samples=12).estimate(g.observe(g.to_act), legal, include=[legal[-1]])
+
+
+@pytest.mark.parametrize("preset", ["classic", "four_player", "jj_match", "chengdu"])
+def test_known_cards_are_in_the_landlords_hand_and_samples_have_every_count(preset: str) -> None:
+    """Plays are public by rank only, so the kitty cards the landlord still holds are tracked by rank; a sample
+    must hold exactly each seat's card count (a kitty tracked by suit once gave the landlord cards it had
+    played, and another seat an empty hand)."""
+    from qipai.games.doudizhu.rules import PRESETS
+
+    r = PRESETS[preset]
+    checked = 0
+    for seed in range(12):
+        g = Game.new(r, seed)
+        bot = HeuristicBot(seed)
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            obs = g.observe(seat)
+            if g.phase == "play":
+                v = read_view(obs)
+                for s, known in v.known.items():
+                    real = counts_of_tokens([str(c) for c in g.hands[s]])
+                    assert all(known[k] <= real[k] for k in range(15)), (preset, seed, s, known, real)
+                hands = Sampler(v, random.Random(seed)).deal()
+                assert [sum(h) for h in hands] == v.card_counts
+                checked += 1
+            g.apply(bot.act(obs, g.legal_actions()), seat)
+    assert checked > 100

@@ -1,0 +1,362 @@
+"""Several machines: three server processes on loopback sharing one PostgreSQL database and one Redis, with real
+WebSocket clients — a quick match whose players connected to different nodes, a spectator on a third node, a
+node killed mid-deal and the deal finished on another with the same observations, a paused node fenced out
+after its lease passed, and a graceful drain.
+
+Needs Redis at ``QIPAI_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); ``./scripts/test.sh`` starts one
+(or installs Debian's ``redis-server``).  Each test uses keys of its own (a random prefix) and a PostgreSQL
+database of its own."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from server_helpers import Client, Database
+
+REDIS_URL = os.environ.get("QIPAI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+LEASE = 1.5
+ADMIN = "test-admin-token"
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return int(port)
+
+
+class Node:
+    """One ``qipai serve`` process of the cluster."""
+
+    def __init__(self, name: str, db: Database, prefix: str, tmp: Path, origins: str) -> None:
+        self.name = name
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / f"{name}.log"
+        self.args = [
+            sys.executable, "-m", "qipai.server", "--port", str(self.port), "--node-id", name,
+            "--database-url", db.url, "--redis-url", REDIS_URL, "--redis-prefix", prefix,
+            "--public-url", self.url, "--lease-seconds", str(LEASE), "--bot-fill-wait", "30",
+            "--bot-delay", "0.05", "--autoplay-delay", "0.05", "--bot-processes", "0", "--ready-timeout", "30",
+            "--allowed-origins", origins, "--admin-token", ADMIN, "--log-level", "info",
+            "--restore-grace", "30",
+        ]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> Node:
+        self.proc = subprocess.Popen(self.args, stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
+        async with httpx.AsyncClient() as h:
+            for _ in range(300):
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await h.get(self.url + "/api/health", timeout=1)).status_code == 200:
+                        return self
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"{self.name} exited: {self.log.read_text()[-3000:]}")
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"{self.name} did not start: {self.log.read_text()[-3000:]}")
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                await asyncio.to_thread(self.proc.wait, 20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    async def health(self) -> dict[str, Any]:
+        async with httpx.AsyncClient() as h:
+            r = await h.get(self.url + "/api/health", timeout=3)
+            data: dict[str, Any] = r.json()
+            return data
+
+
+class Cluster:
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.by_url = {n.url: n for n in nodes}
+
+
+@pytest.fixture
+async def cluster(pg_db: Database, tmp_path: Path) -> AsyncIterator[Cluster]:
+    import redis.asyncio as aioredis
+
+    r = aioredis.from_url(REDIS_URL)
+    try:
+        await r.ping()
+    except Exception as e:
+        pytest.fail(f"Redis at {REDIS_URL} is not reachable ({e}): run ./scripts/test.sh, which starts one, or set "
+                    "QIPAI_TEST_REDIS_URL")
+    prefix = f"qt{uuid.uuid4().hex[:10]}:"
+    nodes: list[Node] = []
+    ports = [free_port() for _ in range(3)]
+    origins = ",".join(f"http://127.0.0.1:{p}" for p in ports)
+    for i in range(3):
+        n = Node(f"n{i + 1}", pg_db, prefix, tmp_path, origins)
+        nodes.append(n)
+    # the first node creates the schema alone; then the others
+    await nodes[0].start()
+    await asyncio.gather(*(n.start() for n in nodes[1:]))
+    try:
+        yield Cluster(nodes)
+    finally:
+        for n in nodes:
+            await n.stop()
+        async for key in r.scan_iter(match=prefix + "*"):
+            await r.delete(key)
+        await r.aclose()
+
+
+class Player(Client):
+    """A client that follows its table from node to node (as the browser does)."""
+
+    node: Node
+
+    @classmethod
+    async def on(cls, node: Node) -> Player:
+        async with httpx.AsyncClient(base_url=node.url) as h:
+            r = await h.post("/api/guest", json={})
+            data = r.json()
+        p = cls(_Server(node), data["token"], data["user"])
+        p.node = node
+        return p
+
+    async def reconnect_to(self, node: Node) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+            if self.reader is not None:
+                with contextlib.suppress(Exception):
+                    await self.reader
+        self.violations.clear()
+        self.node = node
+        self.server = _Server(node)  # type: ignore[assignment]
+        self.msgs.clear()
+        self.last_seq = 0
+        self.ws = await connect(node.url.replace("http", "ws") + "/ws",
+                                additional_headers={"Authorization": f"Bearer {self.token}"}, max_size=2**22)
+        self.reader = asyncio.create_task(self._read())
+        await self.wait_for(lambda m: m["type"] == "welcome")
+
+    async def follow(self, cluster: Cluster, timeout: float = 30.0) -> Node:
+        """Connect to whichever node ``welcome`` says runs our table (trying every node while one is dying)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            for n in cluster.nodes:
+                if n.proc is None or n.proc.poll() is not None:
+                    continue
+                try:
+                    await self.reconnect_to(n)
+                except Exception:
+                    continue
+                w = next(m for m in self.msgs if m["type"] == "welcome")
+                if w["table"] is not None and w.get("url") is None:
+                    return n  # this node runs it
+                if w.get("url") in cluster.by_url:
+                    target = cluster.by_url[w["url"]]
+                    try:
+                        await self.reconnect_to(target)
+                    except Exception:
+                        continue
+                    w = next(m for m in self.msgs if m["type"] == "welcome")
+                    if w["table"] is not None and w.get("url") is None:
+                        return target
+            await asyncio.sleep(0.3)
+        health = []
+        for n in cluster.nodes:
+            with contextlib.suppress(Exception):
+                async with httpx.AsyncClient() as h:
+                    listed = (await h.get(n.url + "/api/tables")).json()["tables"]
+                health.append((n.name, (await n.health())["tables"], listed))
+        raise AssertionError(f"the table was not found on any node: tables per node {health}, "
+                             f"last welcome {next((m for m in self.msgs if m['type'] == 'welcome'), None)}")
+
+
+class _Server:
+    """What :class:`Client` needs of a server: its URLs."""
+
+    def __init__(self, node: Node) -> None:
+        self.http = node.url
+        self.ws = node.url.replace("http", "ws") + "/ws"
+
+
+async def seated_pair(cluster: Cluster, *, deal: bool = False) -> tuple[Player, Player, str]:
+    """Alice quick-matches on node 1, Bob on node 2: Bob is sent to Alice's table on node 1 (with ``deal``, Alice,
+    who made the table, calls in a bot for the last seat and the deal starts)."""
+    n1, n2, _ = cluster.nodes
+    alice = await Player.on(n1)
+    await alice.reconnect_to(n1)
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    assert joined.get("url") is None  # her table is on the node she asked
+    table = joined["table"]
+    await asyncio.sleep(0.5)  # the directory hears of the waiting table
+    bob = await Player.on(n2)
+    await bob.reconnect_to(n2)
+    mark = bob.mark()
+    await bob.send({"type": "quick_match", "room": "classic-1"})
+    bj = await bob.wait_for(lambda m: m["type"] == "joined", since=mark)
+    assert bj["table"] == table and bj["url"] == n1.url and bj["node"] == "n1"
+    await bob.reconnect_to(n1)
+    if deal:
+        await alice.post(f"/api/tables/{table}/bots", {})
+    return alice, bob, table
+
+
+async def test_quick_match_across_nodes_and_a_spectator_on_a_third(cluster: Cluster) -> None:
+    n1, _n2, n3 = cluster.nodes
+    alice, bob, table = await seated_pair(cluster)
+    snap = await bob.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["table"]["id"] == table and [s["name"] for s in snap["table"]["seats"] if s][:2] == [
+        alice.user["name"], bob.user["name"]]
+    # the tables list is the same from every node
+    async with httpx.AsyncClient() as h:
+        lists = [(await h.get(n.url + "/api/tables")).json()["tables"] for n in cluster.nodes]
+    assert all(any(t["id"] == table for t in lst) for lst in lists), lists
+    # carol, on node 3, watches: she is told where the table runs, and watches it there
+    carol = await Player.on(n3)
+    await carol.reconnect_to(n3)
+    mark = carol.mark()
+    await carol.send({"type": "spectate", "table": table})
+    err = await carol.error("table_elsewhere", mark)
+    assert err["params"]["url"] == n1.url
+    await carol.reconnect_to(n1)
+    await carol.send({"type": "spectate", "table": table})
+    watch = await carol.wait_for(lambda m: m["type"] == "snapshot")
+    assert watch["table"]["id"] == table and watch["table"]["you"] is None
+    for p in (alice, bob, carol):
+        await p.close()
+
+
+async def test_a_node_killed_mid_deal_and_the_deal_finished_elsewhere(cluster: Cluster) -> None:
+    n1 = cluster.nodes[0]
+    alice, bob, _ = await seated_pair(cluster, deal=True)
+    st = await alice.wait_for(lambda m: m["type"] == "state", timeout=40)
+    # play a few moves, then kill node 1 without warning
+    for p in (alice, bob):
+        p.rng.seed(3)
+    play = [asyncio.create_task(p.play_until_over(timeout=120)) for p in (alice, bob)]
+    # a few moves (not a fixed time: a quick deal could end in a second), then the humans stop answering, so the
+    # deal waits for one of them (30 s turns) while the node dies
+    for _ in range(400):
+        latest = alice.latest_state()
+        if latest is None or latest["version"] >= 6:
+            break
+        await asyncio.sleep(0.01)
+    for t in play:
+        t.cancel()
+    await asyncio.sleep(0.3)
+    seen = {p.user["id"]: p.latest_state() for p in (alice, bob)}
+    assert all(v is not None for v in seen.values()), "the deal ended before the kill"
+    n1.signal(signal.SIGKILL)
+    await asyncio.to_thread(n1.proc.wait, 10)  # type: ignore[union-attr]
+    # the players find their table on whichever node took it over, at the same deal and version
+    for _ in range(100):
+        counts = [(await n.health())["tables"] for n in cluster.nodes[1:]]
+        if sum(counts):
+            break
+        await asyncio.sleep(0.2)
+    assert sorted(counts) == [0, 1], counts  # exactly one node took the table over
+    new = await alice.follow(cluster)
+    assert new is not n1
+    await bob.reconnect_to(new)
+    for p in (alice, bob):
+        snap = await p.wait_for(lambda m: m["type"] == "snapshot", timeout=20)
+        last = seen[p.user["id"]]
+        state = snap["state"]
+        assert state is not None and state["deal"] == st["deal"]
+        assert last is not None and state["version"] >= last["version"]
+        if state["version"] == last["version"]:
+            assert state["observation"] == last["observation"]  # the same view, nothing lost
+    overs = await asyncio.gather(*(p.play_until_over(timeout=120) for p in (alice, bob)))
+    assert overs[0]["deal"] == st["deal"] and sum(overs[0]["outcome"]["scores"]) == 0
+    record = (await alice.get(f"/api/deals/{st['deal']}"))["record"]
+    from qipai.core.registry import get_factory
+
+    assert get_factory("doudizhu").replay(record).outcome() == overs[0]["outcome"]
+    for p in (alice, bob):
+        await p.close()
+
+
+async def test_a_paused_node_is_fenced_out_after_its_lease_passed(cluster: Cluster, pg_db: Database) -> None:
+    n1 = cluster.nodes[0]
+    alice, bob, table = await seated_pair(cluster, deal=True)
+    st = await alice.wait_for(lambda m: m["type"] == "state", timeout=40)
+    n1.signal(signal.SIGSTOP)
+    try:
+        new = await alice.follow(cluster, timeout=30)  # another node claims the table while node 1 sleeps
+        assert new is not n1
+    finally:
+        n1.signal(signal.SIGCONT)
+    # node 1 wakes up believing it owns the table: it must notice and write nothing
+    for _ in range(100):
+        if (await n1.health())["tables"] == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert (await n1.health())["tables"] == 0
+    import asyncpg
+
+    from conftest import dsn
+
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    row = await conn.fetchrow("SELECT owner_node, lease_token FROM tables WHERE id = $1", table)
+    journal = await conn.fetch("SELECT n FROM journal WHERE deal_id = $1 ORDER BY n", st["deal"])
+    await conn.close()
+    assert row["owner_node"] == new.name and row["lease_token"] >= 2
+    assert [r["n"] for r in journal] == list(range(1, len(journal) + 1))
+    await bob.reconnect_to(new)
+    overs = await asyncio.gather(*(p.play_until_over(timeout=120) for p in (alice, bob)))
+    assert overs[0]["deal"] == st["deal"]
+    for p in (alice, bob):
+        await p.close()
+    # the fenced node answered whoever reached it with an error, without a failed connection in its log
+    assert "Traceback" not in cluster.nodes[0].log.read_text()
+
+
+async def test_a_graceful_drain_moves_tables_between_deals(cluster: Cluster) -> None:
+    n1 = cluster.nodes[0]
+    alice, bob, table = await seated_pair(cluster, deal=True)
+    st = await alice.wait_for(lambda m: m["type"] == "state", timeout=40)
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/admin/drain", json={}, headers={"X-Admin-Token": "wrong"})
+        assert r.status_code == 403
+        r = await h.post("/api/admin/drain", json={}, headers={"X-Admin-Token": ADMIN})
+        assert r.status_code == 200 and r.json()["draining"] is True
+        r = await h.post("/api/quick-match", json={"room": "classic-10"},
+                         headers={"Authorization": f"Bearer {(await Player.on(n1)).token}"})
+        assert r.status_code in (200, 503)  # a new table is never made on a draining node
+        if r.status_code == 200:
+            assert r.json().get("url") not in (None, n1.url)
+    # the running deal finishes where it is, then the table moves
+    overs = await asyncio.gather(*(p.play_until_over(timeout=120) for p in (alice, bob)))
+    assert overs[0]["deal"] == st["deal"]
+    moved = await alice.wait_for(lambda m: m["type"] == "moved", timeout=20)
+    assert moved["table"] == table
+    new = await alice.follow(cluster)
+    assert new is not n1
+    snap = await alice.wait_for(lambda m: m["type"] == "snapshot", timeout=20)
+    assert snap["table"]["id"] == table and snap["table"]["deal_index"] == 1
+    assert (await n1.health())["tables"] == 0
+    for p in (alice, bob):
+        with contextlib.suppress(AssertionError):
+            await p.close()

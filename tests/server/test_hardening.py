@@ -1,0 +1,330 @@
+"""Hostile input, sessions, private-table options and the ledger (the hardening issue), item by item, against a
+real server on real SQLite and PostgreSQL with real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from qipai.core.registry import get_factory
+from qipai.games.doudizhu.record import RecordError, replay
+from qipai.host.settings import Room
+
+from server_helpers import Client, LiveServer, StartServer
+from toygames import CountFactory, CountGame, ToyFactory
+
+DEEP = "[" * 4000 + "]" * 4000
+
+
+async def seat_with_bots(c: Client, room: str = "classic-1") -> dict[str, Any]:
+    """Quick match; bots fill the other seats; returns the first state for this client."""
+    await c.send({"type": "quick_match", "room": room})
+    return await c.wait_for(lambda m: m["type"] == "state")
+
+
+# ---------------------------------------------------------------------------------------- 1. options
+async def test_private_options_are_bounded_and_points_options_keep_the_rooms_values(server: LiveServer) -> None:
+    c = await Client.register(server, "opt-user")
+    # out of the declared range: refused before any table exists, with the option named
+    async with c.api() as h:
+        r = await h.post("/api/tables", json={"room": "chengdu-1", "options": {"escape_factor": 10**15}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
+        assert "escape_factor" in r.json()["error"]["message"]
+        r = await h.post("/api/tables", json={"room": "chengdu-1", "options": {"escape_factor": 10**19}})
+        assert r.status_code == 400
+        r = await h.post("/api/tables", json={"room": "classic-1", "options": {"colour": "red"}})
+        assert r.json()["error"]["code"] == "bad_options"
+        # within range but it moves points, at a table that plays for points: the room's value stays
+        r = await h.post("/api/tables", json={"room": "jj_match-1", "options": {"cap_by_table_points": False}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "points_option"
+        assert r.json()["error"]["params"]["options"] == ["cap_by_table_points"]
+        # a gameplay option is fine
+        r = await h.post("/api/tables", json={"room": "classic-1", "options": {"bid_seconds": 30}})
+        assert r.status_code == 200, r.text
+        await h.post(f"/api/tables/{r.json()['table']}/leave", json={})
+    # the same over the WebSocket
+    await c.connect()
+    mark = c.mark()
+    await c.send({"type": "create_table", "room": "chengdu-1", "options": {"escape_factor": 10**15}})
+    err = await c.error("bad_options", mark)
+    assert "escape_factor" in err["message"]
+    await c.close()
+
+
+async def test_a_table_for_no_points_may_choose_points_options_and_moves_no_points(server: LiveServer) -> None:
+    c = await Client.register(server, "friendly")
+    await c.connect()
+    await c.send({"type": "create_table", "room": "classic-100", "for_points": False,
+                  "options": {"stake": 7, "cap_by_table_points": True}, "fill_bots_after": 0})
+    snap = await c.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["table"]["for_points"] is False and snap["table"]["min_points"] == 0
+    over = await c.play_until_over()
+    mine = next(x for x in over["changes"] if x["seat"] == snap["table"]["you"])
+    assert mine["delta"] == 0 and mine["score"] == over["outcome"]["scores"][mine["seat"]]
+    assert over["outcome"]["stake"] == 7
+    me = await c.get("/api/me")
+    assert me["games"]["doudizhu"]["points"] == 1000
+    hist = (await c.get("/api/history"))["deals"]
+    assert hist[0]["delta"] == 0 and hist[0]["score"] == mine["score"]
+    await c.close()
+
+
+def test_records_with_options_out_of_range_are_refused() -> None:
+    rec = {"format": "qipai-record", "version": 2, "game": "doudizhu", "rules": {"escape_factor": 10**15},
+           "seed": 1, "actions": []}
+    with pytest.raises(RecordError, match="escape_factor"):
+        replay(rec)
+
+
+class HugeCountGame(CountGame):
+    """Settles for more points than any database column holds."""
+
+    def outcome(self) -> dict[str, Any] | None:
+        out = super().outcome()
+        if out is not None:
+            out["scores"] = [s * 2**64 for s in out["scores"]]
+        return out
+
+
+HUGE = ToyFactory(HugeCountGame, CountFactory.info)
+
+
+async def test_a_settlement_that_cannot_be_written_fails_once_and_frees_the_players(
+        start_server: StartServer) -> None:
+    rooms = [Room("huge-1", "huge", {}, 1, 0, "huge"), Room("count-1", "count", {}, 1, 0, "count")]
+
+    def games(name: str) -> Any:
+        return {"huge": HUGE, "count": CountFactory}.get(name) or get_factory(name)
+
+    server = await start_server(rooms=rooms, games=games)
+    c = await Client.guest(server)
+    await c.connect()
+    await c.send({"type": "quick_match", "room": "huge-1"})
+    await c.wait_for(lambda m: m["type"] == "snapshot")
+    mark = c.mark()
+    playing = asyncio.create_task(c.play_until_over(timeout=30))
+    msg = await c.wait_for(lambda m: m["type"] == "closed", timeout=30, since=mark)
+    playing.cancel()
+    assert msg["reason"] == "settlement_failed"
+    assert not any(m["type"] == "deal_over" for m in c.msgs[mark:])  # the deal was never reported settled
+    assert any(m["type"] == "error" and m["code"] == "settlement_failed" for m in c.msgs[mark:])
+    lobby = server.lobby
+    assert not lobby.tables and c.user["id"] not in lobby.user_table
+    # the player is free to play elsewhere at once
+    await c.send({"type": "quick_match", "room": "count-1"})
+    joined = await c.wait_for(lambda m: m["type"] == "joined", since=mark)
+    assert joined["seat"] == 0
+    # the deal is kept as failed, and a restart does not bring it back
+    rows = await lobby.store.history(c.user["id"])
+    assert rows == []
+    await c.close()
+
+
+# ---------------------------------------------------------------------------------------- 2. sessions end
+async def test_logout_password_change_and_expiry_close_that_sessions_sockets(server: LiveServer) -> None:
+    a = await Client.register(server, "sess-user", "first-pw")
+    await a.connect()
+    await a.post("/api/logout", {})
+    await a.wait_for(lambda m: m["type"] == "closed_session" and m["reason"] == "logged_out")
+    await a.wait_for(lambda m: m["type"] == "_closed")
+    # password change: the other session's socket closes, this one stays
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        tok = [(await h.post("/api/login", json={"name": "sess-user", "password": "first-pw"})).json()["token"]
+               for _ in range(2)]
+    one, two = Client(server, tok[0], a.user), Client(server, tok[1], a.user)
+    await one.connect()
+    await two.connect()
+    await one.post("/api/password", {"old": "first-pw", "new": "second-pw"})
+    await two.wait_for(lambda m: m["type"] == "closed_session" and m["reason"] == "password_changed")
+    await two.wait_for(lambda m: m["type"] == "_closed")
+    mark = one.mark()
+    await one.send({"type": "ping", "id": 1})
+    await one.wait_for(lambda m: m["type"] == "pong", since=mark)
+    # expiry: the token's time runs out while the socket is open
+    from sqlalchemy import update
+
+    from qipai.store.models import Token
+
+    async with server.lobby.store.sessions.begin() as s:
+        await s.execute(update(Token).values(expires_at=Token.created_at))
+    assert await server.lobby.check_sessions() >= 1
+    await one.wait_for(lambda m: m["type"] == "closed_session" and m["reason"] == "session_expired")
+    await one.wait_for(lambda m: m["type"] == "_closed")
+    for x in (a, one, two):
+        x.violations.clear()
+
+
+# ---------------------------------------------------------------------------------------- 3. no token in URLs
+async def test_tokens_are_never_read_from_or_logged_with_the_url(
+        start_server: StartServer, caplog: pytest.LogCaptureFixture) -> None:
+    server = await start_server(ws_auth_timeout=0.5)
+    c = await Client.guest(server)
+    caplog.set_level(logging.INFO)
+    async with connect(f"{server.ws}?token={c.token}") as ws:
+        first = json.loads(await ws.recv())
+        assert first["type"] == "error" and first["code"] == "unauthorized"
+    assert not any(c.token in r.getMessage() for r in caplog.records), "the token reached a log"
+    # non-browser clients send it as their first message instead
+    async with connect(server.ws) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": c.token}))
+        welcome = json.loads(await ws.recv())
+        assert welcome["type"] == "welcome" and welcome["user"]["id"] == c.user["id"]
+
+
+# ---------------------------------------------------------------------------------------- 4. rate limits
+async def test_forwarded_for_does_not_bypass_the_limit_and_accounts_back_off(start_server: StartServer) -> None:
+    server = await start_server(auth_rate_limit=0.5, login_backoff_after=3)
+    await Client.register(server, "victim", "right-pw")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        codes = []
+        for i in range(14):
+            r = await h.post("/api/login", json={"name": "nobody", "password": "x" * 8},
+                             headers={"X-Forwarded-For": f"10.0.0.{i}"})
+            codes.append(r.status_code)
+        assert 429 in codes, f"a fresh X-Forwarded-For each time got round the limit: {codes}"
+    server2 = await start_server(login_backoff_after=3)
+    await Client.register(server2, "victim2", "right-pw")
+    async with httpx.AsyncClient(base_url=server2.http) as h:
+        for _ in range(3):
+            r = await h.post("/api/login", json={"name": "victim2", "password": "wrong-pw"})
+            assert r.status_code == 401
+        r = await h.post("/api/login", json={"name": "VICTIM2", "password": "right-pw"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "login_backoff"
+        assert r.json()["error"]["params"]["seconds"] >= 1
+
+
+# ---------------------------------------------------------------------------------------- 5. crafted input
+async def test_crafted_input_gets_a_clear_error_and_breaks_nothing(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        for path in ("/api/register", "/api/login", "/api/games/doudizhu/check"):
+            r = await h.post(path, content=DEEP, headers={"Content-Type": "application/json"})
+            assert r.status_code in (400, 413) and r.json()["error"]["code"] in ("bad_json", "too_large"), path
+        deep = '{"name": "deep-one", "password": ' + "[" * 100 + "]" * 100 + "}"
+        r = await h.post("/api/register", content=deep, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+        for body in ('{"name": "sur\\ud800", "password": "secret-pw"}', '{"name": "surro", "password": "pw\\ud800xx"}'):
+            for path in ("/api/register", "/api/login"):
+                r = await h.post(path, content=body, headers={"Content-Type": "application/json"})
+                assert r.status_code == 400, (path, body, r.text)
+    c = await Client.guest(server)
+    await c.connect()
+    mark = c.mark()
+    await c.send(DEEP)
+    await c.error("bad_json", mark)
+    await c.send('{"type": "ping", "id": "\\ud800"}')
+    await c.error("bad_json", mark)
+    await c.send({"type": "ping", "id": "still-here"})
+    pong = await c.wait_for(lambda m: m["type"] == "pong", since=mark)
+    assert pong["ref"] == "still-here"
+    await c.close()
+
+
+# ---------------------------------------------------------------------------------------- 6. names, timing
+async def test_names_are_normalised_and_login_takes_as_long_for_unknown_names(server: LiveServer) -> None:
+    await Client.register(server, "alice01")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        for name, code in (("ｇｕｅｓｔ-1234abcd", "bad_name"), ("ｂｏｔ1", "bad_name"), ("аlice01", "bad_name"),
+                           ("Ａｌｉｃｅ01", "name_taken"), ("ALICE01", "name_taken")):
+            r = await h.post("/api/register", json={"name": name, "password": "secret-pw"})
+            assert r.json()["error"]["code"] == code, name
+
+        async def timed(name: str) -> float:
+            t0 = time.perf_counter()
+            r = await h.post("/api/login", json={"name": name, "password": "wrong-password"})
+            assert r.status_code == 401
+            return time.perf_counter() - t0
+
+        known = min([await timed("alice01") for _ in range(3)])
+        unknown = min([await timed(f"nobody{i}") for i in range(3)])
+    assert unknown > 0.4 * known, f"unknown names answer faster ({unknown:.3f} s vs {known:.3f} s)"
+
+
+# ---------------------------------------------------------------------------------------- 7. CSRF, headers
+async def test_cross_site_and_non_json_posts_are_refused_and_headers_are_sent(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        r = await h.post("/api/guest", json={})
+        assert r.status_code == 201  # the cookie is set on h
+        evil = {"Origin": "http://evil.example"}
+        for path in ("/api/quick-match", "/api/tables/abc/leave", "/api/logout"):
+            r = await h.post(path, json={"room": "chengdu-1"}, headers=evil)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin", path
+            r = await h.post(path, content='{"room": "chengdu-1"}', headers={"Content-Type": "text/plain"})
+            assert r.status_code == 415 and r.json()["error"]["code"] == "not_json", path
+        assert (await h.get("/api/me")).status_code == 200  # the forged logout did nothing
+        same = {"Origin": server.http}
+        assert (await h.post("/api/quick-match", json={"room": "classic-1"}, headers=same)).status_code == 200
+        for path in ("/", "/api/rooms", "/api/nothing-here", "/js/main.js"):
+            r = await h.get(path)
+            assert r.headers["x-frame-options"] == "DENY", path
+            assert r.headers["x-content-type-options"] == "nosniff", path
+            assert r.headers["referrer-policy"] == "same-origin", path
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"], path
+
+
+# ---------------------------------------------------------------------------------------- 8. two windows
+async def test_the_newest_window_takes_the_seat_and_the_older_can_take_it_back(server: LiveServer) -> None:
+    a = await Client.guest(server)
+    await a.connect()
+    await a.send({"type": "quick_match", "room": "classic-1"})
+    await a.wait_for(lambda m: m["type"] == "joined")
+    b = Client(server, a.token, a.user)
+    await b.connect()
+    await a.wait_for(lambda m: m["type"] == "taken_over")
+    await b.wait_for(lambda m: m["type"] == "snapshot")
+    mark = a.mark()
+    await a.send({"type": "leave", "table": "whatever"})
+    await a.error("taken_over", mark)
+    await a.send({"type": "take_over", "id": 5})
+    took = await a.wait_for(lambda m: m["type"] == "took_over", since=mark)
+    assert took["ref"] == 5
+    await b.wait_for(lambda m: m["type"] == "taken_over")
+    await a.close()
+    await b.close()
+
+
+# ---------------------------------------------------------------------------------------- 9. the ledger
+async def test_every_points_change_lands_on_an_account_and_the_ledger_adds_up(server: LiveServer) -> None:
+    c = await Client.guest(server)
+    await c.connect()
+    await c.send({"type": "quick_match", "room": "classic-10"})
+    over = await c.play_until_over()
+    store = server.lobby.store
+    check = await store.ledger_check("doudizhu")
+    assert check["points"] == check["ledger"]
+    assert check["deal_leak"] == 0 and sum(over["outcome"]["scores"]) == 0
+    bot = await store.bot_account(server.lobby.seat_bot("doudizhu"))  # the bot that filled the seats
+    rows = await store.history(bot.id)
+    assert rows and rows[0]["deal_id"] == over["deal"]
+    seats = {r["seat"] for r in await store_rows(store, over["deal"])}
+    assert seats == {0, 1, 2}  # the human and both bots
+    # an escape with a penalty is the one documented leak
+    e = await Client.guest(server)
+    await e.connect()
+    await e.send({"type": "quick_match", "room": "chengdu-1"})
+    st = await e.wait_for(lambda m: m["type"] == "state")
+    mark = e.mark()
+    await e.send({"type": "leave", "table": st["table"]})
+    over2 = await e.wait_for(lambda m: m["type"] == "deal_over", since=mark)
+    penalty = over2["outcome"]["scores"][st["you"]]
+    assert penalty < 0 and sum(over2["outcome"]["scores"]) == penalty
+    check = await store.ledger_check("doudizhu")
+    assert check["points"] == check["ledger"] and check["deal_leak"] == penalty
+    await c.close()
+    await e.close()
+
+
+async def store_rows(store: Any, deal_id: int) -> list[dict[str, Any]]:
+    from sqlalchemy import select
+
+    from qipai.store.models import DealPlayer
+
+    async with store.sessions() as s:
+        rows = (await s.scalars(select(DealPlayer).where(DealPlayer.deal_id == deal_id))).all()
+        return [{"seat": r.seat, "user_id": r.user_id, "delta": r.delta} for r in rows]

@@ -1,0 +1,65 @@
+"""Match tables (what a tournament director uses): seated by the director, each deal started on its word with
+the seed, context and table points it gives, nothing started or closed on their own, events tagged with the
+match, and restored as match tables after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from qipai.host.events import DEAL_SETTLED
+
+from server_helpers import Client, StartServer
+
+
+async def test_a_director_starts_each_deal_of_a_match_table(start_server: StartServer) -> None:
+    server = await start_server()
+    lobby = server.lobby
+    settled: list[Any] = []
+    lobby.bus.subscribe(DEAL_SETTLED, settled.append)
+    human = await Client.guest(server)
+    await human.connect()
+    tags = {"match_id": "m-1", "table_key": "r1-t1"}
+    t = await lobby.open_managed_table("doudizhu", {"preset": "jj_match", "stake": 20},
+                                       [{"user_id": human.user["id"]}, {"bot": "heuristic"}, {"bot": "heuristic"}],
+                                       tags)
+    await human.wait_for(lambda m: m["type"] == "joined" and m["table"] == t.id)
+    assert t.managed and not t.running and t.info.room is None and not t.info.for_points
+    await asyncio.sleep(0.5)
+    assert not t.running  # nothing starts on its own
+    async with t.lock:
+        deal_id = await t.start_managed_deal(424242, {}, [1000, 80, 500])
+    over = await human.play_until_over()
+    assert over["deal"] == deal_id
+    for _ in range(100):
+        if settled:
+            break
+        await asyncio.sleep(0.05)
+    ev = settled[0]
+    assert ev.tags["match_id"] == "m-1" and ev.tags["managed"] and ev.deal_id == deal_id
+    deal = await human.get(f"/api/deals/{deal_id}")
+    assert deal["seed"] == 424242 and deal["context"]["table_points"] == [1000, 80, 500]
+    me = await human.get("/api/me")
+    assert me["games"]["doudizhu"]["points"] == 1000  # a match table moves no platform points
+    await asyncio.sleep(0.5)
+    assert not t.running and not t.closed  # no ready step, no next deal: the director decides
+    # leaving a match keeps the seat, played in auto-play
+    await human.send({"type": "leave", "table": t.id})
+    await human.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left_match")
+    assert t.seats[0] is not None and t.seats[0].leaving
+    async with t.lock:
+        await t.start_managed_deal(7, {}, None)
+    assert t.game is not None and t.game.in_autoplay(0)
+    await human.close()
+
+
+async def test_match_tables_come_back_after_a_restart(start_server: StartServer) -> None:
+    first = await start_server()
+    t = await first.lobby.open_managed_table("doudizhu", {"preset": "classic"}, [{"bot": "random"}] * 3,
+                                             {"match_id": "m-2", "table_key": "k"})
+    tid = t.id
+    await first.stop()
+    second = await start_server()
+    t2 = second.lobby.tables.get(tid)
+    assert t2 is not None and t2.managed and t2.tags["match_id"] == "m-2"
+    assert [s.bot for s in t2.seats if s is not None] == ["random"] * 3

@@ -1,0 +1,82 @@
+"""A match on several nodes (three ``qipai serve`` processes, one PostgreSQL, one Redis): the node that drives
+a match is killed mid-round and another node takes the match over with its tables and finishes it exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from typing import Any
+
+import asyncpg
+import httpx
+from test_cluster import ADMIN, Cluster, cluster  # noqa: F401 (the fixture)
+
+from server_helpers import Database
+
+DEFN = {"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0}, "round_gap_s": 1,
+        "stages": [{"rounds": [{"deals": 2, "advance": 3}, {"deals": 2}]}]}
+TOTAL = 3 * 2 + 2
+
+
+def dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def get(url: str, path: str) -> Any:
+    async with httpx.AsyncClient(base_url=url) as h:
+        r = await h.get(path, timeout=5)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+async def test_a_match_survives_the_death_of_the_node_that_drives_it(
+        cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
+    n1, n2, _n3 = cluster.nodes
+    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
+        r = await h.post("/api/admin/matches", json={"definition": DEFN})
+        assert r.status_code == 201, r.text
+        mid = r.json()["id"]
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
+        assert r.status_code == 200, r.text
+    # another node lists it (as last written) and its card
+    listed = await get(n2.url, "/api/matches?status=open,running,finished")
+    assert mid in [m["id"] for m in listed["matches"]]
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    try:
+        for _ in range(300):
+            row = await conn.fetchrow("SELECT state FROM matches WHERE id = $1", mid)
+            st = json.loads(row["state"])
+            if st.get("seq", 0) >= 1 and st.get("tables"):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the match never got under way")
+        n1.signal(signal.SIGKILL)
+        for _ in range(1200):
+            row = await conn.fetchrow("SELECT state, status FROM matches WHERE id = $1", mid)
+            if row["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        else:
+            logs = "\n".join(f"--- {n.name}\n" + n.log.read_text()[-4000:] for n in cluster.nodes)
+            tables = await conn.fetch("SELECT id, owner_node, status, tags::text FROM tables")
+            raise AssertionError(f"the match did not finish after its node died: {row['status']} {st}\n"
+                                 f"{[dict(t) for t in tables]}\n{logs}")
+        st = json.loads(row["state"])
+        assert st["seq"] == TOTAL and len(st["ranking"]) == 9
+        deals = await conn.fetch(
+            "SELECT d.table_id, d.deal_index, d.status FROM deals d JOIN tables t ON t.id = d.table_id "
+            "WHERE t.tags::text LIKE $1", f'%"match_id": "{mid}"%')
+        if not (len(deals) == TOTAL and {d["status"] for d in deals} == {"over"}):
+            logs = "\n".join(f"--- {n.name}\n" + "\n".join(x for x in n.log.read_text().splitlines()
+                                                           if "/api/health" not in x)[-6000:] for n in cluster.nodes)
+            raise AssertionError(f"deals {[dict(d) for d in deals]}\n{logs}")
+        assert len({(d["table_id"], d["deal_index"]) for d in deals}) == TOTAL
+        owners = await conn.fetch("SELECT DISTINCT owner_node FROM tables WHERE tags::text LIKE $1",
+                                  f'%"match_id": "{mid}"%')
+        assert {o["owner_node"] for o in owners} - {"n1"}  # tables were run by a surviving node
+    finally:
+        await conn.close()
+    card = await get(n2.url, f"/api/matches/{mid}")
+    assert card["phase"] == "finished" and [r["place"] for r in card["standings"]] == list(range(1, 10))

@@ -1,0 +1,357 @@
+"""The match director in the host, in-process: bot-only matches of every game played to the end on real
+managed tables (Dou Dizhu, a Shengji team Swiss, a mahjong Swiss)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+import pytest
+
+from qipai.host.events import DEAL_SETTLED
+from qipai.host.table import TableError
+
+from server_helpers import Client, LiveServer, StartServer
+
+
+async def finish(server: LiveServer, run: Any, timeout: float = 60.0) -> None:
+    for _ in range(int(timeout * 10)):
+        if run.state.phase in ("finished", "cancelled"):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"match {run.id} did not finish: phase {run.state.phase}, tables {list(run.state.tables)},"
+                         f" errors {server.lobby.director.errors}")
+
+
+async def test_a_bot_only_sit_and_go_is_played_to_the_end_on_match_tables(start_server: StartServer) -> None:
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0},
+                                 "round_gap_s": 0,
+                                 "stages": [{"rounds": [{"deals": 2, "advance": 3}, {"deals": 1}]}]})
+    await director.add_bots(run.id, 9)
+    await finish(server, run)
+    st = run.state
+    assert st.phase == "finished" and len(st.ranking) == 9
+    row = await server.lobby.store.match(run.id)
+    assert row is not None and row.status == "finished"
+    # every counted deal is a settled deal of one of the match's tables, each counted once
+    assert st.seq == 3 * 2 + 1
+    assert sum(e.points for e in st.entrants.values()) == 9 * 1000
+    assert not [t for t in server.lobby.tables.values() if t.tags.get("match_id") == run.id]
+
+
+async def keep_playing(c: Client) -> None:
+    while True:
+        with contextlib.suppress(TimeoutError):
+            await c.play_until_over(timeout=30)
+
+
+async def test_a_shengji_team_swiss_with_a_human_team_and_bot_teams(start_server: StartServer) -> None:
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "shengji_teams_swiss", "round_gap_s": 0,
+                                 "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
+                                 "stages": [{"rounds": 2, "deals": 1}]})
+    a, b = await Client.guest(server), await Client.guest(server)
+    for c in (a, b):
+        await c.connect()
+    await director.register(run.id, a.user["id"], partner=b.user["id"])
+    assert run.state.entrants[f"t{a.user['id']}"].players == [f"u{a.user['id']}", f"u{b.user['id']}"]
+    tasks = [asyncio.create_task(keep_playing(c)) for c in (a, b)]
+    try:
+        await director.add_bots(run.id, 3)
+        joined = await a.wait_for(lambda m: m["type"] == "joined", timeout=20)
+        t = server.lobby.tables[joined["table"]]
+        # partners sit opposite (seats 0/2 or 1/3), the round's table is one Shengji match of one hand
+        seats = sorted(i for i, s in enumerate(t.seats) if s is not None and s.user_id in (a.user["id"],
+                                                                                              b.user["id"]))
+        assert seats in ([0, 2], [1, 3]) and t.info.options["hand_limit"] == 1 and t.info.game == "shengji"
+        await finish(server, run, timeout=240)
+    finally:
+        for task in tasks:
+            task.cancel()
+    st = run.state
+    assert st.phase == "finished" and len(st.ranking) == 4 and st.seq == 2 * 2
+    # team points: partners scored alike, zero-sum over the field
+    assert sum(e.points for e in st.entrants.values()) == 0
+    # the pool (2 paying players × 20 × 90 % = 36) goes to the only human team, split captain/partner
+    place = st.ranking.index(f"t{a.user['id']}") + 1
+    hist_a = await server.lobby.store.match_history(a.user["id"])
+    hist_b = await server.lobby.store.match_history(b.user["id"])
+    assert hist_a[0]["place"] == hist_b[0]["place"] == place
+    assert (hist_a[0]["prize"], hist_b[0]["prize"]) == (18, 18)
+    for c in (a, b):
+        await c.close()
+
+
+async def test_a_mahjong_swiss_with_bots_runs_through_the_director(start_server: StartServer) -> None:
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "mahjong_swiss_16", "round_gap_s": 0,
+                                 "entry": {"max_entrants": 8, "fee": 0, "start_delay_s": 0},
+                                 "stages": [{"rounds": 2, "deals": 2}]})
+    seen: list[Any] = []
+    server.lobby.bus.subscribe(DEAL_SETTLED, lambda e: seen.append(e) if e.tags.get("match_id") == run.id else None)
+    await director.add_bots(run.id, 8)
+    await finish(server, run, timeout=240)
+    st = run.state
+    assert st.phase == "finished" and len(st.ranking) == 8 and st.seq == 2 * 2 * 2
+    assert len(seen) == 8 and {e.game for e in seen} == {"mahjong"}
+    # two tables a round, each playing its two deals; the match points are the sum of the settled scores
+    tables: dict[str, Any] = {}
+    for e in seen:
+        tables.setdefault(e.tags["table_key"], []).append(e)
+    assert sorted(tables) == ["1.1.1", "1.1.2", "1.2.1", "1.2.2"]
+    assert all(len(v) == 2 for v in tables.values())
+    assert sum(sum(e.outcome["scores"]) for e in seen) == sum(x.points for x in st.entrants.values())
+
+
+async def test_a_series_creates_scheduled_matches_that_start_on_time_or_are_cancelled(
+        start_server: StartServer) -> None:
+    server = await start_server()
+    d = server.lobby.director
+    base = (int(time.time()) // 60 + 5) * 60  # a minute boundary ahead; the director's clock is moved by hand
+    clock = [float(base - 100)]
+    d.clock = lambda: clock[0]
+
+    async def at(t: int) -> None:
+        clock[0] = float(t)
+        await d.tick_all()
+        await d.fill_pools()
+
+    d.pools = [("minutely", {"name": "minutely", "game": "ddz3", "round_gap_s": 0,
+                             "entry": {"start": "at_time", "schedule": "* * * * *", "reg_opens_s": 30,
+                                       "min_entrants": 3, "max_entrants": 9, "fee": 10},
+                             "stages": [{"format": "fixed", "seating": "by_score", "rounds": [{"deals": 1}]}]})]
+    await at(base - 100)
+    first = [r for r in d.runs.values() if r.source == "series:minutely"]
+    assert [r.state.start_at for r in first] == [base - 60]
+    run = first[0]
+    assert d.summary(run)["status"] == "upcoming"
+    guest = await Client.guest(server)
+    with pytest.raises(TableError) as e:
+        await d.register(run.id, guest.user["id"])
+    assert e.value.code == "match_entry" and "registration opens" in e.value.message
+    await at(base - 85)
+    assert d.summary(run)["status"] == "open"
+    await d.register(run.id, guest.user["id"])
+    await d.add_bots(run.id, 5)
+    await at(base - 60)  # on the minute: it starts with six
+    assert run.state.phase == "running" and len(run.state.tables) == 2
+    await finish(server, run)
+    # the next occurrence exists already; with one entrant at its start time it is cancelled, the fee refunded
+    nxt = next(r for r in d.runs.values() if r.source == "series:minutely" and r.state.start_at == base)
+    other = await Client.guest(server)
+    await at(base - 20)
+    await d.register(nxt.id, other.user["id"])
+    me = await other.get("/api/me")
+    assert me["games"]["doudizhu"]["points"] == 990
+    await at(base)
+    assert nxt.state.phase == "cancelled"
+    me = await other.get("/api/me")
+    assert me["games"]["doudizhu"]["points"] == 1000
+    hist = await server.lobby.store.match_history(other.user["id"])
+    assert hist[0]["match"] == nxt.id and hist[0]["status"] == "cancelled"
+
+
+async def test_a_team_registers_when_the_partner_confirms_the_captains_invitation(start_server: StartServer) -> None:
+    server = await start_server()
+    run = await server.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                           "max_entrants": 4}})
+    a, b, c = await Client.guest(server), await Client.guest(server), await Client.guest(server)
+    await b.connect()
+    r = await c.post(f"/api/matches/{run.id}/register", {"captain": a.user["id"]}, status=409)
+    assert r["error"]["code"] == "match_entry" and r["error"]["params"]["reason"] == "no_invite"
+    r = await a.post(f"/api/matches/{run.id}/register", status=409)  # alone in a team match
+    assert r["error"]["code"] == "match_entry"
+    r = await a.post(f"/api/matches/{run.id}/register", {"partner": b.user["id"]})
+    assert r["invited"] == b.user["id"] and not run.state.entrants
+    inv = await b.wait_for(lambda m: m["type"] == "match_event" and m["event"]["type"] == "team_invite")
+    assert inv["event"]["captain"] == a.user["id"]
+    r = await b.post(f"/api/matches/{run.id}/register", {"captain": a.user["id"]})
+    assert r["entrant"] == f"t{a.user['id']}"
+    for x in (a, b):
+        me = await x.get("/api/me")
+        assert me["games"]["shengji"]["points"] == 1000 - 20  # each member pays the fee
+    card = await a.get(f"/api/matches/{run.id}")
+    assert card["standings"][0]["users"] == [a.user["id"], b.user["id"]]
+    await b.close()
+
+
+async def test_an_hourly_dali_then_fixed_pipeline_with_bots(start_server: StartServer) -> None:
+    server = await start_server()
+    d = server.lobby.director
+    start = int(time.time()) + 1
+    run = await d.create({"preset": "hourly", "round_gap_s": 0, "stage_gap_s": 0,
+                          "entry": {"reg_opens_s": 60, "late_reg": None},
+                          "stages": [{"levels": [10, 100, 300], "level_step": {"deals": 3}},
+                                     {"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]}, start_at=start)
+    events: list[str] = []
+    server.lobby.bus.subscribe(DEAL_SETTLED, lambda e: events.append(e.tags["table_key"])
+                               if e.tags.get("match_id") == run.id else None)
+    await d.add_bots(run.id, 12)
+    await finish(server, run, timeout=180)
+    st = run.state
+    assert st.phase == "finished" and len(st.ranking) == 12
+    dali = [k for k in events if ".d" in k]
+    fixed = [k for k in events if ".d" not in k]
+    assert dali and all(k.startswith("1.d") for k in dali)  # 打立 sittings: one deal each
+    assert len(dali) == len(set(dali))
+    assert sorted(fixed) == ["2.1.1", "2.1.2", "2.1.3", "2.2.1"]
+    assert st.seq == len(events)
+    assert [e.stage for e in st.eliminations][-1] == 1
+
+
+async def test_a_restart_between_rounds_gives_the_gap_again_plus_the_grace(start_server: StartServer) -> None:
+    first = await start_server()
+    run = await first.lobby.director.create({
+        "preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0}, "round_gap_s": 3,
+        "host": {"restart_grace_s": 2}, "stages": [{"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]})
+    await first.lobby.director.add_bots(run.id, 9)
+    for _ in range(600):
+        if run.state.wake_kind == "round":
+            break
+        await asyncio.sleep(0.05)
+    assert run.state.wake_kind == "round" and not run.state.tables  # waiting for round 2
+    await first.stop()
+    second = await start_server()
+    restarted = time.time()
+    again = second.lobby.director.runs[run.id]
+    assert again.state.wake_kind == "round" and again.state.stage.round == 0
+    assert second.lobby.director.hold[run.id] >= int(restarted) + 3 + 2
+    await asyncio.sleep(3.5)
+    assert again.state.stage.round == 0 and not again.state.tables  # still waiting: the gap again + the grace
+    await finish(second, again)
+    assert again.state.phase == "finished" and again.state.seq == 3 + 1
+
+
+async def test_deals_settled_while_the_director_is_busy_are_counted_in_one_write(start_server: StartServer) -> None:
+    """Three tables settle their deal while the director holds the match (as a large 打立 stage does all the
+    time): once it is free, one step counts all three, in one write of the state, and the match goes on."""
+    from qipai.tournaments import state_from_json
+
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0},
+                                 "round_gap_s": 0, "stages": [{"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]})
+    store = server.lobby.store
+    saved: list[int] = []
+    plain = store.save_match
+
+    async def counting(match_id: str, **kw: Any) -> int:
+        saved.append(state_from_json(json.loads(kw["state"])).seq)
+        return await plain(match_id, **kw)
+
+    store.save_match = counting  # type: ignore[method-assign]
+    await director.add_bots(run.id, 9)
+
+    def tables() -> list[Any]:
+        return [t for t in server.lobby.tables.values() if t.tags.get("match_id") == run.id and not t.closed]
+
+    for _ in range(1200):
+        if len(tables()) == 3 and all(t.running for t in tables()):
+            break
+        await asyncio.sleep(0.05)
+    async with run.lock:
+        held = tables()
+        assert len(held) == 3 and all(t.running for t in held)  # (else a deal waits for the director: never ends)
+        for _ in range(600):
+            if all(t.results for t in held):
+                break
+            await asyncio.sleep(0.05)
+        assert all(len(t.results) == 1 for t in held)  # all three settled, none counted yet
+        assert run.state.seq == 0
+        before = len(saved)
+    await finish(server, run, timeout=180)
+    assert saved[before] == 3, saved  # the first write after the lock counts all three deals
+    assert run.state.seq == 4 and len(run.state.ranking) == 9
+
+
+@pytest.mark.parametrize("forfeit", [True, False])
+async def test_forfeit_absent_withdraws_a_player_who_made_no_action_for_a_round(start_server: StartServer,
+                                                                                forfeit: bool) -> None:
+    """A registered player who never comes to the table: auto-play plays the seat.  With ``forfeit_absent`` a
+    round without one action of the player's own withdraws the entrant (RULES-matches §6); without it the
+    entrant plays on to the end."""
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "sit_and_go_9", "forfeit_absent": forfeit, "round_gap_s": 0,
+                                 "entry": {"fee": 0, "start_delay_s": 0},
+                                 "stages": [{"rounds": [{"deals": 1, "advance": 9}, {"deals": 1}]}]})
+    away = await Client.guest(server)  # registers, never connects a socket
+    await director.register(run.id, away.user["id"])
+    await director.add_bots(run.id, 8)
+    await finish(server, run)
+    e = run.state.entrants[f"u{away.user['id']}"]
+    assert e.deals == (1 if forfeit else 2), e
+    assert e.status != "in" and (e.quitting or e.status == "out") if forfeit else e.deals == 2
+    assert sorted(run.state.ranking) == sorted(run.state.entrants)  # everyone placed once
+
+
+async def test_the_default_quick_sit_and_go_starts_with_bots_for_a_lone_player(start_server: StartServer) -> None:
+    """The pool ``qipai serve`` keeps open by default: one player registers, nobody else comes; after
+    ``fill_after_s`` bots fill the field, the match is played (the player's seat in auto-play: not connected) and
+    the only human takes the whole prize pool (1 × 20 × 90 %)."""
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "quick_sit_and_go", "entry": {"fill_after_s": 1, "start_delay_s": 0},
+                                 "round_gap_s": 0})
+    lone = await Client.guest(server)
+    before = (await lone.get("/api/me"))["games"]["doudizhu"]["points"]
+    await director.register(run.id, lone.user["id"])
+    await finish(server, run, timeout=120)
+    st = run.state
+    assert len(st.entrants) == 9 and sum(1 for e in st.entrants.values() if e.bot) == 8
+    assert sorted(st.ranking) == sorted(st.entrants)
+    after = (await lone.get("/api/me"))["games"]["doudizhu"]["points"]
+    assert after == before - 20 + 18
+
+
+async def test_a_team_invitation_survives_a_restart(start_server: StartServer) -> None:
+    """The captain invites, the server restarts before the partner answers: the partner still confirms, the team
+    registers and both pay; the partner's match history showed the invitation meanwhile."""
+    first = await start_server()
+    run = await first.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                          "max_entrants": 4}})
+    a, b = await Client.guest(first), await Client.guest(first)
+    r = await a.post(f"/api/matches/{run.id}/register", {"partner": b.user["id"]})
+    assert r["invited"] == b.user["id"]
+    hist = await b.get("/api/matches/mine")
+    assert [(m["match"], m["status"]) for m in hist["matches"]] == [(run.id, "invited")]
+    await first.stop()
+    second = await start_server()
+    b.server = second
+    r = await b.post(f"/api/matches/{run.id}/register", {"captain": a.user["id"]})
+    assert r["entrant"] == f"t{a.user['id']}"
+    again = second.lobby.director.runs[run.id]
+    assert again.state.entrants[f"t{a.user['id']}"].players == [f"u{a.user['id']}", f"u{b.user['id']}"]
+    hist = await b.get("/api/matches/mine")
+    assert [(m["match"], m["status"]) for m in hist["matches"]] == [(run.id, "in")]
+
+
+async def test_settlements_at_once_for_a_player_new_to_the_game_both_count(start_server: StartServer) -> None:
+    """Match tables of bots share one bot account: the first settlements of it in a game, at several tables at
+    once, each found no standing row and inserted one — on PostgreSQL one failed on the duplicate key, its deal
+    was marked failed and the table closed.  The rows are made first now; every settlement counts."""
+    from qipai.store.repo import SettleRow
+
+    server = await start_server()
+    lobby, store = server.lobby, server.lobby.store
+    account = await lobby.bot_account("random")
+    deals = []
+    for n in range(6):
+        t = await lobby.open_managed_table("doudizhu", {"preset": "jj_match"}, [{"bot": "random"}] * 3,
+                                           {"match_id": "mx", "table_key": f"k{n}"})
+        deals.append(await store.start_deal(t.id, 0, "doudizhu", {}, n, {}, [{"user_id": None, "bot": "random",
+                                                                            "name": "r"}] * 3))
+        await t.close("test")
+    rows = [SettleRow(user_id=account, seat=i, delta=0, role="farmer", won=i > 0, score=i) for i in range(3)]
+    await asyncio.gather(*(store.settle(d, "doudizhu", {"scores": [0, 1, 2]}, {}, rows) for d in deals))
+    me = await store.user(account)
+    assert me is not None
+    history = await store.history(account, limit=50)
+    assert len({h["deal_id"] for h in history}) == 6  # all six settled

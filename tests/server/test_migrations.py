@@ -1,0 +1,67 @@
+"""Migration 0003 on a database made by the schema before it (revision 0002, what the platform ran before games
+had their own points): every user's points, games and wins move into per-game standings with a ledger entry,
+per-role counts are rebuilt from the deal history, and the records stay readable — nothing lost."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+from qipai.store import Store
+from qipai.store.db import make_engine, upgrade
+
+from server_helpers import Database
+
+
+async def test_0003_moves_todays_data_across(db: Database) -> None:
+    engine = make_engine(db.url, schema=db.schema)
+    await upgrade(engine, "0002")
+    now = datetime.now(UTC)
+    async with engine.begin() as c:
+        # two users as the old schema held them (points, title, counts), a table, a settled deal
+        await c.execute(sa.text(
+            "INSERT INTO users (id, name, name_key, password_hash, is_guest, points, title, games_played, "
+            "landlord_wins, farmer_wins, created_at) VALUES "
+            "(1, 'Alice', 'alice', 'h', false, 1006, '商人', 3, 1, 1, :now), "
+            "(2, 'Ｂｏｂ', 'ｂｏｂ', 'h', false, 994, '掌柜', 3, 0, 1, :now), "
+            "(3, 'guest-1234abcd', 'guest-1234abcd', NULL, true, 1000, '商人', 0, 0, 0, :now)"), {"now": now})
+        await c.execute(sa.text(
+            "INSERT INTO tables (id, game, room, options, private, invite_code, autoplay_bot, seat_bot, min_points, "
+            "status, created_by, created_at) VALUES ('t1', 'doudizhu', 'classic-1', '{\"preset\": \"classic\"}', "
+            "false, NULL, 'passive', 'heuristic', 0, 'closed', 1, :now)"), {"now": now})
+        for deal, (lord, won) in enumerate([(1, True), (2, False), (1, False)], start=1):
+            await c.execute(sa.text(
+                "INSERT INTO deals (id, table_id, deal_index, game, options, seed, context, seats, status, started_at, "
+                "finished_at, outcome, record) VALUES (:id, 't1', :i, 'doudizhu', '{}', 7, '{}', '[]', 'over', :now, "
+                ":now, '{\"scores\": [2, -1, -1]}', '{}')"), {"id": deal, "i": deal - 1, "now": now})
+            for seat, uid in ((0, 1), (1, 2)):
+                role = "landlord" if uid == lord else "farmer"
+                did_win = won if role == "landlord" else not won
+                await c.execute(sa.text(
+                    "INSERT INTO deal_players (deal_id, user_id, seat, role, won, delta, points_after, created_at) "
+                    "VALUES (:d, :u, :s, :r, :w, 2, 1000, :now)"),
+                    {"d": deal, "u": uid, "s": seat, "r": role, "w": did_win, "now": now})
+    await engine.dispose()
+
+    store = await Store.open(db.url, schema=db.schema)  # migrates to the newest revision
+    try:
+        alice = await store.standing(1, "doudizhu", 0)
+        assert (alice.points, alice.games_played, alice.wins) == (1006, 3, 2)
+        assert alice.roles == {"landlord": (2, 1), "farmer": (1, 1)}
+        bob = await store.standing(2, "doudizhu", 0)
+        assert (bob.points, bob.games_played, bob.wins) == (994, 3, 1)
+        assert bob.roles == {"landlord": (1, 0), "farmer": (2, 1)}
+        check = await store.ledger_check("doudizhu")
+        assert check["points"] == check["ledger"] == 1006 + 994 + 1000
+        assert check["reason:migration"] == 3000
+        # names are keyed anew: the full-width Ｂｏｂ is the Bob nobody else may now take
+        found = await store.login_info("BOB")
+        assert found is not None and found[0].id == 2
+        assert (await store.login_info("alice")) is not None
+        hist = await store.history(1)
+        assert [h["deal_id"] for h in hist] == [3, 2, 1] and hist[0]["role"] == "landlord"
+        board = await store.leaderboard("doudizhu")
+        assert [u.name for u, _ in board] == ["Alice", "Ｂｏｂ"]
+    finally:
+        await store.close()

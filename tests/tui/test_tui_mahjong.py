@@ -1,0 +1,146 @@
+"""``qipai play --game mahjong`` driven in a pseudo-terminal, the way a person plays it: a whole deal against
+three bots — discards typed (and Enter for the drawn tile), claims and 听 taken whenever offered — to the
+settlement, whose scores equal the written record's replay; Chinese commands, a refused tile, leaving mid-deal."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+import qipai
+from qipai.core.registry import get_factory
+
+SRC = str(Path(qipai.__file__).resolve().parents[1])
+MJ = get_factory("mahjong")
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e.update({"TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200", "LINES": "60", "LANG": "C.UTF-8",
+              "PYTHONPATH": SRC})
+    e.pop("LC_ALL", None)
+    return e
+
+
+def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-m", "qipai.cli", "play", "--game", "mahjong", *args, "--records",
+                                          str(tmp_path / "records")],
+                         env=env(), cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(60, 200))
+
+
+TURN = r"Discard a tile \(e\.g\. (\S+); Enter: the drawn tile\), or ting TILE, hu > "
+MUST_TING = r"You must declare ready: ting TILE \(([^)]*)\) > "
+WIN = r"You can win: hu or pass > "
+CLAIM = r"discarded (\S+)\. Your options: (.*?) \(Enter: pass\) > "
+OVER = r"Table over after 1 deal; your total: (-?\d+)"
+
+
+def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "11", "--lang", "en", "--deals", "1", "--auto-delay", "0")
+    child.expect(r"Daqing mahjong \(大庆麻将\) — you and three bots")
+    child.expect(r"Dealer: (You|Bot \d)")
+    turns = claims = tings = 0
+    bad_tile_tried = False
+    while True:
+        i = child.expect([TURN, MUST_TING, WIN, CLAIM, OVER, r"You can declare ready: (ting \S+)"])
+        if i == 5:
+            ting = child.match.group(1)
+            child.expect(TURN)
+            child.sendline(ting)
+            tings += 1
+            continue
+        if i == 0:
+            if not bad_tile_tried:  # a word that is no tile is refused, and the question comes again
+                bad_tile_tried = True
+                child.sendline("discard 0x")
+                child.expect(r"0x is not a tile: write 5m, 7p, 9s or Z")
+                child.expect(TURN)
+            turns += 1
+            child.sendline("" if turns % 2 else child.match.group(1))
+        elif i == 1:
+            child.sendline(child.match.group(1).split(" · ")[0])
+        elif i == 2:
+            child.sendline("hu")
+        elif i == 3:
+            opts = child.match.group(2).split(" · ")
+            claim = next((o for o in opts if o == "hu"), None) or next((o for o in opts if o != "pass"), "pass")
+            if claim != "pass":
+                claims += 1
+            child.sendline(claim)
+        else:
+            total = int(child.match.group(1))
+            break
+    text = child.before or ""
+    child.expect(r"Game records \(1\), one JSON file per deal:\r\n  (\S+\.json)")
+    path = Path(child.match.group(1))
+    child.expect(pexpect.EOF)
+    assert turns >= 1
+    record = json.loads(path.read_text(encoding="utf-8"))
+    out = MJ.replay(record).outcome()
+    assert out is not None and out["scores"][0] == total
+    # the settlement as printed: the scores, every loser's fans and share, the payments
+    scores = re.search(r"Scores: You ([+-]\d+) · Bot 1 \(efficiency\) ([+-]\d+) · Bot 2 \(efficiency\) ([+-]\d+) · "
+                       r"Bot 3 \(efficiency\) ([+-]\d+)", text)
+    assert scores is not None, text
+    assert [int(x) for x in scores.groups()] == out["scores"]
+    if out["exhausted"]:
+        assert "荒庄" in text
+    else:
+        for sh in out["settlement"]["shares"]:
+            assert f"→ owes {sh['share']}" in text
+        pays = [m.group(1) for line in text.splitlines()
+                if (m := re.fullmatch(r"  .* pays .* (\d+)(?: for .*)?", line.rstrip("\r")))]
+        assert [int(x) for x in pays] == [p["amount"] for p in out["settlement"]["payments"]], text
+        if out["settlement"]["bao_san_jia"]:
+            assert "包三家" in text
+    mine = [a["action"] for a in record["actions"] if a["seat"] == 0]
+    assert sum(a.startswith(("discard", "ting")) for a in mine) >= turns
+    # qipai replay describes the record
+    rep = subprocess.run([sys.executable, "-m", "qipai.cli", "replay", str(path), "--lang", "en"],
+                         capture_output=True, text=True, env=env(), timeout=60)
+    assert rep.returncode == 0, rep.stderr
+    assert "Scores:" in rep.stdout
+
+
+def test_chinese_commands_and_leaving_mid_deal(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seed", "4", "--lang", "zh", "--auto-delay", "0")
+    child.expect("大庆麻将 — 你和三个电脑")
+    turn = r"打一张牌（例如 (\S+)；回车打摸到的牌），或 听 牌、胡 > "
+    claim = r"你可以：(.*?)（回车：过） > "
+    while True:
+        i = child.expect([turn, claim, r"可以胡牌：胡 或 过 > ", r"吃听/碰听后必须听牌：听 牌（([^）]*)） > "])
+        if i == 0:
+            break
+        child.sendline("过" if i == 1 else "胡" if i == 2 else "听 " + child.match.group(1).split(" · ")[0].split()[1])
+    tile = child.match.group(1)
+    child.sendline("帮助")
+    child.expect("轮到你：输入要打的牌")
+    child.expect(turn)
+    child.sendline(f"打 {tile}")
+    child.expect(rf"你 打出 {tile}")
+    while True:
+        i = child.expect([turn, claim, r"可以胡牌：胡 或 过 > ", r"吃听/碰听后必须听牌：听 牌（([^）]*)） > ",
+                          "牌桌结束"])
+        if i == 4:
+            raise AssertionError("the deal ended before the player could leave")
+        if i in (0, 1):
+            break
+        child.sendline("胡" if i == 2 else "听 " + child.match.group(1).split(" · ")[0].split()[1])
+    child.sendline("退出")
+    child.expect(r"离开牌桌？本局由托管打完（是/否） > ")
+    child.sendline("是")
+    child.expect("你离开了：本局由托管打完。")
+    child.expect(r"得分：你 ([+-]\d+)")
+    child.expect(r"牌桌结束，共 1 局；你的总分：(-?\d+)")
+    child.expect(r"牌局记录（1），每局一个 JSON 文件：\r\n  (\S+\.json)")
+    path = Path(child.match.group(1))
+    child.expect(pexpect.EOF)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert {"seat": 0, "action": "leave"} in record["actions"]
+    assert MJ.replay(record).outcome()["left"][0] is True

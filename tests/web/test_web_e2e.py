@@ -1,0 +1,258 @@
+"""The browser against a real server, several players at once: invite links that seat or let one watch, quick
+chat between two browsers, an escape and what it cost (lobby, history), relief, every server error worded in
+both languages, and the games the server registers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from qipai.host.settings import Room
+
+from web_helpers import ThreadServer, as_guest, launch, shot, sign_up, table, web_settings
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("web-e2e") / "qipai.db"
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}")).start()
+    yield s
+    s.stop()
+
+
+def new_page(browser: Browser, lang: str = "zh", phone: bool = False) -> tuple[Page, list[str]]:
+    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
+    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}")
+            if m.type == "error" and not re.search(r"\b(401|404|409|403)\b", m.text) else None)
+    return page, errors
+
+
+def create_private(page: Page, room: str = "classic-1", bots: str = "") -> str:
+    page.locator('select[name="room"]').select_option(room)
+    page.locator('select[name="bots"]').select_option(bots)
+    page.locator('[data-action="create"]').click()
+    expect(table(page)).to_be_visible()
+    code = page.locator(".tinfo .code").inner_text().strip()
+    assert len(code) == 6
+    return code
+
+
+def test_invite_link_seats_a_friend_then_lets_a_third_watch_and_chat_reaches_everyone(
+        browser: Browser, server: ThreadServer) -> None:
+    host, host_errors = new_page(browser)
+    sign_up(host, server.url, "hostess")
+    code = create_private(host)
+    link = host.locator('.tinfo [data-action="copy-invite"]').get_attribute("title") or ""
+    assert link.endswith(f"/#/invite/{code}"), link
+    # a friend on a phone, not logged in yet, opens the link: log in as a guest, and the link seats them
+    friend, friend_errors = new_page(browser, "en", phone=True)
+    friend.goto(link)
+    expect(friend.locator("section.auth")).to_be_visible()
+    friend.locator('[data-action="guest"]').click()
+    expect(table(friend)).to_be_visible()
+    expect(table(friend)).to_have_attribute("data-you", "1")
+    host.locator('[data-action="fill-bots"]').click()
+    expect(table(host)).to_have_attribute("data-phase", "bid")
+    # the table is full and playing: the link lets a third person watch
+    third, third_errors = new_page(browser, "zh")
+    as_guest(third, server.url)
+    third.goto(link)
+    expect(table(third)).to_be_visible()
+    expect(third.locator(".tablev.live .badge.watch")).to_have_text("观战中")
+    expect(table(third)).to_have_attribute("data-you", "")
+    expect(third.locator(".tablev.live .hand .card")).to_have_count(0)
+    # quick chat from the friend reaches the host and the spectator
+    friend.locator('.tablev.live [data-action="chat"]').click()
+    friend.locator('.chat-pop [data-phrase="good_luck"]').click()
+    expect(host.locator('.chat-bubble[data-seat="1"]')).to_contain_text("祝大家好运")
+    expect(third.locator('.chat-bubble[data-seat="1"]')).to_contain_text("祝大家好运")
+    expect(friend.locator('.chat-bubble[data-seat="1"]')).to_contain_text("Good luck, everyone")
+    shot(third, "spectator.png")
+    # an invite code that leads nowhere is worded, in each language
+    third.goto(server.url + "/#/invite/ZZZZZZ")
+    expect(third.locator('section.invite [data-code="unknown_invite"]')).to_have_text(
+        "没有牌桌用邀请码 ZZZZZZ，请检查一下")
+    for p in (host, friend, third):
+        p.context.close()
+    assert not host_errors and not friend_errors and not third_errors, (host_errors, friend_errors, third_errors)
+
+
+def test_an_escape_says_what_it_cost_in_the_lobby_and_the_history(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "runaway")
+    create_private(page, "chengdu-1", "0")
+    expect(table(page)).to_have_attribute("data-phase", "bid")
+    page.locator('.tablev.live [data-action="leave"]').click()
+    page.locator('[data-action="confirm-leave"]').click()
+    # back in the lobby: what the escape cost (Chengdu: 3 × stake when nobody has bid)
+    expect(page.locator("section.lobby")).to_be_visible()
+    note = page.locator(".note-box.escape")
+    expect(note).to_contain_text("你在上一局逃跑，扣了 3 分")
+    expect(page.locator(".me-card .pts b")).to_have_text("997")
+    page.goto(server.url + "/#/profile")
+    row = page.locator('.history-table tr[data-escaped="1"]')
+    expect(row).to_have_count(1)
+    expect(row.locator(".badge.esc")).to_have_text("逃跑")
+    expect(row.locator("td.delta")).to_have_text("-3")
+    expect(row).to_contain_text("成都斗地主")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def rich_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """A server whose every room needs more points than a newcomer has: relief (救济) is due at once."""
+    db = tmp_path_factory.mktemp("web-rich") / "qipai.db"
+    rooms = [Room(id="classic-rich", game="doudizhu", options={"preset": "classic", "stake": 50}, stake=50,
+                  min_points=5000, name="classic ×50")]
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}", rooms=rooms, relief_points=500)).start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_relief_when_below_every_room(browser: Browser, rich_server: ThreadServer, lang: str) -> None:
+    page, errors = new_page(browser, lang)
+    as_guest(page, rich_server.url)
+    expect(page.locator('[data-action="quick-match"][data-room="classic-rich"]')).to_be_disabled()
+    note = page.locator(".note-box.relief")
+    expect(note).to_contain_text("积分不够进任何房间" if lang == "zh" else "Not enough points for any room")
+    btn = page.locator('[data-action="relief"]')
+    expect(btn).to_have_text("领取救济" if lang == "zh" else "Claim relief")
+    btn.click()
+    expect(page.locator(".toast").last).to_have_text("领到救济 500 分" if lang == "zh" else "Relief: 500 points")
+    expect(page.locator(".me-card .pts b")).to_have_text("1500")
+    expect(btn).to_have_count(0)
+    # once a day: after a reload the button is offered again, and the refusal is worded
+    page.reload()
+    page.locator('[data-action="relief"]').click()
+    expect(page.locator(".toast.error")).to_contain_text("每天一次" if lang == "zh" else "once a day")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang,bad_login,taken", [
+    ("zh", "用户名或密码不对", "用户名“grace”已经有人用了"),
+    ("en", "Wrong name or password", "The name “grace” is taken"),
+])
+def test_account_errors_are_worded(browser: Browser, server: ThreadServer, lang: str, bad_login: str,
+                                   taken: str) -> None:
+    page, errors = new_page(browser, lang)
+    page.goto(server.url + "/#/login")
+    page.fill('input[name="name"]', "nobody-here")
+    page.fill('input[name="password"]', "wrong-password")
+    page.locator('[data-action="submit"]').click()
+    expect(page.locator(".form-error")).to_have_text(bad_login)
+    if lang == "zh":
+        sign_up(page, server.url, "grace")
+        page.locator('[data-action="logout"]').click()
+    page.goto(server.url + "/#/login")
+    page.locator('.tab[data-tab="signup"]').click()
+    page.fill('input[name="name"]', "grace")
+    page.fill('input[name="password"]', "secret-pw")
+    page.fill('input[name="password2"]', "secret-pw")
+    page.locator('[data-action="submit"]').click()
+    expect(page.locator(".form-error")).to_have_text(taken)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_every_error_code_has_chinese_and_english_words(browser: Browser, server: ThreadServer) -> None:
+    from qipai.server.protocol import ERROR_CODES, NOTICE_CODES
+
+    page, errors = new_page(browser)
+    page.goto(server.url + "/#/login")
+    expect(page.locator("section.auth")).to_be_visible()
+    codes = sorted(set(ERROR_CODES) | set(NOTICE_CODES))
+    missing = page.evaluate(
+        """async (codes) => {
+             const { ERROR_WORDS } = await import('/js/shell/errors.js');
+             const cjk = /[\\u4e00-\\u9fff]/;
+             const bad = [];
+             for (const c of codes) {
+               const w = ERROR_WORDS[c];
+               const zh = w && (typeof w.zh === 'function' ? w.zh({}) : w.zh);
+               const en = w && (typeof w.en === 'function' ? w.en({}) : w.en);
+               if (!zh || !cjk.test(zh) || !en || cjk.test(en) || /[{}]/.test(zh + en)) bad.push(c);
+             }
+             return bad;
+           }""",
+        codes,
+    )
+    assert not missing, f"codes without Chinese and English words in web/js/shell/errors.js: {missing}"
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_lobby_lists_the_registered_games(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser)
+    as_guest(page, server.url)
+    games = page.evaluate("() => fetch('/api/games').then(r => r.json()).then(d => d.games.map(g => [g.name, g.web]))")
+    rooms = page.evaluate("() => fetch('/api/rooms').then(r => r.json()).then(d => d.rooms.map(r => r.game))")
+    with_rooms = set(rooms)
+    assert {"doudizhu", "shengji"} <= with_rooms  # every registered game has rooms
+    expect(page.locator("section.game-rooms")).to_have_count(len(with_rooms))
+    expect(page.locator('section.game-rooms[data-game="doudizhu"] .game-title')).to_have_text("斗地主")
+    expect(page.locator('.preset-card[data-game="doudizhu"]')).to_have_count(8)
+    # every room has its quick match; a game without a browser view yet (Shengji) cannot be pressed
+    web = dict(games)
+    for game in with_rooms:
+        buttons = page.locator(f'section.game-rooms[data-game="{game}"] [data-action="quick-match"]')
+        expect(buttons).to_have_count(rooms.count(game))
+        if not web[game]:
+            for i in range(rooms.count(game)):
+                expect(buttons.nth(i)).to_be_disabled()
+    page.goto(server.url + "/#/leaderboard")
+    tabs = page.locator(".game-tabs .tab")
+    expect(tabs).to_have_count(len(games))
+    titles = page.evaluate("() => fetch('/api/games').then(r => r.json()).then(d => d.games.map(g => g.titles.zh))")
+    assert tabs.all_inner_texts() == titles
+    shot(page, "lobby-leaderboard.png")
+    page.context.close()
+    assert not errors, errors
+
+
+
+def test_the_quick_chat_menu_offers_exactly_the_servers_phrases_in_both_languages(
+        browser: Browser, server: ThreadServer) -> None:
+    from qipai.host.table import PHRASES
+
+    page, errors = new_page(browser)
+    page.goto(server.url + "/#/login")
+    expect(page.locator("section.auth")).to_be_visible()
+    got = page.evaluate(
+        """async () => {
+             const { PHRASES, EMOTES } = await import('/js/shell/table.js');
+             const i18n = await import('/js/shell/i18n.js');
+             const words = {};
+             for (const lang of ['zh', 'en']) {
+               i18n.setLang(lang);
+               words[lang] = [...PHRASES, ...EMOTES].map((p) => i18n.phraseText(p));
+             }
+             i18n.setLang('zh');
+             return { ids: [...PHRASES, ...EMOTES], words };
+           }"""
+    )
+    assert sorted(got["ids"]) == sorted(PHRASES)
+    assert all(re.search(r"[\u4e00-\u9fff]", w) for w in got["words"]["zh"]), got
+    assert all(w != "…" and not re.search(r"[\u4e00-\u9fff]", w) for w in got["words"]["en"]), got
+    page.context.close()
+    assert not errors, errors

@@ -1,0 +1,363 @@
+"""Daqing mahjong in a real browser against a real server: a guest takes the quick match of the mahjong room
+(three bots fill the table) and plays a whole deal with the mouse — tiles raised and discarded by clicks, claim
+buttons answered within the window's countdown, 听 declared when offered — to the settlement, which names every
+loser's fans and the payments; on a desktop and a phone, in Chinese and English, failing on any console error.
+The deal's replay then captions its steps in words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from qipai.core.registry import get_factory
+from qipai.games.mahjong.bots import BOTS
+
+from web_helpers import FakeTable, ThreadServer, as_guest, launch, shot, table, wait_version_change, web_settings
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("web-mahjong") / "qipai.db"
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}", bot_delay=0.03, autoplay_delay=0.05)).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def new_page(browser: Browser, lang: str, phone: bool) -> tuple[Page, list[str]]:
+    ctx = browser.new_context(viewport=PHONE if phone else DESKTOP, locale="zh-CN" if lang == "zh" else "en-US",
+                              is_mobile=phone, has_touch=phone)
+    ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}")
+            if m.type == "error" and "401" not in m.text else None)
+    return page, errors
+
+
+def wait_turn_or_over(page: Page, timeout: float = 90_000) -> str:
+    page.wait_for_function(
+        """() => document.querySelector('#settlement .settle') ||
+                 document.querySelector('.tablev.live[data-my-turn="1"] .act-main button')""",
+        timeout=timeout,
+    )
+    return "over" if page.locator("#settlement .settle").count() else "turn"
+
+
+def in_viewport(page: Page, selector: str) -> None:
+    """Every element matching ``selector`` lies inside the window (nothing cut off on a phone)."""
+    rects = page.eval_on_selector_all(selector, "els => els.map((e) => { const r = e.getBoundingClientRect(); "
+                                      "return [r.x, r.y, r.width, r.height]; })")
+    inside(page, rects, selector)
+
+
+SNAPSHOT = """() => {
+  const t = document.querySelector('.tablev.live');
+  const rect = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  return {
+    state: window.qipai.store.state,
+    version: t.dataset.version,
+    countdown: t.querySelector('.act-main .mj-countdown')?.textContent ?? null,
+    claimOn: t.querySelector('.mj-claim-on')?.dataset.tile ?? null,
+    buttons: Object.fromEntries([...t.querySelectorAll('.act-main button')]
+      .map((b) => [b.dataset.action, b.innerText])),
+    tiles: [...t.querySelectorAll('.hand .mj-concealed .mj-tile')]
+      .map((e) => [e.dataset.tile, e.classList.contains('drawn'), rect(e)]),
+    buttonRects: [...t.querySelectorAll('.act-main button')].map(rect),
+    bao: t.querySelector('.me-game .mj-bao')?.dataset.bao ?? null,
+  };
+}"""
+
+
+def inside(page: Page, rects: list[list[float]], what: str) -> None:
+    vp = page.viewport_size
+    assert vp is not None
+    for x, y, w, h in rects:
+        assert x >= -1 and x + w <= vp["width"] + 1 and y >= -1 and y + h <= vp["height"] + 1, (what, x, y, w, h, vp)
+
+
+def click_at(page: Page, rect: list[float]) -> None:
+    x, y, w, h = rect
+    page.mouse.click(x + w / 2, y + h / 2)
+
+
+def press(page: Page, action: str) -> bool:
+    """Click a button of the action row; False when it went away first (the window closed)."""
+    try:
+        page.locator(f'.tablev.live .act-main [data-action="{action}"]').click(timeout=3000)
+    except Exception:
+        return False
+    return True
+
+
+def play_turn(page: Page, snap: dict[str, Any], seen: dict[str, int], lang: str) -> None:
+    """One decision of the player, by the mouse, from one snapshot of the page (the state and what it drew)."""
+    st = snap["state"]
+    obs = st["observation"]
+    legal: list[str] = st["legal"]
+    old = snap["version"]
+    labels: dict[str, str] = snap["buttons"]
+    if obs["phase"] == "claim":
+        seen["windows"] += 1
+        # the window's countdown counts seconds; the discard it is about is shown; the buttons are worded
+        assert snap["countdown"] is not None and re.fullmatch(r"\d+ (秒|s)", snap["countdown"].strip()), snap
+        assert snap["claimOn"] == obs["discard"]["tile"]
+        assert set(labels) == set(legal), (labels, legal)
+        assert labels["pass"].strip() == ("过" if lang == "zh" else "Pass")
+        for a in legal:
+            if a.startswith("chi"):
+                assert ("吃" if lang == "zh" else "Chow") in labels[a]
+            if a.startswith("peng"):
+                assert ("碰" if lang == "zh" else "Pung") in labels[a]
+            if a.endswith(" ting") or a == "peng ting":
+                assert ("听" if lang == "zh" else "ready") in labels[a]
+            if a == "hu":
+                assert labels[a].strip() == ("胡" if lang == "zh" else "Win")
+        ting = [a for a in legal if a.endswith("ting")]
+        want = "hu" if "hu" in legal else ting[0] if ting else next((a for a in legal if a != "pass"), "pass")
+        if press(page, want) and want != "pass":
+            seen["claims"] += 1
+        wait_version_change(page, old, 30_000)
+        return
+    if "hu" in legal:
+        press(page, "hu")
+        wait_version_change(page, old, 30_000)
+        return
+    if obs.get("must") in ("win", "dailou"):
+        press(page, "pass")
+        wait_version_change(page, old, 30_000)
+        return
+    tiles = snap["tiles"]
+    assert len(tiles) == obs["concealed"][st["you"]]
+    assert [x for x, d, _ in tiles if d] == ([obs["drawn"]] if obs["drawn"] else [])
+    tings = [a for a in legal if a.startswith("ting ") and "zhidui" not in a]
+    discards = [a.split()[1] for a in legal if a.startswith("discard ")]
+    drawn_or_last = obs["drawn"] if obs.get("drawn") in discards else discards[-1] if discards else None
+    tile = tings[0].split()[1] if tings else drawn_or_last
+    rect = next((r for x, d, r in tiles if x == tile and d), None) or next(r for x, _, r in tiles if x == tile)
+    click_at(page, rect)
+    expect(page.locator(f'.tablev.live .hand .mj-tile.raised[data-tile="{tile}"]')).to_have_count(1)
+    if tings:
+        expect(page.locator(f'.tablev.live .act-main [data-action="ting {tile}"]')).to_be_enabled()
+        seen["ting"] += 1
+        press(page, f"ting {tile}")
+    elif seen["turns"] % 2:
+        click_at(page, rect)  # a second click on the raised tile discards it
+    else:
+        press(page, "discard")
+    seen["turns"] += 1
+    wait_version_change(page, old, 30_000)
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_a_whole_deal_by_mouse_to_the_settlement(browser: Browser, server: ThreadServer, lang: str,
+                                                  viewport: str) -> None:
+    phone = viewport == "phone"
+    page, errors = new_page(browser, lang, phone)
+    as_guest(page, server.url)
+    page.locator('[data-action="quick-match"][data-room="daqing-1"]').click()
+    expect(table(page)).to_be_visible()
+    expect(table(page)).to_have_attribute("data-game", "mahjong")
+    expect(page.locator(".tablev.live .hand .mj-concealed .mj-tile").first).to_be_visible(timeout=20_000)
+    title = page.locator(".tablev.live .tinfo .preset").inner_text()
+    assert title == ("大庆麻将" if lang == "zh" else "Daqing mahjong")
+    # three bots sit at the other seats; four rivers are laid out
+    expect(page.locator(".tablev.live .seat")).to_have_count(3)
+    expect(page.locator(".tablev.live .mj-river")).to_have_count(4)
+    # the player's title is his level of the 21 (§8): 1000 points make 中级
+    me = page.evaluate("() => window.qipai.store.user")
+    expect(page.locator(".tablev.live .me-info .title-tag")).to_have_text(MJ.title(1000))
+    assert me["name"]
+    seen = {"windows": 0, "claims": 0, "ting": 0, "turns": 0}
+    shots = 0
+    for _ in range(400):
+        if wait_turn_or_over(page) == "over":
+            break
+        snap = page.evaluate(SNAPSHOT)
+        st = snap["state"]
+        if not st["your_turn"] or str(st["version"]) != snap["version"]:
+            print("SKIP", st["your_turn"], st["version"], snap["version"], st["phase"], st["autoplay"], snap["buttons"])
+            continue
+        obs = st["observation"]
+        if obs["phase"] == "play":
+            # the hand (13 or 14 tiles, the drawn one apart) and the buttons lie inside the window
+            inside(page, [r for _, _, r in snap["tiles"]], "tiles")
+            inside(page, snap["buttonRects"], "buttons")
+            if shots == 0:
+                shot(page, f"mahjong-{lang}-{viewport}-turn.png")
+                shots += 1
+        # the 宝 is shown to a ready player only
+        assert snap["bao"] == (obs["bao"] if obs["ready"][st["you"]] else None)
+        play_turn(page, snap, seen, lang)
+    else:
+        raise AssertionError("the deal did not end")
+    assert seen["turns"] >= 1, seen
+    # the settlement: the winner and how, each loser's fans, the payments (包三家 named when it applies)
+    dlg = page.locator("#settlement")
+    expect(dlg).to_be_visible()
+    over = page.evaluate("() => window.qipai.store.dealOver")
+    out = over["outcome"]
+    shot(page, f"mahjong-{lang}-{viewport}-settlement.png")
+    rows = dlg.locator(".settle-table tbody tr")
+    expect(rows).to_have_count(4)
+    if out["exhausted"]:
+        expect(dlg.locator(".settle-head .big")).to_have_text("荒庄" if lang == "zh" else "Exhausted wall")
+    else:
+        st_ = out["settlement"]
+        fan_words = {"zh": {"dealer": "庄", "closed": "门清", "self_drawn": "自摸", "jia": "夹", "bao": "宝",
+                            "bao_zhong_bao": "宝中宝", "dian_pao": "点炮"},
+                     "en": {"dealer": "dealer", "closed": "closed hand", "self_drawn": "self-drawn",
+                            "jia": "middle wait", "bao": "treasure", "bao_zhong_bao": "treasure in treasure",
+                            "dian_pao": "fed the win"}}[lang]
+        for share in st_["shares"]:
+            cell = dlg.locator(f'.settle-table tr[data-seat="{share["seat"]}"] td.fans').inner_text()
+            for f in share["fans"]:
+                assert fan_words[f] in cell, (f, cell)
+            how = dlg.locator(f'.settle-table tr[data-seat="{share["seat"]}"] td.how').inner_text()
+            assert how.endswith(f"= {share['share']}"), how
+        pays = dlg.locator(".mj-payments li")
+        expect(pays).to_have_count(len(st_["payments"]))
+        for i, p in enumerate(st_["payments"]):
+            text = pays.nth(i).inner_text()
+            assert str(p["amount"]) in text
+            if p["for"] != p["payer"]:
+                assert ("替" if lang == "zh" else "for") in text
+        if st_["bao_san_jia"]:
+            expect(dlg.locator(".mj-bsj")).to_be_visible()
+        for seat, s in enumerate(out["scores"]):
+            delta = dlg.locator(f'.settle-table tr[data-seat="{seat}"] td.delta').inner_text()
+            assert delta.replace("+", "") == str(s) or (s == 0 and delta in ("0", "±0")), (seat, delta, s)
+    expect(dlg.locator(".mj-hand-row")).to_have_count(4)
+    if phone:  # the whole settlement table fits the phone's width
+        in_viewport(page, "#settlement .settle-head")
+        in_viewport(page, "#settlement .settle-table td.delta")
+    # the replay of the deal captions its steps in words
+    deal_id = over["deal"]
+    dlg.locator('[data-action="continue"], [data-action="ready"]').locator("visible=true").first.click()
+    page.goto(f"{server.url}/#/replay/{deal_id}")
+    expect(page.locator(".replay-table .tablev")).to_be_visible()
+    page.locator('.replay-controls [data-action="next"]').click()
+    what = page.locator(".step-what").inner_text()  # the dealer's first discard, in words
+    assert ("打出" if lang == "zh" else "discards") in what, what
+    assert not re.search(r"\b(discard|chi|peng) \d", what), what
+    page.locator('.replay-controls [data-action="next"]').click()
+    what = page.locator(".step-what").inner_text()
+    assert what and not re.search(r"\b(discard|chi|peng) \d", what), what
+    expect(page.locator(".replay-table .mj-river")).to_have_count(4)
+    page.locator('.replay-controls [data-action="last"]').click()
+    expect(page.locator(".replay-table .mj-shown").first).to_be_visible()
+    assert not errors, errors
+    page.context.close()
+
+
+# ------------------------------------------------------------------ fixed moments, fed by the test
+MJ = get_factory("mahjong")
+
+
+def reach(pred: Callable[[Any], bool], limit: int = 300) -> Any:
+    """The first moment (seeds 0, 1, …; four efficiency bots) where ``pred(game)`` holds."""
+    for seed in range(limit):
+        g = MJ.new(MJ.options({}), seed, {"dealer": 0})
+        bots = [BOTS["efficiency"](i) for i in range(4)]
+        while g.phase != "over":
+            if pred(g):
+                return g
+            s = g.acting[0]
+            g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
+    raise AssertionError("no such moment")
+
+
+class MahjongTable(FakeTable):
+    """The FakeTable of web_helpers for a mahjong table (the page believes it sits at seat 0)."""
+
+    def table_view(self, status: str = "playing") -> dict[str, Any]:
+        view = super().table_view(status)
+        view.update({"game": "mahjong", "room": "daqing-1", "options": {"preset": "daqing"}})
+        return view
+
+
+def logged_in(browser: Browser, server: ThreadServer, lang: str, phone: bool) -> tuple[Page, list[str]]:
+    page, errors = new_page(browser, lang, phone)
+    as_guest(page, server.url)
+    page.wait_for_function("() => window.qipai && window.qipai.conn.status === 'open' "
+                           "&& window.qipai.store.welcomes > 0")
+    return page, errors
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_a_claim_window_with_a_ready_claim(browser: Browser, server: ThreadServer, lang: str, viewport: str) -> None:
+    """Seat 0 may claim the discard with a 吃听/碰听: every claim is a button in words (a chow shows its tiles), the
+    window counts down, the discard is shown with its discarder; a click sends the claim with the decision id."""
+    page, errors = logged_in(browser, server, lang, viewport == "phone")
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting and any(a.endswith("ting") for a in g.legal_actions(0)))
+    ft = MahjongTable(page, g)
+    ft.extra_state = {"deadline_ms": 60_000}  # as the server gives a seat in a window its own deadline
+    ft.open()
+    legal = g.legal_actions(0)
+    main = page.locator(".tablev.live .act-main")
+    expect(main.locator("button")).to_have_count(len(legal))
+    for a in legal:
+        text = main.locator(f'[data-action="{a}"]').inner_text()
+        words = {"zh": {"chi": "吃", "peng": "碰", "hu": "胡", "pass": "过"},
+                 "en": {"chi": "Chow", "peng": "Pung", "hu": "Win", "pass": "Pass"}}[lang]
+        assert words[a.split()[0]] in text, (a, text)
+        if a.endswith("ting"):
+            assert ("听" if lang == "zh" else "ready") in text, (a, text)
+        if a.startswith("chi"):
+            tiles = main.locator(f'[data-action="{a}"] .mj-tile').evaluate_all("els => els.map(e => e.dataset.tile)")
+            assert "".join(x[0] for x in tiles) + tiles[0][1] == a.split()[1]
+    cd = main.locator(".mj-countdown")
+    expect(cd).to_have_text(re.compile(r"^(59|60) (秒|s)$"))
+    page.wait_for_timeout(1300)
+    expect(cd).to_have_text(re.compile(r"^(57|58|59) (秒|s)$"))  # it counts down
+    d = g.observe(0)["discard"]
+    expect(page.locator(f'.tablev.live .mj-claim-on[data-tile="{d["tile"]}"][data-seat="{d["seat"]}"]')).to_be_visible()
+    in_viewport(page, ".tablev.live .act-main button")
+    shot(page, f"mahjong-{lang}-{viewport}-claim.png")
+    ting = next(a for a in legal if a.endswith("ting"))
+    main.locator(f'[data-action="{ting}"]').click()
+    sent = ft.sent("action")
+    assert sent[-1]["action"] == ting and sent[-1]["decision"] == g.decision_index(0)
+    expect(main.locator(f'[data-action="{ting}"]')).to_be_disabled()  # one answer per decision
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_ready_player_sees_the_bao_and_plays_by_itself(browser: Browser, server: ThreadServer) -> None:
+    """A ready seat 0: the 听 badge, the 宝 in its bar, the words that the engine draws and discards for it; the
+    other seats see only that a 宝 is set."""
+    page, errors = logged_in(browser, server, "zh", False)
+    g = reach(lambda g: g.phase == "play" and g.turn != 0 and g.ready[0] and g.bao is not None)
+    ft = MahjongTable(page, g)
+    ft.open()
+    bao = g.observe(0)["bao"]
+    expect(page.locator(f'.tablev.live .me-game .mj-bao[data-bao="{bao}"] .mj-tile[data-tile="{bao}"]')).to_be_visible()
+    expect(page.locator(".tablev.live .me-game .mj-ready")).to_have_text("听")
+    expect(page.locator(".tablev.live .mj-ready-msg")).to_contain_text("自动摸打")
+    # a seat that is not ready: the 宝 is set but hidden
+    others = [s for s in range(4) if not g.ready[s]]
+    assert others
+    ft2 = MahjongTable(page, g, you=others[0], table_id="T2", deal=2)
+    ft2.open()
+    expect(page.locator('.tablev.live .tgame .mj-bao[data-bao=""] .mj-tile.back')).to_be_visible()
+    expect(page.locator(".tablev.live .tgame .hidden-bao")).to_have_text("宝已定（听牌后可见）")
+    expect(page.locator(".tablev.live .me-game .mj-bao")).to_have_count(0)
+    assert not errors, errors
+    page.context.close()

@@ -1,0 +1,169 @@
+"""The match lobby in a real browser (Chromium, headless) against a real server: list the matches, register,
+withdraw and register again, be seated at the match table when it fills, and read the final standings with
+one's place and prize — in Chinese, with the English words a switch away."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+from web_helpers import ThreadServer, launch, sign_up, web_settings
+
+ADMIN = "web-match-admin"
+POOL = {"name": "sng", "preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}, "round_gap_s": 1,
+        "stages": [{"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}", matches=json.dumps([POOL]),
+                                  admin_token=ADMIN, time_scale=0.05, bot_delay=0.0, autoplay_delay=0.0,
+                                  next_deal_delay=0.2, ready_timeout=0.3, forced_delay=0.1)).start()
+    yield s
+    s.stop()
+
+
+def new_page(browser: Browser) -> tuple[Page, list[str]]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    ctx.add_init_script("localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', 'zh')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+
+    def console(m: ConsoleMessage) -> None:
+        if m.type == "error" and "401" not in m.text:
+            errors.append(f"console: {m.text}")
+
+    page.on("console", console)
+    return page, errors
+
+
+def points(page: Page) -> int:
+    me = page.evaluate("() => fetch('/api/me').then(r => r.json())")
+    return int(me["games"]["doudizhu"]["points"])
+
+
+def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "mallory")
+    page.locator('[data-nav="matches"]').click()
+    open_panel = page.locator('.panel[data-status="open"]')
+    row = open_panel.locator("tr[data-match]")
+    expect(row).to_have_count(1)
+    mid = row.get_attribute("data-match")
+    assert mid
+    expect(row.locator("td.entrants")).to_have_text("0 / 9")
+    expect(row.locator("td.game")).to_have_text("斗地主")  # the game in words, not its code
+    row.locator('[data-action="register"]').click()
+    expect(row.locator('[data-action="withdraw"]')).to_be_visible()
+    expect(row.locator("td.entrants")).to_have_text("1 / 9")
+    assert points(page) == 900
+    row.locator('[data-action="withdraw"]').click()
+    expect(row.locator('[data-action="register"]')).to_be_visible()
+    expect(row.locator("td.entrants")).to_have_text("0 / 9")
+    assert points(page) == 1000
+    # the match card with its standings, then register from it
+    row.locator("a").click()
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    expect(card.locator(".match-phase")).to_have_text("报名中")
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    fan, fan_errors = new_page(browser)
+    sign_up(fan, server.url, "fan")
+    fan.goto(f"{server.url}/#/matches/{mid}")
+    expect(fan.locator("section.match tr.me")).to_have_count(0)
+    # the operator fills it with bots: it starts and the browser is seated like a quick match
+    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 8}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 200, r.text
+    expect(page.locator(".tablev.live")).to_be_visible(timeout=20_000)
+    page.evaluate("() => { window.hashes = []; addEventListener('hashchange', () => hashes.push(location.hash)); }")
+    # somebody else watches a match table from the standings
+    watch = fan.locator('section.match [data-action="watch"]').first
+    watched = watch.get_attribute("data-table")
+    watch.click()
+    # the table view, or — when its round ended meanwhile — the notice its spectators get when it closes (or,
+    # closed before the request came, that it is gone)
+    expect(fan.locator(".tablev.live, #toasts .toast[data-key='left'], #toasts .toast[data-key='err-unknown_table']")
+           .first).to_be_visible()
+    me = fan.evaluate("() => fetch('/api/me').then(r => r.json())")
+    assert watched and me["table"] is None  # watching, not seated
+    assert not fan_errors, fan_errors
+    # our seat times out (auto-play after that); the match plays to its end (if we reach the final table the
+    # browser is seated there again); then read the final standings
+    page.wait_for_function(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.phase === 'finished')",
+                           timeout=120_000, polling=500)
+    expect(page.locator('#toasts .toast[data-key="match"]')).to_contain_text("比赛结束")
+    # when the round's table closed, the page went to the match card (the standings, the wait) meanwhile
+    assert f"#/matches/{mid}" in page.evaluate("() => window.hashes"), page.evaluate("() => window.hashes")
+    page.goto(f"{server.url}/#/matches/{mid}")
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    expect(card.locator('.match-phase[data-phase="finished"]')).to_have_text("比赛结束")
+    rows = card.locator("table.standings tbody tr")
+    expect(rows).to_have_count(9)
+    me = card.locator("tr.me")
+    expect(me).to_have_count(1)
+    place = int(me.get_attribute("data-place") or 0)
+    assert 1 <= place <= 9
+    # the only human takes the whole pool (1 paying × 100 × 90 %) whatever its place; bots take none
+    expect(me.locator("td.prize")).to_have_text("90")
+    assert points(page) == 900 + 90
+    page.locator("#langbtn").click()
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    expect(card.locator(".match-phase")).to_have_text("Finished")
+    # the profile lists the match with the place and the prize
+    page.goto(f"{server.url}/#/profile")
+    mine = page.locator(f'.my-matches tr[data-match="{mid}"]')
+    expect(mine.locator("td.place")).to_have_text(str(place))
+    expect(mine.locator("td.prize")).to_have_text("90")
+    assert not errors, errors
+
+
+def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_line(browser: Browser,
+                                                                                   server: ThreadServer) -> None:
+    """The card of a scheduled 打立出局 match: a countdown to the start that ticks every second, then — once it
+    runs — the stage in words: its format, the level and base, the elimination line and how many are left."""
+    import time
+
+    definition = {"name": "dali", "game": "ddz3", "round_gap_s": 1, "stage_gap_s": 1,
+                  "entry": {"start": "at_time", "min_entrants": 9, "max_entrants": 12, "fee": 0},
+                  "stages": [{"format": "dali", "advance": 6, "level_step": {"deals": 8}},
+                             {"format": "fixed", "rounds": [{"deals": 1}]}]}
+    start_at = int(time.time()) + 8
+    r = httpx.post(f"{server.url}/api/admin/matches", json={"definition": definition, "start_at": start_at},
+                   headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 201, r.text
+    mid = r.json()["id"]
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "watcher")
+    page.goto(f"{server.url}/#/matches/{mid}")
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    clock = card.locator(".match-countdown")
+    expect(clock).to_contain_text("距开赛 00:0")
+    first = clock.text_content()
+    expect(clock).not_to_have_text(first or "")  # it ticks
+    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 12}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 200, r.text
+    stage = card.locator('.match-stage[data-format="dali"]')
+    expect(stage).to_be_visible(timeout=20_000)
+    expect(stage).to_contain_text("第 1/2 阶段 打立出局")
+    expect(stage).to_contain_text("淘汰线")
+    expect(stage).to_contain_text("6 人晋级")
+    page.wait_for_function(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.phase === 'finished')",
+                           timeout=120_000, polling=500)
+    expect(card.locator('.match-phase[data-phase="finished"]')).to_be_visible()
+    expect(card.locator(".match-stage")).to_have_count(0)
+    assert not errors, errors

@@ -1,0 +1,530 @@
+"""Four-deck Shengji (升级) in a real browser against a real server: a player and three bots from quick match in a
+``four_deck`` room, a whole hand played with the mouse to the settlement on a desktop and a phone; a declaration
+made with a click while the cards are dealt, and the finished hand's replay in Chinese and English.
+
+The room is the ``four_deck`` preset with faster clocks for the test (a 40 ms deal step instead of 150 ms, a
+one-second final window, a minute a turn): the pace of a test, the rules of the room.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect, sync_playwright
+
+from qipai.host.settings import default_rooms
+
+from web_helpers import (
+    FakeTable,
+    ThreadServer,
+    as_guest,
+    launch,
+    live_state,
+    motion_done,
+    shot,
+    table,
+    version,
+    web_settings,
+)
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
+ROOM = "four_deck-1"
+FAST = {"deal_step_ms": 40, "final_declare_s": 1.0, "play_s": 60.0, "first_lead_s": 60.0}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def start(tmp_path: Path, **kw: Any) -> ThreadServer:
+    rooms = [replace(r, options={**r.options, **FAST}) if r.game == "shengji" else r for r in default_rooms()]
+    db = f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}"
+    return ThreadServer(web_settings(db, rooms=rooms, time_scale=1.0, **kw)).start()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    s = start(tmp_path)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def quiet_server(tmp_path: Path) -> Iterator[ThreadServer]:
+    """Quick match fills the seats with the passive bot, which never declares: the player's first level card is
+    always a declaration on offer."""
+    s = start(tmp_path, seat_bot="passive")
+    yield s
+    s.stop()
+
+
+def new_page(browser: Browser, viewport: ViewportSize, lang: str = "zh") -> tuple[Page, list[str]]:
+    phone = min(viewport["width"], viewport["height"]) < 600
+    ctx = browser.new_context(viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US", is_mobile=phone,
+                              has_touch=phone)
+    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+
+    def console(m: ConsoleMessage) -> None:
+        if m.type == "error" and "401" not in m.text:
+            errors.append(f"console: {m.text}")
+
+    page.on("console", console)
+    return page, errors
+
+
+def quick_match(page: Page) -> None:
+    page.locator(f'[data-action="quick-match"][data-room="{ROOM}"]').click()
+    expect(table(page)).to_be_visible(timeout=10_000)
+    expect(table(page)).to_have_attribute("data-game", "shengji")
+
+
+def hand_list(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(".tablev.live .hand .sj-card", "els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def raised(page: Page) -> list[str]:
+    sel = ".tablev.live .hand .sj-card.raised"
+    cards: list[str] = page.eval_on_selector_all(sel, "els => els.map(e => e.dataset.card)")
+    return sorted(cards)
+
+
+def card_point(page: Page, i: int) -> tuple[float, float]:
+    """A point on the visible part of card ``i``: its left strip (cards overlap to the right), its top (rows
+    overlap downwards)."""
+    box = page.locator(f'.tablev.live .hand .sj-card[data-i="{i}"]').bounding_box()
+    assert box is not None
+    return box["x"] + 4, box["y"] + min(14.0, box["height"] * 0.2)
+
+
+def click_card(page: Page, i: int) -> None:
+    x, y = card_point(page, i)
+    page.mouse.click(x, y)
+
+
+def drag_cards(page: Page, first: int, last: int) -> None:
+    x0, y0 = card_point(page, first)
+    x1, y1 = card_point(page, last)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=max(4, (last - first) * 2))
+    page.mouse.up()
+
+
+def click_empty(page: Page) -> None:
+    felt = page.locator(".tablev.live .felt").bounding_box()
+    assert felt is not None
+    page.mouse.click(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] * 0.55)
+
+
+def select_cards(page: Page, want: list[str]) -> None:
+    """Raise exactly ``want`` with the mouse: a drag over each run of neighbouring cards (a pair, a tractor), a
+    click for a lone card."""
+    motion_done(page)
+    if raised(page):
+        click_empty(page)
+        expect(page.locator(".tablev.live .hand .sj-card.raised")).to_have_count(0)
+    hand = hand_list(page)
+    need = list(want)
+    picks: list[int] = []
+    for i, c in enumerate(hand):
+        if c in need:
+            need.remove(c)
+            picks.append(i)
+    assert not need, f"{want} not all in hand {hand}"
+    runs: list[list[int]] = []
+    for i in picks:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    for run in runs:
+        if len(run) == 1:
+            click_card(page, run[0])
+        else:
+            drag_cards(page, run[0], run[-1])
+    page.wait_for_function(
+        "want => [...document.querySelectorAll('.tablev.live .hand .sj-card.raised')].map(e => e.dataset.card)"
+        ".sort().join(' ') === want", arg=" ".join(sorted(want)), timeout=5000)
+
+
+def wait_turn_or_over(page: Page, timeout: float = 120_000) -> str:
+    page.wait_for_function(
+        """() => document.querySelector('#settlement .settle') ||
+                 document.querySelector('.tablev.live[data-my-turn="1"][data-phase="play"]')""", timeout=timeout)
+    return "over" if page.locator("#settlement .settle").count() else "turn"
+
+
+def wait_version_change(page: Page, old: str) -> None:
+    page.wait_for_function(
+        "old => { const t = document.querySelector('.tablev.live'); return t && t.dataset.version !== old; }",
+        arg=old, timeout=15_000)
+
+
+def eff_suit(card: str, level: str, trump: str | None) -> str:
+    """A card's effective suit as the rules define it (§1): the test's own reading, to pick an illegal follow."""
+    if card in ("B", "R") or card[:-1] in (level, "2") or card[-1] == trump:
+        return "trump"
+    return card[-1]
+
+
+def check_info_bar(page: Page, obs: dict[str, Any]) -> None:
+    """The trump, the level, the banker, both teams' levels and the points are in the top bar."""
+    bar = page.locator(".tablev.live .tgame")
+    expect(bar.locator('[data-info="trump"]')).to_have_attribute("data-suit", obs["trump"])
+    expect(bar.locator('[data-info="level"]')).to_have_attribute("data-level", obs["level"])
+    expect(bar.locator('[data-info="banker"]')).to_have_attribute("data-seat", str(obs["banker"]))
+    expect(bar.locator('[data-info="levels"] .tl')).to_have_count(2)
+    expect(bar.locator('[data-info="points"]')).to_have_attribute("data-attackers", str(obs["points"]["attackers"]))
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone", "landscape"])
+def test_a_whole_hand_with_the_mouse_to_the_settlement(browser: Browser, server: ThreadServer, viewport: str) -> None:
+    vp = VIEWPORTS[viewport]
+    page, errors = new_page(browser, vp)
+    as_guest(page, server.url)
+    expect(page.locator(f'[data-action="quick-match"][data-room="{ROOM}"]')).to_be_enabled()
+    quick_match(page)
+    # the deal: the cards arrive one by one, the top bar says how many and who declared
+    expect(page.locator('.tablev.live [data-info="dealt"]')).to_be_visible(timeout=20_000)
+    expect(page.locator(".tablev.live .center-msg.game .msg.phase")).to_contain_text("发牌")
+    turns = played = 0
+    checked_toggle = checked_count = checked_illegal = checked_last = False
+    shot_taken = False
+    while True:
+        if wait_turn_or_over(page) == "over":
+            break
+        st = live_state(page)
+        assert st is not None and st["legal"], st
+        obs = st["observation"]
+        hand = obs["hand"].split()
+        expect(page.locator(".tablev.live .hand .sj-card")).to_have_count(len(hand))
+        if turns == 0:
+            assert len(hand) == 54
+            # the hand: trumps first and apart, then the off suits in groups
+            groups = page.eval_on_selector_all(".tablev.live .hand .sj-card", "els => els.map(e => e.dataset.group)")
+            assert groups[0] == "T", groups[:3]
+            seen: list[str] = []
+            for g in groups:
+                if not seen or seen[-1] != g:
+                    seen.append(g)
+            assert len(seen) == len(set(seen)), f"a suit's cards are not together: {seen}"
+            trumps = [c for c, g in zip(hand_list(page), groups, strict=True) if g == "T"]
+            assert all(eff_suit(c, obs["level"], obs["trump"]) == "trump" for c in trumps), trumps
+            assert sorted(hand_list(page)) == sorted(hand)
+            check_info_bar(page, obs)
+        lead = obs["lead"]
+        if not checked_toggle:
+            # a click raises a card, a second click lowers it
+            click_card(page, 0)
+            assert len(raised(page)) == 1
+            click_card(page, 0)
+            assert raised(page) == []
+            # a drag over neighbouring cards raises them all (a tractor's cards sit side by side), a second drag
+            # over them lowers them all
+            drag_cards(page, 0, 5)
+            assert raised(page) == sorted(hand_list(page)[:6])
+            drag_cards(page, 0, 5)
+            assert raised(page) == []
+            checked_toggle = True
+        if lead and lead["n"] >= 2 and not checked_count:
+            select_cards(page, [hand[0]])
+            expect(page.locator('.tablev.live [data-action="play"]')).to_be_disabled()
+            expect(page.locator("#play-reason")).to_contain_text(f"要出 {lead['n']} 张")
+            checked_count = True
+        if lead and lead["n"] == 1 and not checked_illegal:
+            led = [c for c in hand if eff_suit(c, obs["level"], obs["trump"]) == lead["suit"]]
+            other = [c for c in hand if eff_suit(c, obs["level"], obs["trump"]) != lead["suit"]]
+            if led and other:
+                # a card of another suit while holding the led suit: the server's check says no, in words
+                select_cards(page, [other[0]])
+                btn = page.locator('.tablev.live [data-action="play"]')
+                expect(btn).to_have_attribute("data-reason", "reason_illegal")
+                expect(btn).to_be_disabled()
+                expect(page.locator("#play-reason")).to_contain_text("不能这样出")
+                old = version(page)
+                felt = page.locator(".tablev.live .felt").bounding_box()
+                assert felt is not None
+                page.mouse.click(felt["x"] + 20, felt["y"] + felt["height"] / 2, button="right")  # sends nothing
+                page.wait_for_timeout(200)
+                assert version(page) == old and raised(page) == [other[0]]
+                click_empty(page)
+                checked_illegal = True
+        if obs["last_trick"] and not checked_last:
+            page.locator('.tablev.live [data-action="last-trick"]').click()
+            dlg = page.locator("#last-trick-dialog")
+            expect(dlg.locator(".pt-row")).to_have_count(4)
+            expect(dlg).to_contain_text("赢了这一轮")
+            expect(dlg.locator(f'.pt-row[data-seat="{obs["last_trick"]["winner"]}"] .sj-won')).to_be_visible()
+            dlg.locator("button").last.click()
+            expect(dlg).to_have_count(0)
+            checked_last = True
+        # the play: the server's first legal play (its passive choice), raised with the mouse
+        cards = st["legal"][0][5:].split()
+        select_cards(page, cards)
+        btn = page.locator('.tablev.live [data-action="play"]')
+        expect(btn).to_be_enabled()
+        if not shot_taken and turns >= 3:
+            shot(page, f"shengji-table-{viewport}.png")
+            shot_taken = True
+        old = version(page)
+        if turns % 2:
+            felt = page.locator(".tablev.live .felt").bounding_box()
+            assert felt is not None
+            page.mouse.click(felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] * 0.5, button="right")
+        else:
+            btn.click()
+        wait_version_change(page, old)
+        turns += 1
+        played += len(cards)
+    assert played == 54, (turns, played)  # every card of the hand was played by this player's mouse
+    assert checked_toggle and checked_last and (checked_count or checked_illegal)
+    dlg = page.locator("#settlement")
+    expect(dlg).to_be_visible()
+    out = page.evaluate("() => window.qipai.store.dealOver && window.qipai.store.dealOver.outcome")
+    assert out and out["score"] is not None
+    expect(dlg.locator('.factor[data-name="points"] b')).to_have_text(str(out["attackers_points_before_last"]))
+    expect(dlg.locator('.factor[data-name="kou_di"]')).to_contain_text("扣底")
+    expect(dlg.locator('.factor[data-name="score"] b')).to_have_text(str(out["score"]))
+    expect(dlg.locator(".sj-change")).to_contain_text("级")
+    for team in (0, 1):
+        row = dlg.locator(f'.sj-levels tr[data-team="{team}"]')
+        expect(row).to_have_attribute("data-after", out["new_levels"][team])
+    expect(dlg.locator(".settle-table tbody tr")).to_have_count(4)
+    mine = out["scores"][0]
+    expect(dlg.locator('.settle-table tr[data-seat="0"] td.delta')).to_have_text(f"+{mine}" if mine > 0 else str(mine))
+    expect(dlg.locator(".settle-head .big")).to_have_text("你们赢了" if out["won"][0] else "你们输了")
+    shot(page, f"shengji-settlement-{viewport}.png")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_declaration_during_the_deal_and_the_replay(browser: Browser, quiet_server: ThreadServer) -> None:
+    server = quiet_server
+    page, errors = new_page(browser, DESKTOP)
+    as_guest(page, server.url)
+    quick_match(page)
+    # the first level card dealt to the player offers 亮 (declare): one click declares
+    btn = page.locator(".tablev.live .act-main .sj-declare").first
+    expect(btn).to_be_visible(timeout=30_000)
+    declared = None
+    for _ in range(40):
+        st = live_state(page)
+        if st and st["observation"].get("my_declarations"):
+            break
+        if st and st["observation"]["phase"] not in ("deal", "final"):
+            break
+        try:
+            b = page.locator(".tablev.live .act-main .sj-declare").first
+            declared = b.get_attribute("data-declare", timeout=2000)
+            b.click(timeout=2000)
+        except Exception:  # the window closed and the offer changed: the next one
+            pass
+        page.wait_for_timeout(150)
+    st = live_state(page)
+    assert st is not None
+    mine = st["observation"]["my_declarations"]
+    assert mine, "the declaration did not reach the server"
+    assert declared is not None
+    seat = st["you"]
+    mine_el = page.locator(".tablev.live .me-game .sj-decl.mine").first
+    expect(mine_el).to_be_visible()
+    expect(mine_el).to_contain_text("你亮了")
+    assert any(d[0] == seat for d in st["observation"]["declarations"])
+    level = st["observation"]["level"]
+    assert declared is not None and all(c[:-1] == level for c in mine[0][1].split()), mine
+    # the others see only who declared and how many (the top bar names the standing declaration while dealing)
+    if st["observation"]["phase"] in ("deal", "final"):
+        expect(page.locator('.tablev.live [data-info="trump"]')).to_contain_text(re.compile("叫主|♠|♥|♣|♦"))
+    # the rest of the hand in auto-play (托管)
+    page.wait_for_function("() => document.querySelector('.tablev.live').dataset.phase === 'play'", timeout=60_000)
+    st = live_state(page)
+    assert st is not None
+    obs = st["observation"]
+    assert obs["revealed"] is not None
+    if obs["revealed"]["seat"] == seat:
+        expect(page.locator('.tablev.live [data-info="trump"]')).to_have_attribute("data-suit", obs["trump"])
+        assert mine[-1][1] == obs["revealed"]["cards"]
+    page.locator('.tablev.live [data-action="autoplay"]').click()
+    expect(page.locator("#settlement .settle")).to_be_visible(timeout=120_000)
+    deal_id = page.evaluate("() => window.qipai.store.dealOver.deal")
+    page.locator('#settlement [data-action="ready"], #settlement [data-action="continue"]').first.click()
+    # the profile lists the hand with a replay link
+    page.goto(server.url + "/#/profile")
+    link = page.locator('.history-table [data-action="replay"]').first
+    expect(link).to_be_visible()
+    resp = page.request.get(f"{server.url}/api/deals/{deal_id}/replay")
+    assert resp.ok
+    size = len(resp.body())
+    rep = json.loads(resp.body())
+    steps = rep["steps"]
+    assert size < 3_000_000, f"the replay payload is {size} bytes"
+    assert resp.headers.get("content-encoding") == "gzip", resp.headers
+    k = next(i for i, s in enumerate(steps) if s["seat"] == seat and str(s["action"]).startswith("declare"))
+    link.click()
+    rt = page.locator(".replay .tablev.replay")
+    expect(rt).to_be_visible(timeout=30_000)
+    expect(rt).to_have_attribute("data-phase", "deal")
+    slider = page.locator('.replay-controls input[type="range"]')
+    assert int(slider.get_attribute("max") or 0) == len(steps) - 1
+    slider.fill(str(k))
+    # every seat's hand face up (after the hand everything is public), as it stood at that step
+    for other in range(4):
+        if other != seat:
+            n = steps[k]["observation"]["hand_sizes"][other]
+            expect(rt.locator(f'.seat[data-seat="{other}"] .sj-shown .sj-card')).to_have_count(n)
+    expect(rt.locator(".hand .sj-card")).to_have_count(steps[k]["observation"]["hand_sizes"][seat])
+    what = page.locator(".step-what")
+    expect(what).to_contain_text("叫主")
+    cap = what.inner_text()
+    assert re.search(r"[♠♥♣♦]", cap), cap
+    assert not re.search(r"\b(declare|pass|play)\b", cap), cap
+    # the play: captions name the cards and who won each trick
+    p = next(i for i, s in enumerate(steps) if str(s["action"]).startswith("play"))
+    slider.fill(str(p))
+    expect(what).to_contain_text("出")
+    shot(page, "shengji-replay-play.png")
+    t = next(i for i, s in enumerate(steps) if len(s["observation"]["tricks"]) == 1)
+    slider.fill(str(t))
+    expect(what).to_contain_text("赢这一轮")
+    page.locator('[data-action="last"]').click()
+    expect(rt).to_have_attribute("data-phase", "over")
+    shot(page, "shengji-replay.png")
+    # in English
+    page.evaluate("() => localStorage.setItem('qipai.lang', 'en')")
+    page.reload()
+    expect(rt).to_be_visible(timeout=30_000)
+    slider.fill(str(k))
+    expect(what).to_contain_text("declares")
+    slider.fill(str(t))
+    expect(what).to_contain_text("wins the trick")
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_private_table_from_the_lobby_with_a_friend_on_a_phone(browser: Browser, server: ThreadServer) -> None:
+    host, host_errors = new_page(browser, DESKTOP)
+    as_guest(host, server.url)
+    host.locator('select[name="room"]').select_option(ROOM)
+    host.locator('select[name="bots"]').select_option("")
+    host.locator('[data-action="create"]').click()
+    expect(table(host)).to_have_attribute("data-game", "shengji")
+    code = host.locator(".tinfo .code").inner_text().strip()
+    assert len(code) == 6
+    friend, friend_errors = new_page(browser, PHONE, lang="en")
+    as_guest(friend, server.url)
+    friend.locator('input[name="invite"]').fill(code)
+    friend.locator('[data-action="join"]').click()
+    expect(table(friend)).to_have_attribute("data-you", "1")
+    # the host calls bots into the two empty seats: the deal starts for both, in each one's language
+    host.locator('[data-action="fill-bots"]').click()
+    for page in (host, friend):
+        page.wait_for_function(
+            "() => ['deal', 'final', 'play'].includes(document.querySelector('.tablev.live').dataset.phase)",
+            timeout=20_000)
+    expect(friend.locator('.tablev.live [data-info="level"] .lbl')).to_have_text("Level")
+    expect(host.locator('.tablev.live [data-info="level"] .lbl')).to_have_text("级")
+    # the whole hand fits the phone's width once dealt, and a tap raises a card
+    friend.wait_for_function("() => document.querySelector('.tablev.live').dataset.phase === 'play'", timeout=60_000)
+    cards = friend.locator(".tablev.live .hand .sj-card")
+    expect(cards).to_have_count(54)
+    boxes = [c.bounding_box() for c in cards.all()]
+    assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] + 0.5 for b in boxes)
+    assert all(b is not None and b["y"] + b["height"] <= PHONE["height"] + 0.5 for b in boxes)
+    x, y = card_point(friend, 0)
+    friend.touchscreen.tap(x, y)
+    expect(friend.locator(".tablev.live .hand .sj-card.raised")).to_have_count(1)
+    friend.touchscreen.tap(x, y)
+    expect(friend.locator(".tablev.live .hand .sj-card.raised")).to_have_count(0)
+    # a raised card of a lower row leaves the index (rank and suit) of every card of the row above in sight
+    covered = friend.evaluate("""() => {
+      const rows = [...document.querySelectorAll('.tablev.live .sj-hand .sj-row')];
+      if (rows.length < 2) return 'one row';
+      for (const c of rows[1].querySelectorAll('.sj-card')) { c.style.transition = 'none'; c.classList.add('raised'); }
+      const hidden = [];
+      for (const c of rows[0].querySelectorAll('.sj-card')) {
+        const s = c.querySelector('.cs').getBoundingClientRect();
+        const at = document.elementFromPoint(s.left + 1, s.bottom - 1);
+        if (!at || at.closest('.sj-card') !== c) hidden.push(c.dataset.card);
+      }
+      for (const c of rows[1].querySelectorAll('.sj-card')) { c.classList.remove('raised'); c.style.transition = ''; }
+      return hidden;
+    }""")
+    assert covered == [], covered
+    assert not host_errors and not friend_errors, (host_errors, friend_errors)
+    host.context.close()
+    friend.context.close()
+
+
+class ShengjiFakeTable(FakeTable):
+    """web_helpers.FakeTable with a real Shengji hand (its observations from the engine) at a four_deck table."""
+
+    def table_view(self, status: str = "playing") -> dict[str, Any]:
+        view = super().table_view(status)
+        view.update(game="shengji", room=ROOM, options={"preset": "four_deck", "stake": 1})
+        return view
+
+    def window(self, answers: dict[int, str]) -> None:
+        """The seats' answers to the open window (the others pass, or the window times out), then the state."""
+        g = self.game
+        for seat, action in answers.items():
+            g.apply(action, seat)
+        if g.acting:
+            g.timeout(g.acting[0])
+        self.version += 1
+
+
+def test_an_overcall_offered_and_sent_from_the_deal_window(browser: Browser, server: ThreadServer) -> None:
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, PHONE)
+    as_guest(page, server.url)
+    g = ShengjiGame({}, seed=11)
+    ft = ShengjiFakeTable(page, g, names=["bot:rule:1", "bot:rule:2", "bot:rule:3", "bot:rule:4"], you=0)
+    ft.names[0] = page.evaluate("() => window.qipai.store.user.name")
+    ft.open()
+    # seat 1 declares with its first level card; seat 0 (the player) waits until it holds two of one level face
+    while not any(a.startswith("declare") for a in g.legal_actions(1)):
+        ft.window({})
+    one = next(a for a in g.legal_actions(1) if a.startswith("declare") and len(a.split()) == 2)
+    ft.window({1: one})
+    while not any(len(a.split()) == 3 for a in g.legal_actions(0) if a.startswith("declare")):
+        ft.window({})
+    ft.push_state()
+    expect(page.locator('.seat[data-seat="1"] .sj-decl')).to_have_text("叫1张")
+    expect(page.locator('.tablev.live [data-info="trump"]')).to_contain_text("叫主 1 张")
+    offers = [a for a in g.legal_actions(0) if a.startswith("declare")]
+    buttons = page.locator(".tablev.live .act-main .sj-declare")
+    expect(buttons).to_have_count(len(offers))
+    assert all(len(a.split()) >= 3 for a in offers), offers  # an overcall needs more cards than the standing one
+    two = offers[0]
+    btn = page.locator(f'.tablev.live .act-main [data-action="{two}"]')
+    expect(btn).to_contain_text("反主")
+    btn.click()
+    sent = ft.sent("action")
+    assert [m["action"] for m in sent] == [two], sent
+    assert sent[0]["decision"] == g.decision_index(0)
+    ft.window({0: two})
+    ft.push_state()
+    expect(page.locator(".tablev.live .me-game .sj-decl.mine")).to_contain_text("你亮了")
+    expect(page.locator('.tablev.live [data-info="trump"]')).to_contain_text("叫主 2 张")
+    expect(page.locator(".tablev.live .act-main .sj-declare")).to_have_count(0)  # no overcalling oneself
+    assert not errors, errors
+    page.context.close()

@@ -1,0 +1,674 @@
+"""The Dou Dizhu table in a real browser, fed real engine observations by the test (web_helpers.FakeTable):
+what a player sees and hears at each moment of a deal, in Chinese and English, on a desktop and a phone.
+
+One server and one browser serve the whole module; each test gets a freshly loaded page of a logged-in guest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+from web_helpers import FakeTable, ThreadServer, as_guest, launch, raised_ranks, shot, web_settings
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+# seat 0: 333 4444 5-K (the test's player); seat 1: the rocket, four 2s, four aces; seat 2: the rest
+HANDS = [
+    "3S 3H 3C 4S 4H 4C 4D 5S 6S 7S 8S 8H 9S TS JS QS KS",
+    "B R 2S 2H 2C 2D AS AH AC AD KH KC KD QH QC QD JH",
+    "3D 5H 5C 5D 6H 6C 6D 7H 7C 7D 8C 8D 9H 9C 9D TH TC",
+]
+KITTY = "TD JC JD"
+
+
+def deal(preset: str = "classic", first_bidder: int = 0) -> Game:
+    return Game.from_deal(PRESETS[preset], HANDS, KITTY, first_bidder=first_bidder)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("web-table") / "qipai.db"
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+class Pages:
+    """Logged-in guests, one per (language, viewport, motion), reused across the module's tests."""
+
+    def __init__(self, browser: Browser, server: ThreadServer) -> None:
+        self.browser = browser
+        self.server = server
+        self.pages: dict[tuple[str, str, str], tuple[Page, list[str]]] = {}
+
+    def get(self, lang: str = "zh", viewport: str = "desktop", motion: str = "no-preference") -> Page:
+        key = (lang, viewport, motion)
+        if key not in self.pages:
+            vp = DESKTOP if viewport == "desktop" else PHONE
+            phone = viewport == "phone"
+            ctx = self.browser.new_context(viewport=vp, locale="zh-CN" if lang == "zh" else "en-US",
+                                           is_mobile=phone, has_touch=phone, reduced_motion=motion)  # type: ignore[arg-type]
+            ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
+            page = ctx.new_page()
+            page.set_default_timeout(10_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+            page.on("console", lambda m: errors.append(f"console: {m.text}")
+                    if m.type == "error" and "401" not in m.text else None)
+            as_guest(page, self.server.url)
+            self.pages[key] = (page, errors)
+        page, errors = self.pages[key]
+        errors.clear()
+        # a fresh page: no state left from the last test, no preferences but the language
+        page.goto(self.server.url + "/#/lobby")
+        page.evaluate("() => { for (const k of Object.keys(localStorage)) "
+                      "if (k.startsWith('qipai.u')) localStorage.removeItem(k); }")
+        page.reload()
+        expect(page.locator("section.lobby")).to_be_visible()
+        page.wait_for_function("() => window.qipai && window.qipai.conn.status === 'open' "
+                               "&& window.qipai.store.welcomes > 0")
+        return page
+
+    def errors(self, page: Page) -> list[str]:
+        for p, errs in self.pages.values():
+            if p is page:
+                return errs
+        return []
+
+    def close(self) -> None:
+        for page, _ in self.pages.values():
+            page.context.close()
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Browser, server: ThreadServer) -> Iterator[Pages]:
+    ps = Pages(browser, server)
+    yield ps
+    ps.close()
+
+
+def lead_as_landlord(page: Page) -> FakeTable:
+    """Seat 0 (the player) bids 3 and leads."""
+    ft = FakeTable(page, deal())
+    ft.open()
+    ft.apply("bid 3")
+    return ft
+
+
+def no_errors(pages: Pages, page: Page) -> None:
+    errs = pages.errors(page)
+    assert not errs, errs
+
+
+# ---------------------------------------------------------------------------------------------- 上手牌
+@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "不出"), ("en", "phone", "Pass")])
+def test_previous_trick_says_pass_in_words(pages: Pages, lang: str, viewport: str, word: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    ft.apply("play 3")
+    ft.apply("pass")  # seat 1
+    ft.apply("play 5")  # seat 2
+    ft.apply("pass")  # seat 0
+    ft.apply("pass")  # seat 1: the trick is over, seat 2 leads
+    page.locator('.tablev.live [data-action="prev-trick"]').click()
+    rows = page.locator("#prev-trick-dialog .pt-row")
+    expect(rows).to_have_count(5)
+    texts = [re.sub(r"\s+", " ", r.inner_text()) for r in rows.all()]
+    assert sum(word in x for x in texts) == 3, texts
+    # a pass is a word, never cards spelling "p a s s"
+    ranks = page.eval_on_selector_all("#prev-trick-dialog .card", "els => els.map(e => e.dataset.rank)")
+    assert sorted(ranks) == ["3", "5"], ranks
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- 提示
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_hint_follows_the_servers_order(pages: Pages, lang: str, viewport: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = FakeTable(page, deal())
+    ft.open()
+    ft.game.apply("bid 3", 0)
+    ft.version += 1
+    # the server's plan order: a single 5 first, then the straight, bombs last (not the local order)
+    ft.push_state(hints=["play 5", "play 56789TJQK", "play 333", "play 4444"])
+    hint = page.locator('.tablev.live [data-action="hint"]')
+    seen = []
+    for _ in range(5):
+        hint.click()
+        seen.append(raised_ranks(page))
+    assert seen == ["5", "56789TJQK", "333", "4444", "5"], seen
+    no_errors(pages, page)
+
+
+def test_hint_without_server_hints_keeps_bombs_and_twos(pages: Pages) -> None:
+    page = pages.get()
+    g = Game.from_deal(PRESETS["classic"], [
+        "4S 4H 4C 4D 8S 8H 2S 2H 5S 6S 7C 9S TS JS QS KS AS",
+        "B R 2C 2D AH AC AD KH KC KD QH QC QD JH 3S 3H 3C",
+        "3D 5H 5C 5D 6H 6C 6D 7H 7S 7D 8C 8D 9H 9C 9D TH TC"], "TD JC JD", first_bidder=0)
+    ft = FakeTable(page, g)
+    ft.open()
+    ft.apply("bid 3")
+    page.locator('.tablev.live [data-action="hint"]').click()
+    first = raised_ranks(page)
+    assert "4444" not in first and "2" not in first, first
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- 要不起
+def rocket_led(page: Page) -> FakeTable:
+    """Seat 1 is landlord and leads the rocket; seat 2 passes: nothing the player holds beats it."""
+    ft = FakeTable(page, deal(first_bidder=1))
+    ft.open()
+    ft.apply("bid 3")
+    ft.apply("play BR")
+    return ft
+
+
+@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "要不起"), ("en", "phone", "Can't beat")])
+def test_cannot_beat_shows_the_forced_pass(pages: Pages, lang: str, viewport: str, word: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = rocket_led(page)
+    ft.game.apply("pass", 2)
+    ft.version += 1
+    ft.push_state(forced="pass", forced_in_ms=4000)
+    btn = page.locator('.tablev.live .act-main [data-action="pass"]')
+    expect(btn).to_contain_text(word)
+    expect(page.locator('.tablev.live [data-action="play"]')).to_have_count(0)
+    expect(page.locator("#play-reason")).to_contain_text(word)
+    expect(page.locator("#play-reason")).to_contain_text(re.compile(r"[1-4]"))
+    # the server passes by itself: the page sends nothing while it waits
+    page.wait_for_timeout(1500)
+    assert not ft.sent("action"), ft.sent("action")
+    btn.click()
+    assert [m["action"] for m in ft.sent("action")] == ["pass"]
+    no_errors(pages, page)
+
+
+def test_auto_pass_from_a_server_without_forced_moves_and_the_switch(pages: Pages) -> None:
+    page = pages.get()
+    ft = rocket_led(page)
+    ft.apply("pass")  # seat 2; no "forced" in the state: the page passes by itself
+    page.wait_for_function("() => window.__sent.some(m => m.type === 'action' && m.action === 'pass')", timeout=4000)
+    # switched off (and told to the server), it waits for the player
+    page.locator('.tablev.live [data-action="auto-pass"]').click()
+    expect(page.locator('.tablev.live [data-action="auto-pass"]')).to_have_attribute("aria-pressed", "false")
+    assert ft.sent("prefs")[-1]["auto_pass"] is False
+    ft.page.evaluate("() => { window.__sent.length = 0; }")
+    ft.push_state()
+    page.wait_for_timeout(1800)
+    assert not ft.sent("action")
+    no_errors(pages, page)
+
+
+def test_last_card_is_raised_when_the_server_will_play_it(pages: Pages) -> None:
+    page = pages.get()
+    ft = lead_as_landlord(page)
+    ft.push_state(forced="play 3", forced_in_ms=3000)
+    assert raised_ranks(page) == "3"
+    expect(page.locator("#play-reason")).to_contain_text("最后一张")
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- settlement
+def chengdu_spring(page: Page, you: int = 0) -> FakeTable:
+    """Chengdu: seat 1 calls, seat 2 doubles (倒) and the landlord answers (反); the landlord plays two bombs and
+    the rocket and goes out (spring).  Seat 2's multiplier is ×64, seat 0's ×16."""
+    ft = FakeTable(page, deal("chengdu", first_bidder=1), you=you, preset="chengdu")
+    ft.open()
+    for a in ["call", "double", "pass", "redouble", "pass", "play 2222", "pass", "pass", "play AAAA", "pass", "pass",
+              "play BR", "pass", "pass", "play JJJQQQKKK", "pass", "pass"]:
+        ft.game.apply(a, ft.game.public_acting()[0])
+        ft.version += 1
+    ft.push_state()
+    ft.apply("play T")
+    assert ft.game.phase == "over"
+    return ft
+
+
+def cells(page: Page, seat: int) -> dict[str, str]:
+    row = page.locator(f'#settlement .settle-table tr[data-seat="{seat}"]')
+    return {k: re.sub(r"\s+", " ", row.locator("td." + k).inner_text()).strip() for k in ("mult", "how", "delta")}
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_chengdu_settlement_adds_up_seat_by_seat(pages: Pages, lang: str, viewport: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = chengdu_spring(page)
+    expect(page.locator('.fx[data-fx="spring"]')).to_be_attached()
+    ft.deal_over()
+    dialog = page.locator("#settlement")
+    expect(dialog).to_be_visible()
+    bomb, rocket, spring = ("炸弹", "火箭", "春天") if lang == "zh" else ("Bomb", "Rocket", "Spring")
+    # the factors every farmer shares, then each farmer's own
+    expect(dialog.locator('.factor[data-name="total"]')).to_contain_text("×16")
+    f0, f2, lord = cells(page, 0), cells(page, 2), cells(page, 1)
+    assert f0["mult"] == f"{bomb}×2 · {bomb}×2 · {rocket}×2 · {spring}×2 = ×16", f0
+    assert f2["mult"] == f"{bomb}×2 · {bomb}×2 · {rocket}×2 · {spring}×2 · 倒×2 · 反×2 = ×64", f2
+    # every number adds up: a farmer pays stake × bid × own multiplier, the landlord gets their sum
+    for f, delta in ((f0, -16), (f2, -64)):
+        m = re.fullmatch(r"(\d+) × (\d+) × (\d+) = (\d+)", f["how"])
+        assert m, f
+        a, b, c, total = map(int, m.groups())
+        assert a * b * c == total == -delta and f["delta"] == str(delta)
+        factors = [int(x) for x in re.findall(r"×(\d+)", f["mult"])]
+        prod = 1
+        for x in factors[:-1]:
+            prod *= x
+        assert prod == factors[-1] == c
+    assert lord["how"].endswith("16 + 64 = 80") or lord["how"].endswith("64 + 16 = 80"), lord
+    assert lord["delta"] == "+80"
+    shot(page, f"settlement-chengdu-{lang}.png")
+    no_errors(pages, page)
+
+
+def test_settlement_gives_way_to_the_next_deal_and_never_comes_back(pages: Pages) -> None:
+    page = pages.get()
+    ft = chengdu_spring(page)
+    ft.deal_over()
+    expect(page.locator("#settlement")).to_be_visible()
+    # a language switch while it is open keeps it (the player has not moved on)
+    page.evaluate("() => document.getElementById('langbtn').click()")
+    expect(page.locator("#settlement")).to_be_visible()
+    expect(page.locator("#settlement .settle-head .big")).to_have_text("You lose")
+    # the next deal starts: the settlement gives way to the bidding, for good
+    ft.next_deal(deal("chengdu", first_bidder=0))
+    expect(page.locator("#settlement")).to_have_count(0)
+    expect(page.locator('.tablev.live .act-main [data-action="call"]')).to_be_visible()
+    page.locator("#langbtn").click()
+    expect(page.locator('.tablev.live [data-action="sort"]')).to_have_text("排序")
+    page.wait_for_timeout(300)
+    expect(page.locator("#settlement")).to_have_count(0)
+    no_errors(pages, page)
+
+
+def test_a_closed_settlement_stays_closed_across_a_language_switch(pages: Pages) -> None:
+    page = pages.get("en", "phone")
+    ft = chengdu_spring(page)
+    ft.deal_over()
+    page.locator('#settlement [data-action="continue"]').click()
+    expect(page.locator("#settlement")).to_have_count(0)
+    page.locator("#langbtn").click()
+    expect(page.locator('.tablev.live [data-action="history"]')).to_have_text("历史得分")
+    page.wait_for_timeout(300)
+    expect(page.locator("#settlement")).to_have_count(0)
+    # 结果 shows it again on purpose
+    page.locator('.tablev.live [data-action="result"]').click()
+    expect(page.locator("#settlement")).to_be_visible()
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "准备"), ("en", "phone", "Ready")])
+def test_ready_step_between_deals(pages: Pages, lang: str, viewport: str, word: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = chengdu_spring(page)
+    ft.extra_table.update(ready=None, ready_deadline_ms=None)
+    ft.deal_over()
+    ft.push_table(status="playing", ready=[False, True, True], ready_deadline_ms=15_000)
+    ready = page.locator('#settlement [data-action="ready"]')
+    expect(ready).to_have_text(word)
+    # the bots are ready at once
+    expect(page.locator('.seat[data-seat="1"] .badge.ready')).to_be_visible()
+    ready.click()
+    assert ft.sent("ready") == [{"type": "ready", "table": "T1"}]
+    expect(page.locator("#settlement")).to_have_count(0)
+    ft.push_table(ready=[True, True, True])
+    expect(page.locator('.mebar .badge.ready')).to_be_visible()
+    no_errors(pages, page)
+
+
+def test_ready_from_the_felt_after_closing_the_settlement(pages: Pages) -> None:
+    page = pages.get()
+    ft = chengdu_spring(page)
+    ft.extra_table.update(ready=None, ready_deadline_ms=None)
+    ft.deal_over()
+    ft.push_table(ready=[False, True, True], ready_deadline_ms=9_000)
+    page.locator("#settlement .x").click()
+    btn = page.locator('.tablev.live .center-msg [data-action="ready"]')
+    expect(btn).to_be_visible()
+    expect(page.locator(".ready-left")).to_contain_text(re.compile(r"[5-9] 秒后自动准备"))
+    btn.click()
+    assert len(ft.sent("ready")) == 1
+    no_errors(pages, page)
+
+
+ESCAPE_WORDS = {
+    "zh": ("逃跑，扣 3 分", "= 3 × 底分 1 × 倍数 1 × 底注 1 = 3", "逃跑"),
+    "en": ("escaped and loses 3", "= 3 × bid 1 × multiplier 1 × stake 1 = 3", "escaped"),
+}
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_escape_says_what_it_cost(pages: Pages, lang: str, viewport: str) -> None:
+    page = pages.get(lang, viewport)
+    cost, formula, mark = ESCAPE_WORDS[lang]
+    ft = FakeTable(page, deal("chengdu", first_bidder=1), preset="chengdu")
+    ft.open()
+    ft.apply("call")
+    ft.game.leave(0)  # the player escapes: 3 × bid × multiplier × stake
+    ft.version += 1
+    ft.push_state()
+    ft.deal_over()
+    dialog = page.locator("#settlement")
+    expect(dialog.locator(".note.escape")).to_contain_text(cost)
+    expect(dialog.locator(".note.formula")).to_contain_text(formula)
+    expect(dialog.locator('tr[data-seat="0"] .badge.esc')).to_have_text(mark)
+    dialog.locator('[data-action="continue"]').click()
+    page.locator('.tablev.live [data-action="history"]').click()
+    cell = page.locator('#history-dialog td[data-escaped="1"]')
+    expect(cell).to_contain_text("-3")
+    expect(cell).to_contain_text(mark)
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- toasts, errors, names
+@pytest.mark.parametrize("lang,viewport,word",
+                         [("zh", "desktop", "还没轮到你"), ("en", "phone", "It is not your turn")])
+def test_toasts_never_linger_over_dialogs(pages: Pages, lang: str, viewport: str, word: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    ft.emit({"type": "error", "code": "not_your_turn", "message": "it is not your turn (seat 0)",
+             "params": {"seat": 0}, "ref": None})
+    expect(page.locator(".toast.error")).to_have_text(word)
+    page.locator('.tablev.live [data-action="history"]').click()
+    expect(page.locator("#history-dialog")).to_be_visible()
+    expect(page.locator(".toast")).to_have_count(0)
+    # one coming while a dialog is open stays under its backdrop
+    ft.emit({"type": "error", "code": "chat_rate_limited", "message": "too many messages", "params": {}, "ref": None})
+    z = page.evaluate("() => ['#toasts', '.backdrop'].map(s => +getComputedStyle(document.querySelector(s)).zIndex)")
+    assert z[0] < z[1], z
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_server_errors_are_worded_from_code_and_params(pages: Pages, lang: str) -> None:
+    page = pages.get(lang)
+    ft = lead_as_landlord(page)
+    cases = [
+        ("unknown_invite", {"invite": "QX7K2M"}, "no open table has the invite code 'QX7K2M'",
+         "没有牌桌用邀请码 QX7K2M" if lang == "zh" else "No open table has the invite code QX7K2M"),
+        ("not_enough_points", {"need": 2000, "have": 150}, "room needs at least 2000 points",
+         "至少要 2000 分，你有 150 分" if lang == "zh" else "you need at least 2000, you have 150"),
+        ("illegal_action", {"reason": "a triple needs three cards"}, "a triple needs three cards",
+         "这一步不符合规则" if lang == "zh" else "That move is against the rules"),
+    ]
+    for code, params, message, want in cases:
+        ft.emit({"type": "error", "code": code, "message": message, "params": params, "ref": None})
+        toast = page.locator(f'.toast[data-key="err-{code}"]')
+        expect(toast).to_contain_text(want)
+        assert message not in toast.inner_text()
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,bot,guest", [("zh", "电脑2号", "游客0667"), ("en", "Bot 2", "Guest 0667")])
+def test_bots_and_guests_have_readable_names(pages: Pages, lang: str, bot: str, guest: str) -> None:
+    page = pages.get(lang)
+    me = page.evaluate("() => window.qipai.store.user.name")
+    ft = FakeTable(page, deal(), names=[me, "bot:heuristic:2", "guest-e8904029ab"])
+    ft.open()
+    expect(page.locator('.seat[data-seat="1"] .sname')).to_have_text(bot)
+    expect(page.locator('.seat[data-seat="2"] .sname')).to_have_text(guest)
+    ft.emit({"type": "chat", "table": "T1", "seat": 1, "phrase": "hurry"})
+    expect(page.locator('.chat-bubble[data-seat="1"] .who')).to_have_text(bot)
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- cards on the felt
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_plays_send_and_show_the_suited_cards(pages: Pages, lang: str, viewport: str) -> None:
+    from web_helpers import select_with_mouse
+
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    if viewport == "phone":
+        page.locator('.tablev.live [data-action="hint"]').click()  # (the hint's first play is a single 5)
+    select_with_mouse(page, "333") if viewport == "desktop" else None
+    if viewport == "phone":
+        from web_helpers import click_empty
+
+        click_empty(page)
+        page.locator('.tablev.live [data-action="hint"]').click()
+    raised = page.eval_on_selector_all(".tablev.live .hand .card.raised", "els => els.map(e => e.dataset.card)")
+    page.locator('.tablev.live [data-action="play"]').click()
+    action = ft.sent("action")[-1]["action"]
+    assert action.startswith("play ") and sorted(action[5:].split(":")[0].split()) == sorted(raised), (action, raised)
+    # the server applies it: the felt shows those very cards, suits and all
+    ft.apply(action)
+    shown = page.eval_on_selector_all(".tablev.live .myplay .card", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(raised)
+    expect(page.locator(".tablev.live .myplay .card .s").first).to_be_visible()
+    # and a bot's rank-only play comes back with suits from the engine
+    ft.apply("pass")
+    ft.apply("pass") if ft.game.public_acting()[0] != 0 else None
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_card_counter_counts_what_is_not_seen(pages: Pages, lang: str, viewport: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    ft.apply("play 4444")
+    ft.apply("play BR")  # seat 1
+    counter = page.locator(".tablev.live .counter")
+    expect(counter).to_be_visible()
+    left = page.eval_on_selector_all(".counter .cc",
+                                     "els => Object.fromEntries(els.map(e => [e.dataset.rank, +e.dataset.left]))")
+    # the player holds 333 5-K and the kitty's T J J; 4444 and the rocket are played
+    assert left["4"] == 0 and left["B"] == 0 and left["R"] == 0
+    assert left["3"] == 1 and left["2"] == 4 and left["A"] == 4 and left["J"] == 1 and left["T"] == 2 and left["K"] == 3
+    assert sum(left.values()) == 54 - 6 - 16  # played, and the 16 cards left in hand
+    page.locator('.tablev.live [data-action="counter"]').click()
+    expect(counter).to_have_count(0)
+    assert page.evaluate("() => window.qipai.prefs.get('counter', true)") is False
+    page.locator('.tablev.live [data-action="counter"]').click()
+    expect(page.locator(".tablev.live .counter")).to_be_visible()
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,one,two", [("zh", "报单", "报双"), ("en", "Last card!", "Two left!")])
+def test_one_and_two_cards_are_reported_and_heard(pages: Pages, lang: str, one: str, two: str) -> None:
+    page = pages.get(lang)
+    ft = lead_as_landlord(page)
+    ft.apply("play 3")
+    counts = list(ft.game.observe(0)["card_counts"])
+    ft.push_state(obs={"card_counts": [counts[0], 1, 2]})
+    expect(page.locator('.seat[data-seat="1"] .report')).to_have_text(one)
+    expect(page.locator('.seat[data-seat="2"] .report')).to_have_text(two)
+    names = page.evaluate("() => window.qipai.soundLog.map(s => s.name)")
+    assert "alarm1" in names and "alarm2" in names, names
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- motion and sound
+def sounds(page: Page) -> list[dict[str, Any]]:
+    log: list[dict[str, Any]] = page.evaluate("() => window.qipai.soundLog.slice()")
+    return log
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_bomb_rocket_and_plane_have_effects_and_sounds_and_block_nothing(pages: Pages, viewport: str) -> None:
+    page = pages.get("zh", viewport)
+    ft = lead_as_landlord(page)
+    ft.apply("play 4444")
+    expect(page.locator('.fx[data-fx="bomb"]')).to_contain_text("炸弹")
+    # the effect lies over the felt but never catches a click: the hand answers at once
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.fx-layer')).pointerEvents") == "none"
+    page.locator(".tablev.live .hand .card").last.click(position={"x": 6, "y": 40})
+    expect(page.locator(".tablev.live .hand .card.raised")).to_have_count(1)
+    ft.apply("play BR")
+    expect(page.locator('.fx[data-fx="rocket"]')).to_contain_text("王炸")
+    names = [s["name"] for s in sounds(page)]
+    assert "bomb" in names and "rocket" in names, names
+    motion = page.evaluate("() => window.qipai.motionLog.map(m => m.kind + ':' + m.name)")
+    assert "fly:play" in motion and "effect:bomb" in motion, motion
+    no_errors(pages, page)
+
+
+def test_a_plane_and_the_deal_move(pages: Pages) -> None:
+    page = pages.get()
+    g = Game.from_deal(PRESETS["classic"], [
+        "3S 3H 3C 4S 4H 4C 5D 6S 7S 8S 8H 9S TS JS QS KS 2D",
+        "B R 2S 2H 2C AS AH AC AD KH KC KD QH QC QD JH 5S",
+        "3D 4D 5H 5C 6H 6C 6D 7H 7C 7D 8C 8D 9H 9C 9D TH TC"], "TD JC JD", first_bidder=0)
+    ft = FakeTable(page, g)
+    ft.open()
+    assert page.evaluate("() => window.qipai.motionLog.some(m => m.kind === 'deal')")
+    ft.apply("bid 3")
+    ft.apply("play 333444:plane")
+    expect(page.locator('.fx[data-fx="plane"]')).to_contain_text("飞机")
+    assert "plane" in [s["name"] for s in sounds(page)]
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_reduced_motion_keeps_the_information_and_drops_the_movement(pages: Pages, lang: str, viewport: str) -> None:
+    page = pages.get(lang, viewport, motion="reduce")
+    ft = lead_as_landlord(page)
+    ft.apply("play 4444")
+    fx = page.locator('.fx[data-fx="bomb"]')
+    expect(fx).to_have_class(re.compile(r"\bstill\b"))
+    running = page.evaluate("() => document.getAnimations().filter(a => a.effect?.target?.closest?.('.card')).length")
+    assert running == 0
+    log = page.evaluate("() => window.qipai.motionLog.filter(m => m.kind === 'fly')")
+    assert log and all(m["reduced"] for m in log)
+    no_errors(pages, page)
+
+
+LOGOUT = "() => fetch('/api/logout', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'})"
+
+
+def test_mute_is_remembered_per_user(pages: Pages, browser: Browser, server: ThreadServer) -> None:
+    page = pages.get()
+    ft = lead_as_landlord(page)
+    btn = page.locator('.tablev.live [data-action="sound"]')
+    expect(btn).to_have_attribute("aria-pressed", "true")
+    btn.click()
+    expect(btn).to_have_attribute("aria-pressed", "false")
+    expect(btn).to_have_attribute("title", "声音：关")
+    ft.apply("play 3")
+    assert sounds(page)[-1]["muted"] is True
+    page.reload()
+    page.wait_for_function("() => window.qipai && window.qipai.store.user")
+    assert page.evaluate("() => window.qipai.isMuted()") is True
+    # another account on the same browser keeps its own switch
+    other = page.context.new_page()
+    other.goto(server.url + "/#/lobby")
+    other.evaluate(LOGOUT)
+    as_guest(other, server.url)
+    other.wait_for_function("() => window.qipai && window.qipai.store.user")
+    assert other.evaluate("() => window.qipai.isMuted()") is False
+    other.evaluate(LOGOUT)
+    other.close()
+    # (the shared context's guest is logged out now: log the module's page back in)
+    pages.pages.pop(("zh", "desktop", "no-preference"))
+    page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- quick chat
+@pytest.mark.parametrize("lang,viewport,phrase", [("zh", "desktop", "打得好！"), ("en", "phone", "Nice play!")])
+def test_quick_chat_phrases_and_emotes(pages: Pages, lang: str, viewport: str, phrase: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    page.locator('.tablev.live [data-action="chat"]').click()
+    menu = page.locator(".chat-pop")
+    expect(menu).to_be_visible()
+    expect(menu.locator('[data-phrase="nice_play"]')).to_have_text(phrase)
+    expect(menu.locator('[data-phrase^="emote:"]')).to_have_count(6)
+    menu.locator('[data-phrase="nice_play"]').click()
+    assert ft.sent("chat") == [{"type": "chat", "table": "T1", "phrase": "nice_play"}]
+    expect(menu).to_be_hidden()
+    # the server's chat shows by the seat that said it, words or emote
+    ft.emit({"type": "chat", "table": "T1", "seat": 0, "phrase": "nice_play"})
+    expect(page.locator('.chat-bubble[data-seat="0"]')).to_contain_text(phrase)
+    ft.emit({"type": "chat", "table": "T1", "seat": 2, "phrase": "emote:flower"})
+    expect(page.locator('.chat-bubble[data-seat="2"] svg')).to_be_visible()
+    # too fast: the server's refusal is worded
+    ft.emit({"type": "error", "code": "chat_rate_limited", "message": "too many messages", "params": {}, "ref": None})
+    expect(page.locator('.toast[data-key="err-chat_rate_limited"]')).to_contain_text(
+        "说得太快" if lang == "zh" else "too fast")
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,viewport,words", [("zh", "desktop", ("观战中", "祝大家好运")),
+                                                 ("en", "phone", ("Watching", "Good luck, everyone"))])
+def test_spectators_see_the_chat_but_have_no_chat_button(pages: Pages, lang: str, viewport: str,
+                                                         words: tuple[str, str]) -> None:
+    page = pages.get(lang, viewport)
+    ft = FakeTable(page, deal(), you=None)
+    ft.open()
+    expect(page.locator(".tablev.live .badge.watch")).to_have_text(words[0])
+    expect(page.locator('.tablev.live [data-action="chat"]')).to_have_count(0)
+    expect(page.locator(".tablev.live .hand .card")).to_have_count(0)
+    ft.emit({"type": "chat", "table": "T1", "seat": 1, "phrase": "good_luck"})
+    expect(page.locator('.chat-bubble[data-seat="1"]')).to_contain_text(words[1])
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- the room, in Chinese
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_seats_show_titles_and_points(pages: Pages, viewport: str) -> None:
+    page = pages.get("zh", viewport)
+    me = page.evaluate("() => window.qipai.store.user.name")
+    ft = FakeTable(page, deal(), names=[me, "someone", "bot:heuristic:3"])
+    ft.open()
+    expect(page.locator('.seat[data-seat="1"] .standing')).to_have_text(re.compile(r"商人\s*1010 分"))
+    expect(page.locator('.seat[data-seat="2"] .standing')).to_have_count(0)  # a bot: its badge says so
+    expect(page.locator('.seat[data-seat="2"] .badge.bot')).to_have_text("机器人")
+    expect(page.locator(".mebar .title-tag")).to_have_text("商人")
+    no_errors(pages, page)
+
+
+ALLOWED_LATIN = {"JOKER", "EN", "P", "H"}
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_no_english_or_engine_text_on_the_chinese_table(pages: Pages, viewport: str) -> None:
+    page = pages.get("zh", viewport)
+    ft = FakeTable(page, deal("chengdu", first_bidder=1), preset="chengdu")
+    ft.open()
+    for a in ["call", "double", "pass", "redouble", "pass", "play 2222", "pass", "pass", "play KKKQQQ:plane", "pass"]:
+        ft.game.apply(a, ft.game.public_acting()[0])
+        ft.version += 1
+    ft.push_state(hints=["pass"])
+    page.locator('.tablev.live [data-action="prev-trick"]').click()
+    page.locator("#prev-trick-dialog .x").click()
+    text = page.evaluate("() => document.body.innerText")
+    words = set(re.findall(r"[A-Za-z_]{2,}", text)) - ALLOWED_LATIN
+    assert not words, (words, text)
+    family = page.evaluate("() => getComputedStyle(document.body).fontFamily")
+    for face in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC"):
+        assert face in family, family
+    shot(page, f"table-chengdu-{viewport}.png")
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "在这里继续"), ("en", "phone", "Play here")])
+def test_another_window_took_the_seat(pages: Pages, lang: str, viewport: str, word: str) -> None:
+    page = pages.get(lang, viewport)
+    ft = lead_as_landlord(page)
+    ft.emit({"type": "taken_over", "reason": "another_window"})
+    btn = page.locator('.tablev.live [data-action="take-over"]')
+    expect(btn).to_have_text(word)
+    btn.click()
+    assert ft.sent("take_over") == [{"type": "take_over"}]
+    ft.emit({"type": "took_over", "ref": None})
+    ft.emit({"type": "snapshot", "table": ft.table_view(), "state": ft.state_view(), "last_result": None, "ref": None})
+    expect(btn).to_have_count(0)
+    no_errors(pages, page)
