@@ -361,3 +361,37 @@ def test_a_ready_player_sees_the_bao_and_plays_by_itself(browser: Browser, serve
     expect(page.locator(".tablev.live .me-game .mj-bao")).to_have_count(0)
     assert not errors, errors
     page.context.close()
+
+
+def finished(seed: int) -> Any:
+    """Seed ``seed`` played to its end by four efficiency bots."""
+    g = MJ.new(MJ.options({}), seed, {"dealer": 0})
+    bots = [BOTS["efficiency"](i) for i in range(4)]
+    while g.phase != "over":
+        s = g.acting[0]
+        g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
+    return g
+
+
+def fan_count(g: Any) -> int:
+    st = g.outcome()["settlement"] or {}
+    return sum(len(s["fans"]) for s in st.get("shares", [])) + len(st.get("hand_fans", []))
+
+
+def test_a_long_settlement_stays_within_a_phone(browser: Browser, server: ThreadServer) -> None:
+    """The settlement with the most fans of sixty deals, in English (the longest words), with long names and big
+    scores, on a phone: every cell of its table lies inside the window (the table wraps, it never runs off)."""
+    page, errors = logged_in(browser, server, "en", True)
+    g = max((finished(seed) for seed in range(60)), key=fan_count)
+    assert fan_count(g) >= 8
+    names = ["bot:heuristic:1", "Aleksandrovna-Konstantinopolskaya", "bot:efficiency:3", "Wolfeschlegelsteinhausen"]
+    names[0] = page.evaluate("() => window.qipai.store.user.name")
+    ft = MahjongTable(page, g, names=names)
+    ft.open()
+    ft.deal_over()
+    expect(page.locator("#settlement .settle-table tbody tr")).to_have_count(4)
+    in_viewport(page, "#settlement .settle-table td")
+    in_viewport(page, "#settlement .settle-table th")
+    shot(page, "mahjong-en-phone-long-settlement.png")
+    assert not errors, errors
+    page.context.close()

@@ -155,6 +155,10 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     expect(clock).to_contain_text("距开赛 00:0")
     first = clock.text_content()
     expect(clock).not_to_have_text(first or "")  # it ticks
+    # the socket drops and comes back (a network blip): the card keeps following the match
+    opens = page.evaluate("() => window.qipai.conn.opens")
+    page.evaluate("() => window.qipai.conn.reconnectNow()")
+    page.wait_for_function(f"() => window.qipai.conn.opens > {opens} && window.qipai.conn.status === 'open'")
     r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 12}, headers={"X-Admin-Token": ADMIN})
     assert r.status_code == 200, r.text
     stage = card.locator('.match-stage[data-format="dali"]')

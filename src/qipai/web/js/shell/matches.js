@@ -151,6 +151,11 @@ export function matchPage(root, { id }) {
     }
   });
   load().then(() => { if (!cancelled) conn.send({ type: "match_watch", match: id }); });
+  // a new socket (a reconnect) watches nothing: watch again, and read the card again for what was missed
+  const offStatus = conn.onStatus((s) => {
+    if (s === "open" && !cancelled && info) { conn.send({ type: "match_watch", match: id }); load(); }
+  });
+  const offGap = conn.on((msg) => { if (msg.type === "_gap" && !cancelled) load(); });
   const tick = setInterval(() => {
     for (const el of box.querySelectorAll(".match-countdown")) {
       el.textContent = t(el.dataset.key, { time: remaining(Number(el.dataset.at)) });
@@ -160,6 +165,8 @@ export function matchPage(root, { id }) {
     cancelled = true;
     clearInterval(tick);
     off();
+    offStatus();
+    offGap();
     conn.send({ type: "match_unwatch", match: id });
   };
 }
