@@ -52,6 +52,19 @@ def new_page(browser: Browser) -> tuple[Page, list[str]]:
     return page, errors
 
 
+def wait_finished(server: ThreadServer, mid: str, timeout: float = 120.0) -> None:
+    """Poll the match until it is finished (from here: Playwright's ``wait_for_function`` takes a promise the
+    function returns for a truthy answer, so a ``fetch`` there never waits)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if httpx.get(f"{server.url}/api/matches/{mid}").json()["phase"] == "finished":
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"match {mid} did not finish in {timeout:g} s")
+
+
 def points(page: Page) -> int:
     me = page.evaluate("() => fetch('/api/me').then(r => r.json())")
     return int(me["games"]["doudizhu"]["points"])
@@ -104,8 +117,7 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     assert not fan_errors, fan_errors
     # our seat times out (auto-play after that); the match plays to its end (if we reach the final table the
     # browser is seated there again); then read the final standings
-    page.wait_for_function(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.phase === 'finished')",
-                           timeout=120_000, polling=500)
+    wait_finished(server, mid)
     expect(page.locator('#toasts .toast[data-key="match"]')).to_contain_text("比赛结束")
     # when the round's table closed, the page went to the match card (the standings, the wait) meanwhile
     assert f"#/matches/{mid}" in page.evaluate("() => window.hashes"), page.evaluate("() => window.hashes")
@@ -166,8 +178,7 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     expect(stage).to_contain_text("第 1/2 阶段 打立出局")
     expect(stage).to_contain_text("淘汰线")
     expect(stage).to_contain_text("6 人晋级")
-    page.wait_for_function(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.phase === 'finished')",
-                           timeout=120_000, polling=500)
+    wait_finished(server, mid)
     expect(card.locator('.match-phase[data-phase="finished"]')).to_be_visible()
     expect(card.locator(".match-stage")).to_have_count(0)
     assert not errors, errors
