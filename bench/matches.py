@@ -202,6 +202,16 @@ def ms(xs: list[float]) -> dict[str, Any]:
             "mean": round(statistics.fmean(xs) * 1000, 1) if xs else None}
 
 
+def worst_db(samples: list[dict[str, Any]], book: str, top: int = 5) -> dict[str, float]:
+    """From ``/api/health`` samples: the ``top`` kinds of transaction by their worst time in ``book``
+    (``hold_ms`` or ``wait_ms``) over the samples, in ms."""
+    worst: dict[str, float] = {}
+    for h in samples:
+        for kind, row in ((h.get("db") or {}).get(book) or {}).items():
+            worst[kind] = max(worst.get(kind, 0.0), float(row.get("max") or 0.0))
+    return dict(sorted(worst.items(), key=lambda kv: -kv[1])[:top])
+
+
 def stamp(v: Any) -> float:
     """A stored timestamp (a ``datetime`` or its ISO text; naive ones are UTC) as epoch seconds."""
     if isinstance(v, str):
@@ -426,6 +436,11 @@ async def run(a: argparse.Namespace, base: str, db_url: str, server_pid: int | N
             "server_loop_lag_p99_ms_max": max(lags) if lags else None,
             "server_journal_commit_p99_ms_max": max(commits) if commits else None,
             "load_avg_1m_max": round(max(la), 2) if la else None,
+            "server_journal_wait_max_ms": max((h["journal_wait_ms"]["max"] for h in hs
+                                               if h.get("journal_wait_ms", {}).get("max") is not None), default=None),
+            # SQLite: which transactions held the database longest, and waited longest for it (worst sample)
+            "db_hold_max_ms": worst_db(hs, "hold_ms"),
+            "db_wait_max_ms": worst_db(hs, "wait_ms"),
         }
         if len(cpu) >= 2:
             dt = cpu[-1][0] - cpu[0][0]

@@ -1287,6 +1287,7 @@ class Lobby:
             "connections": sum(len(c) for c in self.conns.values()),
             "journal_batches": self.journal.batches,
             "loop_lag_ms": _percentiles(self.lag[-600:]),
+            "db": self.store.sessions.timings.summary(_percentiles),
             "storage_ok": self.storage_ok,
             "storage_error": self.storage_error,
             "node": self.cluster.node_id,

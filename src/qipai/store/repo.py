@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from qipai.store.db import make_engine, upgrade
+from qipai.store.gate import Gate, Sessions
 from qipai.store.models import (
     Deal,
     DealPlayer,
@@ -232,7 +233,9 @@ class Store:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False, class_=AsyncSession)
+        # SQLite: one connection, one transaction at a time, the journal's first (see qipai.store.gate)
+        gate = Gate() if engine.url.drivername.startswith("sqlite") else None
+        self.sessions = Sessions(async_sessionmaker(engine, expire_on_commit=False, class_=AsyncSession), gate)
 
     @classmethod
     async def open(cls, url: str, *, schema: str | None = None, migrate: bool = True, busy_ms: int = 5000) -> Store:
@@ -730,7 +733,7 @@ class Store:
             return set()
         now = utcnow()
         fenced: set[str] = set()
-        async with self.sessions.begin() as s:
+        async with self.sessions.begin(urgent=True) as s:  # moves wait for it: before other transactions
             fences = {r.fence for r in rows if r.fence is not None}
             if fences:
                 ids = sorted({f[0] for f in fences})
