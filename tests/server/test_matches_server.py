@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -229,6 +230,7 @@ async def test_a_sit_and_go_of_nine_with_three_humans_plays_to_the_end_with_priz
     assert money == [("fee", 4, -400), ("prize", 1, 270), ("refund", 1, 100)]
     # a new sit-and-go of the pool is open again
     assert await open_match(watch) != mid
+    await check_match_deals(serve, mid, watch, players[0], [d for d in deals])
     for c in humans:
         if c.ws is not None:
             await c.close()
@@ -346,3 +348,43 @@ async def test_quitting_a_running_match_reconnecting_and_refusals(serve: Serve) 
     for c in players:
         if c.ws is not None:
             await c.close()
+
+
+async def check_match_deals(serve: Serve, mid: str, outsider: Client, player: Client,
+                            deals: list[tuple[Any, ...]]) -> None:
+    """``/api/matches/{id}/deals``: every settled deal of the match, newest first, paged; a player's own; and
+    each replayable by anybody signed in (a spectator's view for one who did not play it), though only a
+    player may ask for its review."""
+    listed = (await outsider.get(f"/api/matches/{mid}/deals?limit=200"))["deals"]
+    assert len(listed) == len(deals)
+    ids = [d["deal_id"] for d in listed]
+    assert ids == sorted(ids, reverse=True)
+    assert {(d["table_id"], d["deal_index"]) for d in listed} == {(t, i) for t, i, _ in deals}
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", d["table_key"]) for d in listed), listed
+    assert all(len(d["players"]) == len(d["users"]) == len(d["scores"]) == 3 for d in listed)
+    # paging by deal id
+    first = (await outsider.get(f"/api/matches/{mid}/deals?limit=3"))["deals"]
+    rest = (await outsider.get(f"/api/matches/{mid}/deals?limit=200&before={first[-1]['deal_id']}"))["deals"]
+    assert [d["deal_id"] for d in first + rest] == ids
+    # a player's own deals
+    uid = player.user["id"]
+    own = (await player.get(f"/api/matches/{mid}/deals?mine=1"))["deals"]
+    assert own and all(uid in d["users"] for d in own)
+    assert len(own) == sum(1 for d in listed if uid in d["users"])
+    # anybody signed in replays a match deal; one who did not play it sees it as a spectator
+    did = ids[0]
+    rec = await outsider.get(f"/api/deals/{did}")
+    assert rec["match_id"] == mid and rec["you"] is None
+    rep = await outsider.get(f"/api/deals/{did}/replay")
+    assert rep["you"] is None and len(rep["steps"]) > 1
+    assert "hand" not in rep["steps"][1]["observation"] or rep["steps"][1]["observation"]["hand"] is None
+    async with outsider.api() as h:
+        r = await h.get(f"/api/deals/{did}/review?seat=0")
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_deal"
+    async with httpx.AsyncClient(base_url=serve.http) as anon:
+        r = await anon.get(f"/api/matches/{mid}/deals?mine=1")
+        assert r.status_code == 401
+        r = await anon.get("/api/matches/nosuchmatch/deals")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+        r = await anon.get(f"/api/matches/{mid}/deals?limit=0")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_param"

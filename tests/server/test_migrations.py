@@ -65,3 +65,34 @@ async def test_0003_moves_todays_data_across(db: Database) -> None:
         assert [u.name for u, _ in board] == ["Alice", "Ｂｏｂ"]
     finally:
         await store.close()
+
+
+async def test_0007_gives_match_tables_their_match_column(db: Database) -> None:
+    """Tables made before 0007 name their match only in their tags: the migration copies it to the new column,
+    and the match's deals are then listed by it (a table of no match stays without one)."""
+    engine = make_engine(db.url, schema=db.schema)
+    await upgrade(engine, "0006")
+    now = datetime.now(UTC)
+    async with engine.begin() as c:
+        for tid, tags in (("m1", '{"match_id": "mabc", "table_key": "1.1.2"}'), ("q1", None)):
+            await c.execute(sa.text(
+                "INSERT INTO tables (id, game, room, options, private, invite_code, autoplay_bot, seat_bot, "
+                "min_points, for_points, tags, status, created_at) VALUES (:id, 'doudizhu', NULL, '{}', false, NULL, "
+                "'passive', 'heuristic', 0, true, :tags, 'closed', :now)"), {"id": tid, "tags": tags, "now": now})
+            await c.execute(sa.text(
+                "INSERT INTO deals (table_id, deal_index, game, options, seed, context, seats, status, started_at, "
+                "finished_at, outcome, record) VALUES (:t, 0, 'doudizhu', '{}', 7, '{}', "
+                "'[{\"user_id\": null, \"bot\": \"heuristic\", \"name\": \"bot\"}]', 'over', :now, :now, "
+                "'{\"scores\": [2]}', '{}')"), {"t": tid, "now": now})
+    await engine.dispose()
+
+    store = await Store.open(db.url, schema=db.schema)
+    try:
+        listed = await store.match_deals("mabc")
+        assert [(d["table_id"], d["table_key"], d["scores"]) for d in listed] == [("m1", "1.1.2", [2])]
+        assert await store.match_deals("nosuch") == []
+        async with store.engine.connect() as c:
+            rows = dict((await c.execute(sa.text("SELECT id, match_id FROM tables"))).all())
+        assert rows == {"m1": "mabc", "q1": None}
+    finally:
+        await store.close()

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
-from web_helpers import ThreadServer, launch, sign_up, web_settings
+from web_helpers import ThreadServer, launch, shot, sign_up, web_settings
 
 ADMIN = "web-match-admin"
 POOL = {"name": "sng", "preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}, "round_gap_s": 1,
@@ -133,6 +133,24 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     # the only human takes the whole pool (1 paying × 100 × 90 %) whatever its place; bots take none
     expect(me.locator("td.prize")).to_have_text("90")
     assert points(page) == 900 + 90
+    # the card lists the deals we played there, each with its table and our score; one opens as a replay
+    uid = page.evaluate("() => window.qipai.store.user.id")
+    ours = httpx.get(f"{server.url}/api/matches/{mid}/deals").json()["deals"]
+    ours = [d for d in ours if uid in d["users"]]
+    mine_deals = card.locator('.match-deals[data-mine="1"] tbody tr')
+    expect(mine_deals).to_have_count(len(ours))
+    shot(page, "match-card-finished.png")
+    first = mine_deals.first
+    assert first.get_attribute("data-deal") == str(ours[0]["deal_id"])
+    expect(first).to_contain_text("第 1 阶段")
+    score = ours[0]["scores"][ours[0]["users"].index(uid)]
+    expect(first.locator("td.delta")).to_have_text(f"{score:+d}" if score else "0")
+    first.locator('[data-action="replay"]').click()
+    expect(page.locator(".replay-table")).to_be_visible()
+    assert page.evaluate("() => location.hash") == f"#/replay/{ours[0]['deal_id']}"
+    expect(page.locator('[data-action="review"]')).to_have_count(1)  # our own deal: its review is ours to ask
+    page.goto(f"{server.url}/#/matches/{mid}")
+    card = page.locator(f'section.match[data-match="{mid}"]')
     page.locator("#langbtn").click()
     card = page.locator(f'section.match[data-match="{mid}"]')
     expect(card.locator(".match-phase")).to_have_text("Finished")
@@ -181,4 +199,25 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     wait_finished(server, mid)
     expect(card.locator('.match-phase[data-phase="finished"]')).to_be_visible()
     expect(card.locator(".match-stage")).to_have_count(0)
+    # a watcher, not a player: the card lists the match's deals (newest first, 20 a page) and replays any of
+    # them as a spectator (no review: that is a player's own)
+    every = httpx.get(f"{server.url}/api/matches/{mid}/deals?limit=200").json()["deals"]
+    assert len(every) >= 6  # four 打立 tables of three, then the final table
+    listed = card.locator('.match-deals[data-mine="0"] tbody tr')
+    expect(listed).to_have_count(min(20, len(every)))
+    more = card.locator('[data-action="more-deals"]')
+    if len(every) > 20:
+        more.click()
+        expect(listed).to_have_count(min(40, len(every)))
+    else:
+        expect(more).to_be_hidden()
+    shown = listed.evaluate_all("rs => rs.map(r => Number(r.dataset.deal))")
+    assert shown == [d["deal_id"] for d in every[:len(shown)]]
+    expect(listed.first).to_contain_text("号桌")
+    shot(page, "match-card-deals-watcher.png")
+    listed.first.locator('[data-action="replay"]').click()
+    expect(page.locator(".replay-table")).to_be_visible()
+    page.locator('.replay-controls [data-action="last"]').click()
+    expect(page.locator(".replay-table .tablev")).to_be_visible()
+    expect(page.locator('[data-action="review"]')).to_have_count(0)
     assert not errors, errors

@@ -370,7 +370,10 @@ async def history(request: Request) -> Response:
     return JSONResponse({"deals": rows})
 
 
-async def _played_deal(request: Request) -> tuple[dict[str, Any], int]:
+async def _played_deal(request: Request, *, match_public: bool = False) -> tuple[dict[str, Any], int | None]:
+    """The finished deal the request names and the caller's seat in it.  ``match_public``: a deal of a match
+    table may be read by anybody signed in (a match's every deal is on record for all to replay, as its tables
+    could be watched); the seat is then ``None`` for one who did not play it."""
     user = await need_user(request)
     try:
         deal_id = int(request.path_params["deal_id"])
@@ -380,20 +383,20 @@ async def _played_deal(request: Request) -> tuple[dict[str, Any], int]:
     if deal is None:
         raise ApiError("unknown_deal", f"no deal {deal_id}", 404, deal=deal_id)
     seats = [i for i, s in enumerate(deal["seats"]) if s.get("user_id") == user.id]
-    if not seats:
-        raise ApiError("not_your_deal", "you can read the records of deals you played", 403)
+    if not seats and not (match_public and deal.get("match_id")):
+        raise ApiError("not_your_deal", "you can read the records of deals you played (and of match deals)", 403)
     if deal["status"] == "aborted":
         raise ApiError("deal_aborted", "this deal was abandoned unfinished and was not settled", 409)
     if deal["status"] == "failed":
         raise ApiError("deal_failed", "this deal's result could not be recorded; nobody was paid", 409)
     if deal["status"] != "over":
         raise ApiError("deal_running", "this deal is not over yet", 409)
-    return deal, seats[0]
+    return deal, seats[0] if seats else None
 
 
 @endpoint
 async def deal_record(request: Request) -> Response:
-    deal, seat = await _played_deal(request)
+    deal, seat = await _played_deal(request, match_public=True)
     return JSONResponse({**deal, "you": seat})
 
 
@@ -410,8 +413,9 @@ async def deal_replay(request: Request) -> Response:
     """The deal step by step: after each journaled action the player's own view (``observation``) and every
     seat's own part of its view (``views``: the keys that differ between seats, such as the hand — after a deal
     every hand is public, so a replay may show them all; the shared keys are in ``observation`` once).  Gzipped
-    for a client that accepts it (a four-deck Shengji hand has over a thousand steps)."""
-    deal, seat = await _played_deal(request)
+    for a client that accepts it (a four-deck Shengji hand has over a thousand steps).  One who did not play
+    a match deal gets a spectator's view (``you`` is ``null``)."""
+    deal, seat = await _played_deal(request, match_public=True)
     lobby = lobby_of(request)
     factory = lobby.factory(deal["game"])
     game = factory.new(deal["options"], deal["seed"], deal["context"])
@@ -440,6 +444,7 @@ async def deal_review(request: Request) -> Response:
     probability before and after, big swings marked (from what that seat could see only).  Slow the first time
     (seconds); made in a background process."""
     deal, mine = await _played_deal(request)
+    assert mine is not None  # (review: the deals one played)
     lobby = lobby_of(request)
     seat = _int_param(request, "seat", mine, 0, len(deal["seats"]) - 1)
     samples = _int_param(request, "samples", 120, 10, 400) or 120
@@ -670,6 +675,23 @@ async def match_info(request: Request) -> Response:
 
 
 @endpoint
+async def match_deals(request: Request) -> Response:
+    """A match's settled deals, newest first (``?mine=1``: the caller's own; ``limit``, ``before``: paging by
+    deal id), each replayable at ``/api/deals/{id}/replay`` by anybody signed in."""
+    await _run_or_row(request)  # 404 for no such match
+    user = await current_user(request, required=False)
+    mine = request.query_params.get("mine") in ("1", "true")
+    if mine and user is None:
+        raise ApiError("unauthorized", "sign in to list your own deals", 401)
+    limit = _int_param(request, "limit", 50, 1, 200) or 50
+    before = _int_param(request, "before", None, 1, 2**62)
+    rows = await lobby_of(request).store.match_deals(request.path_params["match_id"],
+                                                      user_id=user.id if mine and user else None,
+                                                      limit=limit, before=before)
+    return JSONResponse({"match": request.path_params["match_id"], "deals": rows})
+
+
+@endpoint
 async def match_register(request: Request) -> Response:
     """Register; the fee is taken now.  A team match: the captain invites (``{"partner": user_id}``) and the
     partner confirms (``{"captain": user_id}``), which registers the team."""
@@ -782,6 +804,7 @@ routes = [
     Route("/api/matches", list_matches),
     Route("/api/matches/mine", my_matches),
     Route("/api/matches/{match_id}", match_info),
+    Route("/api/matches/{match_id}/deals", match_deals),
     Route("/api/matches/{match_id}/register", match_register, methods=["POST"]),
     Route("/api/matches/{match_id}/withdraw", match_withdraw, methods=["POST"]),
     Route("/api/admin/matches", admin_create_match, methods=["POST"]),

@@ -151,13 +151,15 @@ class GameTable(Base):
     tags: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """What the table belongs to (a tournament's ``match_id`` and table key; ``managed``: its deals are started
     by a match director, not by the table itself)."""
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The match the table belongs to (its tags' ``match_id``, as a column: a match's deals are listed by it)."""
     status: Mapped[str] = mapped_column(String(16), default="open")
     """``open`` while the table exists, ``closed`` afterwards."""
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
-    __table_args__ = (Index("ix_tables_status", "status"),)
+    __table_args__ = (Index("ix_tables_status", "status"), Index("ix_tables_match_id", "match_id"))
 
 
 class Seat(Base):

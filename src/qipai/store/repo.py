@@ -220,6 +220,12 @@ def _table(t: GameTable) -> TableInfo:
     )
 
 
+def _match_of(tags: dict[str, Any] | None) -> str | None:
+    """The match a table's tags name (``None`` for a table of no match)."""
+    mid = (tags or {}).get("match_id")
+    return mid[:32] if isinstance(mid, str) else None
+
+
 def _iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
@@ -513,11 +519,45 @@ class Store:
                 )
             return out
 
+    async def match_deals(self, match_id: str, *, user_id: int | None = None, limit: int = 50,
+                          before: int | None = None) -> list[dict[str, Any]]:
+        """A match's settled deals, newest first: each with its table's key in the match (``1.2.3``: stage 1,
+        round 2, table 3; ``1.d7``: the 7th table of a 打立出局 stage), the players, their user ids and scores.
+        ``user_id``: only the deals that user played; ``before``: a deal id, for paging."""
+        async with self.sessions() as s:
+            q = (
+                select(Deal, GameTable.tags)
+                .join(GameTable, GameTable.id == Deal.table_id)
+                .where(GameTable.match_id == match_id, Deal.status == "over")
+                .order_by(Deal.id.desc())
+                .limit(limit)
+            )
+            if user_id is not None:
+                q = q.where(select(DealPlayer.id).where(DealPlayer.deal_id == Deal.id,
+                                                        DealPlayer.user_id == user_id).exists())
+            if before is not None:
+                q = q.where(Deal.id < before)
+            return [
+                {
+                    "deal_id": d.id,
+                    "table_id": d.table_id,
+                    "table_key": (tags or {}).get("table_key"),
+                    "deal_index": d.deal_index,
+                    "game": d.game,
+                    "finished_at": _iso(d.finished_at),
+                    "players": [p.get("name") for p in d.seats],
+                    "users": [p.get("user_id") for p in d.seats],
+                    "scores": (d.outcome or {}).get("scores"),
+                }
+                for d, tags in (await s.execute(q)).all()
+            ]
+
     async def deal(self, deal_id: int) -> dict[str, Any] | None:
         async with self.sessions() as s:
             d = await s.get(Deal, deal_id)
             if d is None:
                 return None
+            match_id = await s.scalar(select(GameTable.match_id).where(GameTable.id == d.table_id))
             return {
                 "id": d.id,
                 "table_id": d.table_id,
@@ -532,6 +572,7 @@ class Store:
                 "finished_at": _iso(d.finished_at),
                 "outcome": d.outcome,
                 "record": d.record,
+                "match_id": match_id,
             }
 
     async def journal(self, deal_id: int) -> list[JournalRow]:
@@ -645,6 +686,7 @@ class Store:
                     for_points=t.for_points,
                     match_state=t.match_state,
                     tags=t.tags,
+                    match_id=_match_of(t.tags),
                     status="open",
                     created_by=t.created_by,
                     created_at=utcnow(),

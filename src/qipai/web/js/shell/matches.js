@@ -99,6 +99,55 @@ function stageLine(view) {
   return h("p.match-stage", { dataset: { format: si.format } }, parts.join(" · "));
 }
 
+/** Where a match table sits in its match, from its key (``1.2.3``: stage, round, table; ``1.d7``: 打立 table 7). */
+function tableWords(key) {
+  const parts = String(key || "").split(".");
+  if (parts.length === 2 && parts[1].startsWith("d")) {
+    return t("match_deal_where_dali", { stage: parts[0], table: parts[1].slice(1) });
+  }
+  if (parts.length === 3) return t("match_deal_where", { stage: parts[0], round: parts[1], table: parts[2] });
+  return String(key || "");
+}
+
+/** The match's settled deals (one's own when one plays in it), newest first, each with a replay link; more
+ * on request. */
+function dealsSection(id, mine) {
+  const list = h("tbody");
+  const more = h("button.btn.small.ghost", { type: "button", dataset: { action: "more-deals" }, hidden: true }, t("match_deals_more"));
+  const empty = h("p.muted.match-deals-empty", { hidden: true }, t("match_deals_none"));
+  let last = null;
+  const page = async (reset) => {
+    const q = new URLSearchParams({ limit: "20" });
+    if (mine) q.set("mine", "1");
+    if (!reset && last) q.set("before", String(last));
+    let rows = [];
+    try {
+      rows = (await api("GET", `matches/${encodeURIComponent(id)}/deals?${q}`)).deals || [];
+    } catch (ex) {
+      fill(list, h("tr", h("td", { colSpan: 4 }, errorText(ex.code, ex.params))));
+      return;
+    }
+    if (reset) fill(list);
+    for (const d of rows) {
+      const me = store.user ? (d.users || []).indexOf(store.user.id) : -1;
+      const score = me >= 0 && d.scores ? d.scores[me] : null;
+      list.append(h("tr", { dataset: { deal: d.deal_id, key: d.table_key || "" } },
+        h("td", tableWords(d.table_key), h("div.sub", t("match_deal_n", { n: d.deal_index + 1 }))),
+        h("td", (d.players || []).map((n, i) => displayName(n) + (d.scores ? ` ${d.scores[i] > 0 ? "+" : ""}${d.scores[i]}` : "")).join(" · ")),
+        h("td.delta", { class: score > 0 ? "pos" : score < 0 ? "neg" : undefined }, score === null ? "" : (score > 0 ? "+" : "") + score),
+        h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, dataset: { action: "replay" } }, t("replay")))));
+    }
+    if (rows.length) last = rows[rows.length - 1].deal_id;
+    more.hidden = rows.length < 20;
+    empty.hidden = list.children.length > 0;
+  };
+  more.onclick = () => page(false);
+  const box = h("section.match-deals.panel", { dataset: { mine: mine ? "1" : "0" } },
+    h("h2", t(mine ? "match_deals_mine" : "match_deals_all")),
+    h("div.scroll", h("table.grid.match-deal-list", list)), empty, more);
+  return { box, refresh: () => page(true) };
+}
+
 /** #/matches/ID: a match's card, register/withdraw, and its live standings. */
 export function matchPage(root, { id }) {
   const box = h("section.match", { dataset: { match: id } }, h("p.muted", "…"));
@@ -130,14 +179,30 @@ export function matchPage(root, { id }) {
       h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
         dataset: { entrant: r.entrant, place: r.place } },
         h("td", String(r.place)), h("td", r.bot ? t("match_bot") : displayName(r.name)), h("td.points", String(r.points)),
-        h("td", t("match_entrant_" + (r.quitting ? "quitting" : r.status)),
+        h("td", t("match_entrant_" + (r.quitting ? "quitting" : phase === "finished" && r.status === "in" ? "done" : r.status)),
           r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),
-        phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))));
+        phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))),
+      deals ? deals.box : null);
+  };
+  let deals = null;
+  let dealsAt = 0;
+  const refreshDeals = (force) => {
+    if (!info || info.phase === "registration" || info.phase === "cancelled") return;
+    const mine = !!(info.me || (store.user && (info.standings || []).some((r) => (r.users || []).includes(store.user.id))));
+    if (!deals || deals.mine !== mine) {
+      deals = { ...dealsSection(id, mine), mine };
+      dealsAt = 0;
+    }
+    const now = Date.now();
+    if (!force && now - dealsAt < 5000) return; // live standings move often: the list follows every 5 s at most
+    dealsAt = now;
+    deals.refresh();
   };
   const load = async () => {
     try {
       info = await api("GET", `matches/${encodeURIComponent(id)}`);
+      refreshDeals(true);
       draw();
     } catch (ex) {
       if (!cancelled) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
@@ -147,7 +212,7 @@ export function matchPage(root, { id }) {
     if (msg.type === "match_standings" && msg.match === id) {
       standings = msg;
       if (info && (msg.phase !== info.phase)) load();
-      else draw();
+      else { refreshDeals(false); draw(); }
     }
   });
   load().then(() => { if (!cancelled) conn.send({ type: "match_watch", match: id }); });

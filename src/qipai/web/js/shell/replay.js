@@ -47,7 +47,7 @@ export function replayPage(root, { id }) {
       const modelAt = (k) => {
         const s = steps[k];
         const obs = frame.view.replayState ? frame.view.replayState(s, steps, k) : s.observation;
-        return { table, user: null, spectating: false, lastResult: null, dealOver: null, stateAt: 0,
+        return { table, user: null, spectating: you === null || you === undefined, lastResult: null, dealOver: null, stateAt: 0,
           state: { table: "", deal: deal.id, version: s.n, phase: obs.phase, to_act: obs.to_act, acting: [], you,
             your_turn: false, deadline_ms: null, autoplay: obs.autoplay, legal: null, observation: obs } };
       };
@@ -89,7 +89,8 @@ export function replayPage(root, { id }) {
         const obs = steps[Math.max(0, k - 1)]?.observation;
         return (frame.view.actionText && frame.view.actionText(action, obs, frame.model)) || action;
       };
-      const reviewBtn = info.review ? h("button.btn.small", { type: "button", "data-action": "review", onclick: async () => {
+      // the review is of one's own decisions: a match deal one only watches has none
+      const reviewBtn = info.review && you !== null && you !== undefined ? h("button.btn.small", { type: "button", "data-action": "review", onclick: async () => {
         reviewBtn.disabled = true;
         fill(reviewBox, h("p.muted", t("review_loading")));
         try {
