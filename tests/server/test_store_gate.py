@@ -12,7 +12,7 @@ from qipai.store import JournalRow, Store, TableInfo
 from qipai.store.gate import Gate, GateTimeout
 
 
-async def test_urgent_waiters_go_first_then_the_others_in_arrival_order() -> None:
+async def test_urgent_waiters_go_first_but_never_twice_in_a_row_while_others_wait() -> None:
     g = Gate()
     await g.acquire(False)
     order: list[str] = []
@@ -29,8 +29,26 @@ async def test_urgent_waiters_go_first_then_the_others_in_arrival_order() -> Non
         await asyncio.sleep(0)
     g.release()
     await asyncio.gather(*tasks)
-    assert order == ["J1", "J2", "a", "b", "c"]
+    assert order == ["J1", "a", "J2", "b", "c"]
     assert not g.held
+
+
+async def test_urgent_waiters_alone_follow_each_other() -> None:
+    g = Gate()
+    await g.acquire(False)
+    order: list[str] = []
+
+    async def take(name: str) -> None:
+        await g.acquire(True)
+        order.append(name)
+        await asyncio.sleep(0)
+        g.release()
+
+    tasks = [asyncio.create_task(take(n)) for n in ("J1", "J2", "J3")]
+    await asyncio.sleep(0)
+    g.release()
+    await asyncio.gather(*tasks)
+    assert order == ["J1", "J2", "J3"] and not g.held and not g.jumped
 
 
 async def test_a_waiter_that_gives_up_or_is_cancelled_leaves_the_gate_working() -> None:

@@ -30,7 +30,9 @@ class GateTimeout(TimeoutError):
 
 
 class Gate:
-    """One holder at a time; urgent waiters go before the others, each kind in arrival order.
+    """One holder at a time; an urgent waiter goes before the others, each kind in arrival order — but never
+    twice in a row while others wait (so a move's journal commit waits for at most one other transaction, and
+    a busy journal cannot starve the rest: the turns alternate).
 
     >>> async def demo() -> list[str]:
     ...     g, order = Gate(), []
@@ -48,6 +50,8 @@ class Gate:
         self.held = False
         self.urgent: deque[asyncio.Future[None]] = deque()
         self.normal: deque[asyncio.Future[None]] = deque()
+        self.jumped = False
+        """The last turn went to an urgent waiter ahead of others waiting."""
 
     async def acquire(self, urgent: bool, timeout: float = GATE_TIMEOUT) -> None:
         if not self.held and not self.urgent and (urgent or not self.normal):
@@ -70,13 +74,15 @@ class Gate:
             raise
 
     def release(self) -> None:
-        for q in (self.urgent, self.normal):
+        for q in (self.normal, self.urgent) if self.jumped else (self.urgent, self.normal):
             while q:
                 fut = q.popleft()
                 if not fut.done():
+                    self.jumped = q is self.urgent and any(not f.done() for f in self.normal)
                     fut.set_result(None)  # handed over: still held
                     return
         self.held = False
+        self.jumped = False
 
 
 class Timings:
