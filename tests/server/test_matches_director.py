@@ -355,3 +355,26 @@ async def test_settlements_at_once_for_a_player_new_to_the_game_both_count(start
     assert me is not None
     history = await store.history(account, limit=50)
     assert len({h["deal_id"] for h in history}) == 6  # all six settled
+
+
+async def test_watchers_learn_each_entrants_table_as_soon_as_the_tables_open(start_server: StartServer) -> None:
+    """The standings pushed at the start of a round name every entrant's table (to watch it) without waiting
+    for a deal to be counted: the bots here take seconds a move, so no deal ends meanwhile."""
+    server = await start_server(bot_delay=5.0)
+    director = server.lobby.director
+    # (the start comes 2 s after the field is full: the push of the start is not folded into the last one of
+    # the registration, which would go out a moment later, when the tables are open anyway)
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 2},
+                                 "round_gap_s": 0, "stages": [{"rounds": [{"deals": 2, "advance": 3}, {"deals": 1}]}]})
+    fan = await Client.guest(server)
+    await fan.connect()
+    await fan.send({"type": "match_watch", "match": run.id, "id": 1})
+    await fan.wait_for(lambda m: m["type"] == "match_standings" and m.get("ref") == 1)
+    await director.add_bots(run.id, 9)
+    pushed = await fan.wait_for(lambda m: m["type"] == "match_standings" and m["phase"] == "running"
+                                and all(r["table"] for r in m["standings"]), timeout=8)
+    tables = {r["table"] for r in pushed["standings"]}
+    assert len(tables) == 3 and tables <= set(server.lobby.tables)
+    assert run.state.seq == 0  # nothing counted yet
+    await fan.close()
+    await director.cancel(run.id)

@@ -221,3 +221,28 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     expect(page.locator(".replay-table .tablev")).to_be_visible()
     expect(page.locator('[data-action="review"]')).to_have_count(0)
     assert not errors, errors
+
+
+def test_the_card_read_after_a_push_wins_over_that_push(browser: Browser, server: ThreadServer) -> None:
+    """A push of another phase makes the card read the match again; what it reads is newer than the push and
+    is what it shows (an old push once hid the tables to watch until the next deal was counted)."""
+    definition = {"name": "later", "game": "ddz3", "entry": {"start": "when_full", "max_entrants": 9, "fee": 0},
+                  "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}
+    r = httpx.post(f"{server.url}/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 201, r.text
+    mid = r.json()["id"]
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "reader")
+    page.goto(f"{server.url}/#/matches/{mid}")
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    expect(card.locator(".match-phase")).to_have_attribute("data-phase", "registration")
+    reads = page.evaluate("() => performance.getEntriesByType('resource').filter(e => e.name.endsWith("
+                          f"'/api/matches/{mid}')).length")
+    # a push from a moment the match has left (as if it came just before the card was read again)
+    page.evaluate("""m => window.qipai.conn.emit({type: 'match_standings', match: m, phase: 'starting', stage: null,
+                        round: null, standings: [], next_at: null, next_kind: null, prizes: null, stage_info: null})""",
+                  mid)
+    page.wait_for_function(f"() => performance.getEntriesByType('resource').filter(e => e.name.endsWith("
+                           f"'/api/matches/{mid}')).length > {reads}")
+    expect(card.locator(".match-phase")).to_have_attribute("data-phase", "registration")
+    assert not errors, errors

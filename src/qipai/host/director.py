@@ -137,6 +137,8 @@ class MatchRun:
     """The push of the standings scheduled for later (they moved less than ``STANDINGS_EVERY`` after the last)."""
     committed_at: float = 0.0
     """When the state was last written (monotonic seconds)."""
+    tables_opened: int = 0
+    """Platform tables opened for the match by this server (a new one moves the standings: its table)."""
 
 
 class Director:
@@ -648,7 +650,12 @@ class Director:
         them in one step, one write (a large 打立 stage settles several deals a second; one write each would
         keep the players waiting) — then again, until nothing is left to do.  Caller holds the run's lock."""
         for _ in range(10_000):
+            opened = run.tables_opened
             pending = await self._reconcile(run)
+            if run.tables_opened != opened:
+                # the standings name each entrant's table to watch: the push the step made went out before
+                # its tables were open
+                self._standings_soon(run)
             if not pending:
                 return
             new, events = self._count(run, pending)
@@ -695,6 +702,7 @@ class Director:
                 found = await self._open_table(run, a.key, n)
                 if found is None:
                     continue
+                run.tables_opened += 1
             t = found
             if t.running or t.closed:
                 # a deal in progress: nothing to do here until it settles (its settlement drives again); the

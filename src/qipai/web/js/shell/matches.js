@@ -199,9 +199,14 @@ export function matchPage(root, { id }) {
     dealsAt = now;
     deals.refresh();
   };
+  let pushes = 0;
   const load = async () => {
     try {
+      const before = pushes;
       info = await api("GET", `matches/${encodeURIComponent(id)}`);
+      // the card read now is newer than any push that came before the request: it is what to show (a push
+      // that came while the request was out may be newer still, and is kept)
+      if (pushes === before) standings = null;
       refreshDeals(true);
       draw();
     } catch (ex) {
@@ -211,6 +216,7 @@ export function matchPage(root, { id }) {
   const off = conn.on((msg) => {
     if (msg.type === "match_standings" && msg.match === id) {
       standings = msg;
+      pushes += 1;
       if (info && (msg.phase !== info.phase)) load();
       else { refreshDeals(false); draw(); }
     }
