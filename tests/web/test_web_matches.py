@@ -215,6 +215,13 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     assert shown == [d["deal_id"] for d in every[:len(shown)]]
     expect(listed.first).to_contain_text("号桌")
     shot(page, "match-card-deals-watcher.png")
+    # on a phone the list wraps: every replay button is inside the window
+    page.set_viewport_size({"width": 390, "height": 844})
+    boxes = listed.locator('[data-action="replay"]').evaluate_all(
+        "bs => bs.map(b => { const r = b.getBoundingClientRect(); return [r.left, r.right]; })")
+    shot(page, "match-card-deals-phone.png")
+    assert all(left >= 0 and right <= 391 for left, right in boxes), boxes
+    page.set_viewport_size({"width": 1280, "height": 800})
     listed.first.locator('[data-action="replay"]').click()
     expect(page.locator(".replay-table")).to_be_visible()
     page.locator('.replay-controls [data-action="last"]').click()

@@ -133,7 +133,8 @@ function dealsSection(id, mine) {
       const score = me >= 0 && d.scores ? d.scores[me] : null;
       list.append(h("tr", { dataset: { deal: d.deal_id, key: d.table_key || "" } },
         h("td", tableWords(d.table_key), h("div.sub", t("match_deal_n", { n: d.deal_index + 1 }))),
-        h("td", (d.players || []).map((n, i) => displayName(n) + (d.scores ? ` ${d.scores[i] > 0 ? "+" : ""}${d.scores[i]}` : "")).join(" · ")),
+        h("td.players", (d.players || []).map((n, i) => [i ? " · " : null,
+          h("span.p", displayName(n) + (d.scores ? ` ${d.scores[i] > 0 ? "+" : ""}${d.scores[i]}` : ""))])),
         h("td.delta", { class: score > 0 ? "pos" : score < 0 ? "neg" : undefined }, score === null ? "" : (score > 0 ? "+" : "") + score),
         h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, dataset: { action: "replay" } }, t("replay")))));
     }
