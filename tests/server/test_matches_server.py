@@ -230,7 +230,7 @@ async def test_a_sit_and_go_of_nine_with_three_humans_plays_to_the_end_with_priz
     assert money == [("fee", 4, -400), ("prize", 1, 270), ("refund", 1, 100)]
     # a new sit-and-go of the pool is open again
     assert await open_match(watch) != mid
-    await check_match_deals(serve, mid, watch, players[0], [d for d in deals])
+    await check_match_deals(serve, mid, watch, players[0], deals)
     for c in humans:
         if c.ws is not None:
             await c.close()

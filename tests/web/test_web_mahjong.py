@@ -271,16 +271,22 @@ def test_a_whole_deal_by_mouse_to_the_settlement(browser: Browser, server: Threa
 MJ = get_factory("mahjong")
 
 
+def play_out(seed: int, stop: Callable[[Any], bool] = lambda g: False) -> Any:
+    """Seed ``seed`` played by four efficiency bots until ``stop(game)`` holds or the deal is over."""
+    g = MJ.new(MJ.options({}), seed, {"dealer": 0})
+    bots = [BOTS["efficiency"](i) for i in range(4)]
+    while g.phase != "over" and not stop(g):
+        s = g.acting[0]
+        g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
+    return g
+
+
 def reach(pred: Callable[[Any], bool], limit: int = 300) -> Any:
     """The first moment (seeds 0, 1, …; four efficiency bots) where ``pred(game)`` holds."""
     for seed in range(limit):
-        g = MJ.new(MJ.options({}), seed, {"dealer": 0})
-        bots = [BOTS["efficiency"](i) for i in range(4)]
-        while g.phase != "over":
-            if pred(g):
-                return g
-            s = g.acting[0]
-            g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
+        g = play_out(seed, pred)
+        if g.phase != "over":
+            return g
     raise AssertionError("no such moment")
 
 
@@ -363,16 +369,6 @@ def test_a_ready_player_sees_the_bao_and_plays_by_itself(browser: Browser, serve
     page.context.close()
 
 
-def finished(seed: int) -> Any:
-    """Seed ``seed`` played to its end by four efficiency bots."""
-    g = MJ.new(MJ.options({}), seed, {"dealer": 0})
-    bots = [BOTS["efficiency"](i) for i in range(4)]
-    while g.phase != "over":
-        s = g.acting[0]
-        g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
-    return g
-
-
 def fan_count(g: Any) -> int:
     st = g.outcome()["settlement"] or {}
     return sum(len(s["fans"]) for s in st.get("shares", [])) + len(st.get("hand_fans", []))
@@ -382,7 +378,7 @@ def test_a_long_settlement_stays_within_a_phone(browser: Browser, server: Thread
     """The settlement with the most fans of sixty deals, in English (the longest words), with long names and big
     scores, on a phone: every cell of its table lies inside the window (the table wraps, it never runs off)."""
     page, errors = logged_in(browser, server, "en", True)
-    g = max((finished(seed) for seed in range(60)), key=fan_count)
+    g = max((play_out(seed) for seed in range(60)), key=fan_count)
     assert fan_count(g) >= 8
     names = ["bot:heuristic:1", "Aleksandrovna-Konstantinopolskaya", "bot:efficiency:3", "Wolfeschlegelsteinhausen"]
     names[0] = page.evaluate("() => window.qipai.store.user.name")

@@ -554,10 +554,11 @@ class Store:
 
     async def deal(self, deal_id: int) -> dict[str, Any] | None:
         async with self.sessions() as s:
-            d = await s.get(Deal, deal_id)
-            if d is None:
+            found = (await s.execute(select(Deal, GameTable.match_id).join(GameTable, GameTable.id == Deal.table_id)
+                                     .where(Deal.id == deal_id))).first()
+            if found is None:
                 return None
-            match_id = await s.scalar(select(GameTable.match_id).where(GameTable.id == d.table_id))
+            d, match_id = found
             return {
                 "id": d.id,
                 "table_id": d.table_id,

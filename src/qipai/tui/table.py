@@ -27,12 +27,10 @@ Table rules (RULES.md §6, §9):
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -45,6 +43,7 @@ from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, check_play, parse_command, ranks_label
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader
+from .records import show_records, write_record
 from .render import (
     DealSummary,
     TableFacts,
@@ -583,19 +582,10 @@ class TableSession:
 
     def write_record(self, game: Game) -> None:
         """Write the deal's JSON record into the records folder."""
-        folder = self.opts.records
-        if folder is None:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
-        base = f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}"
-        path = folder / f"{base}.json"
-        k = 1
-        while path.exists():
-            k += 1
-            path = folder / f"{base}-{k}.json"
-        record: dict[str, Any] = game.record()
-        path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-        self.records.append(path)
+        path = write_record(self.opts.records, f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}",
+                            game.record())
+        if path is not None:
+            self.records.append(path)
 
     def between_deals(self) -> bool:
         """Wait for Enter (next deal) or a command; returns ``False`` to end the table."""
@@ -625,13 +615,7 @@ class TableSession:
         if self.history:
             self.out(history_view(self.history, self.short_names, lang,
                                   self.opts.points if self.points is not None else None))
-        if self.records:
-            self.out(tr(lang, "records", n=len(self.records)))
-            for p in self.records:
-                self.console.print(Text(f"  {p}"), soft_wrap=True)
-            self.console.print(Text(tr(lang, "replay_with", path=self.records[-1])), soft_wrap=True)
-        elif self.opts.records is None:
-            self.out(tr(lang, "records_off"), style="dim")
+        show_records(self.out, self.console, lambda key, **kw: tr(lang, key, **kw), self.records, self.opts.records)
 
 
 def run_table(opts: TableOptions, console: Console | None = None, reader: LineReader | None = None) -> int:

@@ -21,7 +21,6 @@ carried from deal to deal by the factory, as the server does.
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from ...games.mahjong.state import MahjongGame
 from ...games.mahjong.tiles import TileError, parse_tile
 from ...games.mahjong.tiles import tile_name as tn
 from ..reader import LineReader
+from ..records import show_records, write_record
 from ..table import SetupError
 from .view import event_line, hand_text, settlement_lines, table_lines
 from .words import tr
@@ -416,18 +416,10 @@ class MahjongSession:
         self.write_record(g)
 
     def write_record(self, g: MahjongGame) -> None:
-        folder = self.opts.records
-        if folder is None:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
         base = f"{self.started}-mahjong-seed{self.seed}-deal{self.deals_played}"
-        path = folder / f"{base}.json"
-        k = 1
-        while path.exists():
-            k += 1
-            path = folder / f"{base}-{k}.json"
-        path.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1), encoding="utf-8")
-        self.records.append(path)
+        path = write_record(self.opts.records, base, g.record())
+        if path is not None:
+            self.records.append(path)
 
     def between_deals(self) -> bool:
         while True:
@@ -451,13 +443,7 @@ class MahjongSession:
         lang = self.lang
         n = self.deals_played
         self.out(tr(lang, "table_over", n=n, s="" if n == 1 else "s", total=self.totals[HUMAN]), style="bold")
-        if self.records:
-            self.out(tr(lang, "records", n=len(self.records)))
-            for p in self.records:
-                self.console.print(Text(f"  {p}"), soft_wrap=True)
-            self.console.print(Text(tr(lang, "replay_with", path=self.records[-1])), soft_wrap=True)
-        elif self.opts.records is None:
-            self.out(tr(lang, "records_off"), style="dim")
+        show_records(self.out, self.console, lambda key, **kw: tr(lang, key, **kw), self.records, self.opts.records)
 
 
 def run_mahjong(opts: MahjongOptions, console: Console | None = None, reader: LineReader | None = None) -> int:

@@ -23,7 +23,6 @@ carried from hand to hand by the factory, exactly as the server does.
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from collections import Counter
@@ -41,6 +40,7 @@ from ...games.shengji.cards import card
 from ...games.shengji.factory import FACTORY
 from ...games.shengji.game import ShengjiGame
 from ..reader import LineReader
+from ..records import show_records, write_record
 from ..table import SetupError
 from .view import (
     cards_plain,
@@ -674,18 +674,9 @@ class ShengjiSession:
         self.write_record(g)
 
     def write_record(self, g: ShengjiGame) -> None:
-        folder = self.opts.records
-        if folder is None:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
-        base = f"{self.started}-shengji-seed{self.seed}-hand{self.hand_no}"
-        path = folder / f"{base}.json"
-        k = 1
-        while path.exists():
-            k += 1
-            path = folder / f"{base}-{k}.json"
-        path.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1), encoding="utf-8")
-        self.records.append(path)
+        path = write_record(self.opts.records, f"{self.started}-shengji-seed{self.seed}-hand{self.hand_no}", g.record())
+        if path is not None:
+            self.records.append(path)
 
     def between_hands(self) -> bool:
         while True:
@@ -728,13 +719,7 @@ class ShengjiSession:
         lang = self.lang
         n = len(self.history)
         self.out(tr(lang, "table_over", n=n, s="" if n == 1 else "s", total=self.totals[HUMAN]), style="bold")
-        if self.records:
-            self.out(tr(lang, "records", n=len(self.records)))
-            for p in self.records:
-                self.console.print(Text(f"  {p}"), soft_wrap=True)
-            self.console.print(Text(tr(lang, "replay_with", path=self.records[-1])), soft_wrap=True)
-        elif self.opts.records is None:
-            self.out(tr(lang, "records_off"), style="dim")
+        show_records(self.out, self.console, lambda key, **kw: tr(lang, key, **kw), self.records, self.opts.records)
 
 
 def run_shengji(opts: ShengjiOptions, console: Console | None = None, reader: LineReader | None = None) -> int:

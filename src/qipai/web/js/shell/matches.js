@@ -1,6 +1,6 @@
 // The match lobby (比赛): matches upcoming, open for registration, running and finished; register and withdraw;
 // a match's live standings (pushed over the WebSocket with match_watch) with one's own line marked.
-import { h, fill, api, toast } from "./util.js";
+import { h, fill, api, toast, fmtDelta } from "./util.js";
 import { t, displayName, errorText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate } from "./store.js";
@@ -134,8 +134,8 @@ function dealsSection(id, mine) {
       list.append(h("tr", { dataset: { deal: d.deal_id, key: d.table_key || "" } },
         h("td", tableWords(d.table_key), h("div.sub", t("match_deal_n", { n: d.deal_index + 1 }))),
         h("td.players", (d.players || []).map((n, i) => [i ? " · " : null,
-          h("span.p", displayName(n) + (d.scores ? ` ${d.scores[i] > 0 ? "+" : ""}${d.scores[i]}` : ""))])),
-        h("td.delta", { class: score > 0 ? "pos" : score < 0 ? "neg" : undefined }, score === null ? "" : (score > 0 ? "+" : "") + score),
+          h("span.p", displayName(n) + (d.scores ? " " + fmtDelta(d.scores[i]) : ""))])),
+        h("td.delta", { class: score > 0 ? "pos" : score < 0 ? "neg" : undefined }, fmtDelta(score)),
         h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, dataset: { action: "replay" } }, t("replay")))));
     }
     if (rows.length) last = rows[rows.length - 1].deal_id;
@@ -190,7 +190,7 @@ export function matchPage(root, { id }) {
   let dealsAt = 0;
   const refreshDeals = (force) => {
     if (!info || info.phase === "registration" || info.phase === "cancelled") return;
-    const mine = !!(info.me || (store.user && (info.standings || []).some((r) => (r.users || []).includes(store.user.id))));
+    const mine = !!info.me;
     if (!deals || deals.mine !== mine) {
       deals = { ...dealsSection(id, mine), mine };
       dealsAt = 0;
@@ -215,7 +215,8 @@ export function matchPage(root, { id }) {
     }
   };
   const off = conn.on((msg) => {
-    if (msg.type === "match_standings" && msg.match === id) {
+    if (msg.type === "_gap" && !cancelled) load(); // messages were lost: read the card again
+    else if (msg.type === "match_standings" && msg.match === id) {
       standings = msg;
       pushes += 1;
       if (info && (msg.phase !== info.phase)) load();
@@ -227,7 +228,6 @@ export function matchPage(root, { id }) {
   const offStatus = conn.onStatus((s) => {
     if (s === "open" && !cancelled && info) { conn.send({ type: "match_watch", match: id }); load(); }
   });
-  const offGap = conn.on((msg) => { if (msg.type === "_gap" && !cancelled) load(); });
   const tick = setInterval(() => {
     for (const el of box.querySelectorAll(".match-countdown")) {
       el.textContent = t(el.dataset.key, { time: remaining(Number(el.dataset.at)) });
@@ -238,7 +238,6 @@ export function matchPage(root, { id }) {
     clearInterval(tick);
     off();
     offStatus();
-    offGap();
     conn.send({ type: "match_unwatch", match: id });
   };
 }
