@@ -230,6 +230,9 @@ def arena(
     min_deals: Annotated[int, typer.Option(help="With --target-ci: play at least this many deals.")] = 30,
     resume: Annotated[Path | None, typer.Option(
         help="Carry on an earlier run from its --json file (same bots, rules, protocol and seed).")] = None,
+    deals_file: Annotated[Path | None, typer.Option(
+        help="With --research: play the deals of this file (one 'LANDLORD17 DOWN17 UP17 KITTY3' per line, "
+             "optionally gzipped) instead of the fixed ones, e.g. held-out deals.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
     engine: Annotated[str, typer.Option(
         help="local (worker processes) or ray (a Ray cluster: RAY_ADDRESS, else a local one; pip install ray).")]
@@ -244,8 +247,8 @@ def arena(
 ) -> None:
     """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
     if game != "doudizhu":
-        if research or target_ci is not None or resume is not None or engine != "local":
-            _fail("--research, --target-ci, --resume and --engine are for Dou Dizhu's arena")
+        if research or target_ci is not None or resume is not None or engine != "local" or deals_file:
+            _fail("--research, --target-ci, --resume, --engine and --deals-file are for Dou Dizhu's arena")
         from .arena import run_from_cli
 
         try:
@@ -268,7 +271,7 @@ def arena(
         result = run_arena(bot_a, bot_b, rules=rules_name or "classic", deals=deals, jobs=jobs, seed=seed,
                            protocol="research" if research else "duplicate", json_path=json_out,
                            progress=progress, target_ci=target_ci, min_deals=min_deals, resume=resume,
-                           engine=engine)
+                           engine=engine, deals_file=deals_file)
     except (ValueError, KeyError, ImportError, FileNotFoundError) as e:
         _fail(str(e.args[0]) if e.args else str(e))
     for line in report_lines(result):

@@ -119,6 +119,41 @@ def test_cli_arena(tmp_path: Path) -> None:
     assert bad.exit_code == 2
 
 
+def test_a_deals_file_of_held_out_deals(tmp_path: Path) -> None:
+    """``--deals-file``: the research protocol on other deals (e.g. held out from tuning), checked line by line,
+    recorded in the settings and kept on resume."""
+    held = [d.line() for d in make_deals(3, seed=99)]
+    path = tmp_path / "held.txt"
+    path.write_text("\n".join(held) + "\n")
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--research", "--deals", "3", "--no-progress",
+                                   "--deals-file", str(path), "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data["settings"]["deals_file"] == str(path) and data["games"] == 6
+    fixed = run_arena("heuristic", "random", deals=3, protocol="research", progress=False)
+    assert fixed["settings"]["deals_file"] is None
+    assert {r["cards"] for r in data["records"]}.isdisjoint({r["cards"] for r in fixed["records"]})
+    with pytest.raises(ValueError, match="deals_file"):
+        run_arena("heuristic", "random", deals=3, protocol="research", progress=False, resume=out)
+    again = run_arena("heuristic", "random", deals=3, protocol="research", progress=False, resume=out,
+                      deals_file=path)
+    assert _games(again) == _games(data)
+    for text, why in [("3456789TJQKA2BR33 3456789TJQKA2XX44 3456789TJQKA25566 777", "'X' is not a rank"),
+                      (held[0].replace("B", "3"), "not one deck"), ("too short", "expected 17 17 17 3")]:
+        bad = tmp_path / "bad.txt"
+        bad.write_text(text + "\n")
+        res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--research", "--deals", "1",
+                                       "--no-progress", "--deals-file", str(bad)])
+        assert res.exit_code != 0 and why in res.output, res.output
+    res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--research", "--deals", "1", "--no-progress",
+                                   "--deals-file", str(tmp_path / "missing.txt")])
+    assert res.exit_code != 0 and "no deals file at" in res.output
+    res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--deals", "1", "--no-progress",
+                                   "--deals-file", str(path)])
+    assert res.exit_code != 0 and "research protocol" in res.output
+
+
 def _games(r: dict[str, object]) -> list[dict[str, object]]:
     recs = r["records"]
     assert isinstance(recs, list)

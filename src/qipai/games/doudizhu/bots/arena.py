@@ -405,18 +405,24 @@ def run_arena(
 
         if r.players != 3:
             raise ValueError("the research protocol is a three-player game")
-        lines = tuple(d.line() for d in load_deals(deals, deals_file))
+        try:
+            lines = tuple(d.line() for d in load_deals(deals, deals_file))
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no deals file at {deals_file}") from None
     for spec in (bot_a, bot_b):  # fail early on a bad name or a missing package
         make_bot(spec, 0)
     if target_ci is not None and not target_ci > 0:
         raise ValueError("target_ci must be a positive number, e.g. 0.02")
+    if deals_file is not None and protocol != "research":
+        raise ValueError("a deals file is for the research protocol (--research)")
+    source = str(deals_file) if deals_file is not None else None
     setup = _Setup(bot_a, bot_b, r, protocol, seed, lines)
     records: list[GameRecord] = []
     halves: dict[int, int] = {}
     complete: list[int] = []
     earlier = 0.0
     if resume is not None:
-        records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed)
+        records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed, source)
         for x in records:
             halves[x.deal] = halves.get(x.deal, 0) + 1
         complete = sorted(d for d, k in halves.items() if k == 2)
@@ -424,7 +430,7 @@ def run_arena(
     tasks = [(d, h) for d in range(deals) if d not in done for h in (0, 1)]
     stopped = "deals"
     settings = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "deals": deals,
-                "jobs": jobs, "seed": seed, "target_ci": target_ci, "engine": engine}
+                "jobs": jobs, "seed": seed, "target_ci": target_ci, "engine": engine, "deals_file": source}
     t0 = time.perf_counter()
     last_write = t0
 
@@ -476,7 +482,7 @@ def run_arena(
 
 
 def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
-             seed: int) -> tuple[list[GameRecord], float]:
+             seed: int, deals_file: str | None = None) -> tuple[list[GameRecord], float]:
     """The finished deals' games and the seconds spent of an earlier run to carry on."""
     import json
 
@@ -487,7 +493,8 @@ def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
     except ValueError as e:
         raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
     s = data.get("settings", {}) if isinstance(data, dict) else {}
-    want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed}
+    want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed,
+            "deals_file": deals_file}
     differ = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
     if differ:
         raise ValueError(f"cannot resume {path}: its run differs in "

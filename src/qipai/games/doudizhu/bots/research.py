@@ -67,6 +67,15 @@ class ResearchDeal:
         parts = line.split()
         if len(parts) != 4 or [len(p) for p in parts] != [17, 17, 17, 3]:
             raise ValueError(f"bad research deal line {line!r}: expected 17 17 17 3 cards")
+        cards = "".join(parts)
+        wrong = sorted({ch for ch in cards if ch not in RANK_LETTERS})
+        if wrong:
+            raise ValueError(f"bad research deal line {line!r}: {''.join(wrong)!r} is not a rank "
+                             f"(ranks are {RANK_LETTERS})")
+        extra = [ch for ch in RANK_LETTERS if cards.count(ch) != (1 if ch in "BR" else 4)]
+        if extra:
+            raise ValueError(f"bad research deal line {line!r}: not one deck (rank {extra[0]} appears "
+                             f"{cards.count(extra[0])} times)")
         return cls((parts[0], parts[1], parts[2]), parts[3])
 
     def suited(self) -> tuple[list[str], str]:
