@@ -198,3 +198,28 @@ def test_search_budget_clock() -> None:
     assert SearchBot(1).clock is CLOCKS["wall"]
     with pytest.raises(ValueError, match="clock"):
         make_bot("search:clock=sundial", 1)
+
+
+def test_bench_disagree_tabulates_where_two_bots_decide_differently() -> None:
+    """``bench/disagree.py``: every play decision of the bot with a choice is counted once, by role and
+    situation, and a bot against itself agrees everywhere."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "bench" / "disagree.py"
+
+    def run(*args: str) -> list[list[str]]:
+        out = subprocess.run([sys.executable, str(script), "--deals", "2", "--min-share", "0", *args],
+                             capture_output=True, text=True, check=True, timeout=300).stdout
+        return [line.split() for line in out.splitlines() if not line.startswith(" ")]
+
+    same = run("--bot", "heuristic", "--reference", "heuristic")
+    assert same and all(row[2] == "same" and row[-1] == "1.00" for row in same)
+    rows = run("--bot", "heuristic", "--reference", "random")
+    assert {r[0] for r in rows} == {"L", "Fdown", "Fup"}
+    assert any(r[2] == "H" for r in rows)  # some decisions differ from a random player's
+    totals: dict[tuple[str, str], int] = {}
+    for r in rows:
+        totals[(r[0], r[1])] = totals.get((r[0], r[1]), 0) + int(r[-2])
+    for r in rows:  # each share is the count over its role and situation's decisions
+        assert float(r[-1]) == pytest.approx(int(r[-2]) / totals[(r[0], r[1])], abs=0.006)
