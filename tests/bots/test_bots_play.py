@@ -8,9 +8,10 @@ import pytest
 
 from qipai.bots import Bot, bot_names, get_bot
 from qipai.games.doudizhu.bots.hand import best_plan
-from qipai.games.doudizhu.bots.heuristic import HeuristicBot
+from qipai.games.doudizhu.bots.heuristic import COVER_BELOW, COVER_MIN, HeuristicBot, Situation, choose_play
 from qipai.games.doudizhu.bots.search import SearchBot, Solver
 from qipai.games.doudizhu.bots.view import counts_of_text
+from qipai.games.doudizhu.cards import RANK_LETTERS
 from qipai.games.doudizhu.combos import classify
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
@@ -125,3 +126,30 @@ def test_solver_small_endgames() -> None:
     assert s.landlord_wins((t("23"), t("A4"), t("A5")), 0, None, -1)
     # a farmer who leads first goes out with a pair the landlord cannot beat
     assert not s.landlord_wins((t("34"), t("KK"), t("5")), 1, None, -1)
+
+
+def _situation(seat: int, hand: str, last: str, last_by: int, counts: list[int]) -> Situation:
+    rules = PRESETS["classic"]
+    mine = tuple(counts_of_text(hand))
+    played = counts_of_text(last)
+    (move,) = classify(tuple(played), rules)
+    rest = [4] * 13 + [1, 1]
+    for r in range(15):
+        rest[r] -= mine[r] + played[r]
+    return Situation(rules, seat, 3, 0, mine, counts, move, last_by, tuple(rest))
+
+
+def test_the_farmer_before_the_landlord_covers_a_partners_low_card() -> None:
+    """顶牌: the farmer the landlord plays after covers the partner's low single or pair with one from COVER_MIN
+    up (the cheapest to the plan), so the landlord cannot shed a low card on it; a high one it lets stand, and
+    the farmer the landlord has already answered never overtakes its partner."""
+    hand = "3489QKK"
+    got = choose_play(_situation(2, hand, "5", 1, [17, 12, 7]))
+    assert got is not None and got.kind == "single" and got.main >= COVER_MIN
+    assert RANK_LETTERS[got.main] == "Q"  # a loose Q, not one of the pair of kings
+    pair = choose_play(_situation(2, "34QQAA", "66", 1, [17, 12, 6]))
+    assert pair is not None and pair.kind == "pair" and RANK_LETTERS[pair.main] == "Q"
+    high = RANK_LETTERS[COVER_BELOW]
+    assert choose_play(_situation(2, "3489Q2B", high, 1, [17, 12, 7])) is None
+    # the farmer after the landlord: the landlord has passed on the partner's card, so let it win
+    assert choose_play(_situation(1, hand, "5", 2, [17, 7, 12])) is None

@@ -10,8 +10,10 @@ The ideas, each one rule rather than a pile of special cases:
    no legal answer can be made from those cards by a seat that still holds enough of them.  With all but one
    play of the plan sure winners, the bot plays them out and goes out (it also finishes with a bomb).
 3. **Team play** (farmers).  A farmer does not overtake a partner who is winning the trick unless that lets
-   it go out or leaves it a hand of sure winners; with a partner down to one or two cards it leads its
-   smallest single or pair for the partner to finish.
+   it go out or leaves it a hand of sure winners, or it sits just before the landlord (he plays next) and the
+   partner's play is a single or pair below ``2``: then it *covers* it (顶牌) with a single or pair from ``Q``
+   up, so the landlord cannot shed a low card on it.  With a partner down to one or two cards it leads its smallest
+   single or pair for the partner to finish.
 4. **Danger.**  An enemy with one or two cards is close to going out: the bot then answers with its highest
    answer, uses a bomb if that is all it has, and avoids leading a play of the size the enemy could finish on.
    A farmer is more willing to spend cards against the landlord than against nobody.
@@ -47,6 +49,13 @@ from .hand import ROUND_COST, best_plan, minus, move_value, plan_score, rules_ke
 from .view import action_moves, read_view
 
 ACE = 11
+
+COVER_MIN = 9
+"""The lowest rank a farmer covers a partner's single or pair with (rank indices: ``3`` is 0, ``Q`` is 9)."""
+COVER_BELOW = 12
+"""A partner's single or pair from this rank up is high enough: it is not covered."""
+COVER_DAMAGE = -8.0
+"""The most plan damage a cover may do (breaking a pair costs about 4)."""
 
 
 @dataclass
@@ -183,7 +192,7 @@ def choose_answer(s: Situation) -> Move | None:
         for a in normal:
             if plan_score(minus(hand, a), rules) - base >= ROUND_COST - move_value(a) - 0.01 and after_finishes(a):
                 return a
-        return None
+        return _cover(s, normal, base)
     danger = s.card_counts[by] <= 2 or (
         s.seat != s.landlord and s.card_counts[by] <= 4 and last.size >= 2
     )
@@ -219,6 +228,30 @@ def choose_answer(s: Situation) -> Move | None:
         if s.seat == s.landlord and min(s.card_counts[e] for e in enemies) <= near:
             return small
     return None
+
+
+def _cover(s: Situation, answers: list[Move], base: float) -> Move | None:
+    """The cover (顶牌) of a partner's single or pair below ``2`` by the farmer just before the landlord, or
+    ``None``.
+
+    Without it the landlord sheds a low card on the partner's play and takes the lead cheaply; with it he has
+    to spend a high card or let the farmers keep the lead.  The cover is the answer of the same kind from
+    :data:`COVER_MIN` up that damages the plan least (the lower on a tie), and at most :data:`COVER_DAMAGE`.
+    """
+    last = s.last
+    if last is None or (s.seat + 1) % s.players != s.landlord or last.main >= COVER_BELOW:
+        return None
+    if last.kind != "single" and last.kind != "pair":
+        return None
+    best: Move | None = None
+    best_delta = -1e9
+    for a in answers:
+        if a.kind != last.kind or a.main < COVER_MIN:
+            continue
+        d = plan_score(minus(s.hand, a), s.rules) - base
+        if d > best_delta or (d == best_delta and best is not None and a.main < best.main):
+            best, best_delta = a, d
+    return best if best is not None and best_delta >= COVER_DAMAGE else None
 
 
 def choose_play(s: Situation) -> Move | None:
