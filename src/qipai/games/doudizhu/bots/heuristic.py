@@ -160,6 +160,19 @@ def _lowest_of_size(hand: tuple[int, ...], size: int, rules: Rules) -> Move | No
     return None
 
 
+def least_damage(answers: Sequence[Move], hand: tuple[int, ...], rules: Rules,
+                 base: float) -> tuple[Move | None, float]:
+    """The answer that damages the plan of ``hand`` (scored ``base``) least, the lower on a tie, and its damage
+    (``score(hand - answer) - base``; ``(None, -1e9)`` for no answer)."""
+    best: Move | None = None
+    best_delta = -1e9
+    for a in answers:
+        d = plan_score(minus(hand, a), rules) - base
+        if d > best_delta or (d == best_delta and best is not None and a.main < best.main):
+            best, best_delta = a, d
+    return best, best_delta
+
+
 def choose_answer(s: Situation) -> Move | None:
     """The answer to ``s.last`` (``None`` passes)."""
     rules = s.rules
@@ -199,12 +212,7 @@ def choose_answer(s: Situation) -> Move | None:
     if danger and normal:
         # an enemy close to going out: take the trick with the highest answer
         return max(normal, key=lambda a: (a.main, -a.size))
-    best: Move | None = None
-    best_delta = -1e9
-    for a in normal:
-        d = plan_score(minus(hand, a), rules) - base
-        if d > best_delta or (d == best_delta and best is not None and a.main < best.main):
-            best, best_delta = a, d
+    best, best_delta = least_damage(normal, hand, rules, base)
     # how much plan damage is acceptable to take the trick
     limit = -3.0 if s.seat != s.landlord else -2.0
     if s.seat != s.landlord and by == s.landlord:
@@ -243,14 +251,8 @@ def _cover(s: Situation, answers: list[Move], base: float) -> Move | None:
         return None
     if last.kind != "single" and last.kind != "pair":
         return None
-    best: Move | None = None
-    best_delta = -1e9
-    for a in answers:
-        if a.kind != last.kind or a.main < COVER_MIN:
-            continue
-        d = plan_score(minus(s.hand, a), s.rules) - base
-        if d > best_delta or (d == best_delta and best is not None and a.main < best.main):
-            best, best_delta = a, d
+    covers = [a for a in answers if a.kind == last.kind and a.main >= COVER_MIN]
+    best, best_delta = least_damage(covers, s.hand, s.rules, base)
     return best if best is not None and best_delta >= COVER_DAMAGE else None
 
 
