@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect, sync_playwright
 
 from web_helpers import ThreadServer, launch, shot, sign_up, web_settings
 
@@ -63,6 +63,20 @@ def wait_finished(server: ThreadServer, mid: str, timeout: float = 120.0) -> Non
             return
         time.sleep(0.5)
     raise AssertionError(f"match {mid} did not finish in {timeout:g} s")
+
+
+def create_match(server: ThreadServer, definition: dict[str, object], **extra: object) -> str:
+    """The operator creates a match (``start_at`` and the like in ``extra``); its id."""
+    r = httpx.post(f"{server.url}/api/admin/matches", json={"definition": definition, **extra},
+                   headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def open_card(page: Page, server: ThreadServer, mid: str) -> Locator:
+    """Go to the match's card; the card."""
+    page.goto(f"{server.url}/#/matches/{mid}")
+    return page.locator(f'section.match[data-match="{mid}"]')
 
 
 def points(page: Page) -> int:
@@ -121,8 +135,7 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     expect(page.locator('#toasts .toast[data-key="match"]')).to_contain_text("比赛结束")
     # when the round's table closed, the page went to the match card (the standings, the wait) meanwhile
     assert f"#/matches/{mid}" in page.evaluate("() => window.hashes"), page.evaluate("() => window.hashes")
-    page.goto(f"{server.url}/#/matches/{mid}")
-    card = page.locator(f'section.match[data-match="{mid}"]')
+    card = open_card(page, server, mid)
     expect(card.locator('.match-phase[data-phase="finished"]')).to_have_text("比赛结束")
     rows = card.locator("table.standings tbody tr")
     expect(rows).to_have_count(9)
@@ -149,10 +162,8 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     expect(page.locator(".replay-table")).to_be_visible()
     assert page.evaluate("() => location.hash") == f"#/replay/{ours[0]['deal_id']}"
     expect(page.locator('[data-action="review"]')).to_have_count(1)  # our own deal: its review is ours to ask
-    page.goto(f"{server.url}/#/matches/{mid}")
-    card = page.locator(f'section.match[data-match="{mid}"]')
+    card = open_card(page, server, mid)
     page.locator("#langbtn").click()
-    card = page.locator(f'section.match[data-match="{mid}"]')
     expect(card.locator(".match-phase")).to_have_text("Finished")
     # the profile lists the match with the place and the prize
     page.goto(f"{server.url}/#/profile")
@@ -173,14 +184,10 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
                   "stages": [{"format": "dali", "advance": 6, "level_step": {"deals": 8}},
                              {"format": "fixed", "rounds": [{"deals": 1}]}]}
     start_at = int(time.time()) + 8
-    r = httpx.post(f"{server.url}/api/admin/matches", json={"definition": definition, "start_at": start_at},
-                   headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 201, r.text
-    mid = r.json()["id"]
+    mid = create_match(server, definition, start_at=start_at)
     page, errors = new_page(browser)
     sign_up(page, server.url, "watcher")
-    page.goto(f"{server.url}/#/matches/{mid}")
-    card = page.locator(f'section.match[data-match="{mid}"]')
+    card = open_card(page, server, mid)
     clock = card.locator(".match-countdown")
     expect(clock).to_contain_text("距开赛 00:0")
     first = clock.text_content()
@@ -235,13 +242,10 @@ def test_the_card_read_after_a_push_wins_over_that_push(browser: Browser, server
     is what it shows (an old push once hid the tables to watch until the next deal was counted)."""
     definition = {"name": "later", "game": "ddz3", "entry": {"start": "when_full", "max_entrants": 9, "fee": 0},
                   "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}
-    r = httpx.post(f"{server.url}/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 201, r.text
-    mid = r.json()["id"]
+    mid = create_match(server, definition)
     page, errors = new_page(browser)
     sign_up(page, server.url, "reader")
-    page.goto(f"{server.url}/#/matches/{mid}")
-    card = page.locator(f'section.match[data-match="{mid}"]')
+    card = open_card(page, server, mid)
     expect(card.locator(".match-phase")).to_have_attribute("data-phase", "registration")
     reads = page.evaluate("() => performance.getEntriesByType('resource').filter(e => e.name.endsWith("
                           f"'/api/matches/{mid}')).length")
