@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import socket
@@ -85,7 +86,15 @@ class LiveServer:
     async def stop(self) -> None:
         self.server.should_exit = True
         if self.task is not None:
-            await asyncio.wait_for(self.task, 20)
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), 20)
+            except TimeoutError:
+                # say where the shutdown hangs: every task's stack, then give up on it
+                out = io.StringIO()
+                for t in asyncio.all_tasks():
+                    t.print_stack(limit=12, file=out)
+                self.task.cancel()
+                raise AssertionError("the server did not stop within 20 s; its tasks:\n" + out.getvalue()) from None
         self.sock.close()
 
 

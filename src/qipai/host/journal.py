@@ -48,6 +48,12 @@ class JournalWriter:
             try:
                 fenced = await self.store.append_journal([r for r, _ in batch])
                 self.commits.append(time.perf_counter() - t0)
+            except asyncio.CancelledError:
+                # stopped mid-commit (a shutdown the store did not answer in time): its writers must not wait on
+                for _, f in batch:
+                    if not f.done():
+                        f.set_exception(ConnectionError("the journal was stopped while this entry was written"))
+                raise
             except Exception as e:
                 log.exception("journal: a batch of %d entries failed", len(batch))
                 for _, f in batch:
@@ -71,14 +77,25 @@ class JournalWriter:
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Write what is pending and stop: the batch being committed is let finish (cancelling it could leave
-        a row written whose writer was told it failed)."""
+        a row written whose writer was told it failed), for up to ``timeout`` seconds, and so is a last flush of
+        what came meanwhile.  A store that does not answer by then does not hold the shutdown: the writers still
+        waiting are told their entries were not written."""
         self.stopping = True
         self.event.set()
         if self.task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self.task), timeout)
             except (TimeoutError, Exception):
+                log.warning("journal: the writer did not finish within %.0f s of the shutdown", timeout)
                 self.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self.task
-        await self._flush()
+        try:
+            await asyncio.wait_for(self._flush(), timeout)
+        except TimeoutError:
+            log.error("journal: %d entries were not written: the store did not answer within %.0f s of the "
+                      "shutdown", len(self.pending), timeout)
+            failed, self.pending = self.pending, []
+            for _, f in failed:
+                if not f.done():
+                    f.set_exception(ConnectionError("the journal was stopped before this entry was written"))

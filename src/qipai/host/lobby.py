@@ -36,6 +36,9 @@ from qipai.store import FencedOut, Store, TableInfo, UserInfo
 
 log = logging.getLogger("qipai.host.lobby")
 
+STOP_TIMEOUT = 10.0
+"""Seconds a shutdown waits for the cancelled table tasks, and for the journal's last writes."""
+
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 PROTECTED_OPTIONS = ("preset",)
 """Options a private table never sets: the room's preset is the room."""
@@ -432,10 +435,14 @@ class Lobby:
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await self.journal.stop()
+        if tasks:
+            # a table task ends at its next await once cancelled; one that does not (stuck in a store call that
+            # ignores cancellation) must not hold the shutdown: its deal goes on from the journal at the next start
+            _, stuck = await asyncio.wait(tasks, timeout=STOP_TIMEOUT)
+            if stuck:
+                log.warning("%d table task(s) did not stop within %.0f s: %s", len(stuck),
+                            STOP_TIMEOUT, ", ".join(sorted(t.get_name() for t in stuck))[:500])
+        await self.journal.stop(STOP_TIMEOUT)
         if self.cluster.networked:
             # hand the tables over at once (their deals go on elsewhere from the journal)
             for table in list(self.tables.values()):
