@@ -233,6 +233,13 @@ def test_info_is_complete(game: str) -> None:
     if teams is not None:
         seats = sorted(s for t in teams for s in t)
         assert seats == list(range(f.players(_options(f, info.presets[0]))))
+    # the titles table (the profile's progress to the next title) says what the factory's title() says
+    rows = list(info.title_table)
+    assert rows == sorted(rows) and len({need for need, _ in rows}) == len(rows)
+    for need, name in rows:
+        assert f.title(need) == name, f"{need} points: title() says {f.title(need)!r}, the table {name!r}"
+    for (need, name), (nxt, _) in zip(rows, rows[1:], strict=False):
+        assert f.title(nxt - 1) == name
 
 
 def transcript(f: GameFactory, preset: str, seed: int) -> list[str]:

@@ -218,6 +218,22 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
     expect(progress).to_contain_text(f"距 {nxt} 还差 {left} 分")
     assert left > 0
     shot(page, "profile.png")
+    # in English the titles are English: this one, and every title of every game's table has its English name
+    page.locator("#langbtn").click()
+    expect(card.locator('[data-stat="title"] .v')).not_to_have_text(re.compile(r"[\u4e00-\u9fff]|^$"))
+    expect(progress).to_contain_text(re.compile(rf"^{left} points to [A-Z][a-z]+( [a-z]+)*$"))
+    missing = page.evaluate("""async () => {
+      const { games } = await (await fetch("/api/games")).json();
+      const out = [];
+      for (const g of games.filter((g) => g.web)) {
+        const mod = await import(`/js/games/${g.web}/index.js`);
+        for (const [, title] of g.titles_table || []) if (!mod.words.en["title_" + title]) out.push(`${g.name} ${title}`);
+      }
+      return games.length >= 3 ? out : ["fewer than three games"];
+    }""")
+    assert missing == []
+    page.locator("#langbtn").click()
+    expect(card.locator('[data-stat="title"] .v')).to_have_text(re.compile(r"^[\u4e00-\u9fff]+$"))
     link = page.locator('.history-table [data-action="replay"]').first
     expect(link).to_be_visible()
     link.click()

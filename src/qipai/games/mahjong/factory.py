@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.game import JSON, GameInfo, option_values
+from .levels import TITLE_TABLE
 from .levels import title as level_title
 from .rules import OPTIONS, PRESET_OPTIONS, Rules
 from .state import PHASES, PLAYERS, MahjongGame, replay_record
@@ -41,6 +42,7 @@ INFO = GameInfo(
     seat_bot="efficiency",
     autoplay_bot="passive",
     web="mahjong",
+    title_table=TITLE_TABLE,
     extra={"levels": "qipai.games.mahjong.levels"},
 )
 """The static description.  ``max_actions``: a deal has at most 59 draws, so at most 72 discards (12 claims

@@ -32,4 +32,11 @@ def title(points: int) -> str:
     return level(points)[1]
 
 
-__all__ = ["LEVEL_NAMES", "THRESHOLDS", "level", "title"]
+TITLE_TABLE: tuple[tuple[int, str], ...] = ((0, LEVEL_NAMES[0]), *zip(THRESHOLDS, LEVEL_NAMES[1:], strict=True))
+"""(points needed, name), lowest first, for the platform's title progress (row 1 from 0: below 0 is 新手 too).
+
+>>> TITLE_TABLE[:3]
+((0, '新手'), (200, '入门'), (400, '初级'))
+"""
+
+__all__ = ["LEVEL_NAMES", "THRESHOLDS", "TITLE_TABLE", "level", "title"]

@@ -8,7 +8,8 @@
 //   words: {zh: {...}, en: {...}}
 //       The game's texts.  The shell reads these keys when present: preset_<preset> and pdesc_<preset> (a
 //       preset's name and one-line description in the lobby), role_<role> (a role in the profile and the
-//       settlement), game_name (else info.titles).  Everything else is the view's own (read it with
+//       settlement), game_name (else info.titles), title_<title> (a player's title as the server names it,
+//       in Chinese, e.g. title_商人; only the en words need them, the title itself is the zh name).  Everything else is the view's own (read it with
 //       scoped(words) from shell/i18n.js).
 //   css: "file.css" | null
 //       A stylesheet in the folder, linked once when the view is first loaded.
@@ -124,6 +125,13 @@ export function presetName(game, preset) {
 export function presetDesc(game, preset) {
   const tt = gameT(game);
   return preset && tt && tt.has("pdesc_" + preset) ? tt("pdesc_" + preset) : "";
+}
+
+/** A player's title in ``game`` (the server's Chinese name, e.g. 商人) in the page's language. */
+export function titleName(game, title) {
+  if (!title) return "";
+  const words = viewOf(game)?.words;
+  return words?.[lang]?.["title_" + title] ?? title;
 }
 
 export function roleName(game, role) {

@@ -2,8 +2,8 @@
 import { h, add, fill, clear, api, toast, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, setUser, spectate, subscribe } from "./store.js";
-import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName } from "./games.js";
+import { store, setUser, spectate, subscribe, homeGame } from "./store.js";
+import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
 
 function cardFace(label, red) {
   return h("div.hero-face", { class: red ? "red" : undefined }, label);
@@ -136,7 +136,7 @@ export function lobbyPage(root, { go }) {
     clear(meCard);
     if (!user) return;
     add(meCard, h("span.name", displayName(user.name)), user.is_guest ? h("span.badge", t("guest_tag")) : null,
-      h("span.title-tag", user.title ?? ""), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))));
+      h("span.title-tag", titleName(homeGame(user), user.title)), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))));
   }
   function drawNotes() {
     clear(notes);
@@ -292,12 +292,13 @@ function pct(won, played) {
   return played ? `${Math.round((100 * won) / played)}%` : "—";
 }
 
-/** The next title above ``points`` in a game's titles table ([[points, title], …]), or null at the top. */
-export function nextTitle(table, points) {
+/** The next title above ``points`` in a game's titles table ([[points, title], …]), or null at the top.  A row
+ * of the title the player holds is not next (below a table's first row, a player holds its title already). */
+export function nextTitle(table, points, current) {
   const rows = [...(table || [])].sort((a, b) => a[0] - b[0]);
   let prev = null;
   for (const [need, title] of rows) {
-    if (points < need) return { need, title, from: prev ? prev[0] : 0, left: need - points };
+    if (points < need && title !== current) return { need, title, from: prev ? prev[0] : 0, left: need - points };
     prev = [need, title];
   }
   return null;
@@ -319,17 +320,17 @@ export function profilePage(root) {
         const g = me.games?.[info.name];
         if (!g) continue;
         const roles = Object.entries(g.roles || {});
-        const nt = nextTitle(info.titles_table, g.points);
+        const nt = nextTitle(info.titles_table, g.points, g.title);
         const progress = nt
           ? h("div.title-progress", { dataset: { next: nt.title, left: nt.left } },
             h("div.bar", h("div.fill", { style: { width: `${Math.max(0, Math.min(100, (100 * (g.points - nt.from)) / Math.max(1, nt.need - nt.from)))}%` } })),
-            h("span", t("next_title", { title: nt.title, n: nt.left })))
+            h("span", t("next_title", { title: titleName(info.name, nt.title), n: nt.left })))
           : h("div.title-progress.top", h("span", t("top_title")));
         cards.push(h("div.panel.game-card", { dataset: { game: info.name } },
           h("h2", gameName(info.name)),
           h("div.stats",
             stat(t("points"), g.points, "points"),
-            stat(t("title"), g.title, "title"),
+            stat(t("title"), titleName(info.name, g.title), "title"),
             stat(t("games_played"), g.games_played, "games"),
             stat(t("wins"), g.wins ?? 0, "wins"),
             stat(t("win_rate"), pct(g.wins ?? 0, g.games_played), "rate")),
@@ -397,7 +398,7 @@ export function leaderboardPage(root, { game } = {}) {
         h("table.grid.lb", { dataset: { game: name } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("title")),
           h("th", t("points")), h("th", t("games_played")))),
         h("tbody", users.map((u) => h("tr", { class: store.user && u.id === store.user.id ? "me" : undefined },
-          h("td", String(u.rank)), h("td", displayName(u.name)), h("td", u.title), h("td", String(u.points)),
+          h("td", String(u.rank)), h("td", displayName(u.name)), h("td", titleName(name, u.title)), h("td", String(u.points)),
           h("td", String(u.games_played))))))));
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));

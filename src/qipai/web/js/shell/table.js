@@ -6,6 +6,7 @@ import { h, add, fill, clear, modal, toast, fmtDelta } from "./util.js";
 import { t, displayName, phraseText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
+import { titleName } from "./games.js";
 import { pref, setPref } from "./prefs.js";
 import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
@@ -228,7 +229,7 @@ export class TableFrame {
     if (ready && ready[seat]) add(badges, h("span.badge.ready", { "data-ready": seat }, "✓ " + t("ready_done")));
     const avatar = h("div.avatar", { class: s ? undefined : "empty" }, s ? (name || "?").slice(0, 1).toUpperCase() : "?");
     const standing = s && !s.bot && s.title ? h("div.standing", { dataset: { seat } },
-      h("span.title-tag", s.title), h("span.spts", `${s.points} ${t("points_short")}`)) : null;
+      h("span.title-tag", titleName(this.info?.name, s.title)), h("span.spts", `${s.points} ${t("points_short")}`)) : null;
     add(box, avatar, h("div.sinfo", h("div.sname", { title: name }, name), standing, badges));
     return { avatar, badges };
   }
@@ -275,7 +276,7 @@ export class TableFrame {
     add(this.meInfo,
       h("div.avatar.me-av", name.slice(0, 1).toUpperCase()),
       h("span.sname", name),
-      s?.title ? h("span.title-tag", { dataset: { seat: you } }, s.title) : null,
+      s?.title ? h("span.title-tag", { dataset: { seat: you } }, titleName(this.info?.name, s.title)) : null,
       s && this.live ? h("span.pts", `${s.points} ${t("points_short")}`) : null,
       ...badges);
     add(this.turnLine, this.myTurn() ? h("span.yourturn", t("your_turn")) : null,

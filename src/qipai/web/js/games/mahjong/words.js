@@ -209,6 +209,28 @@ const en = {
   cap_huan_bao: "the treasure is replaced",
   cap_who: "{name}: {text}",
   cap_join: "; ",
+  // levels (级别), by the server's Chinese name
+  "title_新手": "Novice",
+  "title_入门": "Beginner",
+  "title_初级": "Elementary",
+  "title_中级": "Intermediate",
+  "title_高级": "Advanced",
+  "title_三流好手": "Third-rate player",
+  "title_二流好手": "Second-rate player",
+  "title_一流好手": "First-rate player",
+  "title_三流高手": "Third-rate expert",
+  "title_二流高手": "Second-rate expert",
+  "title_一流高手": "First-rate expert",
+  "title_县级大师": "County master",
+  "title_市级大师": "City master",
+  "title_省级大师": "Provincial master",
+  "title_国家大师": "National master",
+  "title_国际大师": "International master",
+  "title_特级大师": "Grandmaster",
+  "title_顶级大师": "Top grandmaster",
+  "title_麻将部长": "Mahjong minister",
+  "title_麻将总理": "Mahjong premier",
+  "title_麻将主席": "Mahjong chairman",
 };
 
 export const WORDS = { zh, en };

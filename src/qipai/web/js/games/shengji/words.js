@@ -203,6 +203,20 @@ const en = {
   cap_trump: "{suit} trump, {name} is banker",
   joker_big: "Big joker",
   joker_small: "Small joker",
+  // titles, by the server's Chinese name (the level a player's points stand for)
+  "title_打3": "Level 3",
+  "title_打4": "Level 4",
+  "title_打5": "Level 5",
+  "title_打6": "Level 6",
+  "title_打7": "Level 7",
+  "title_打8": "Level 8",
+  "title_打9": "Level 9",
+  "title_打10": "Level 10",
+  "title_打J": "Level J",
+  "title_打Q": "Level Q",
+  "title_打K": "Level K",
+  "title_打A": "Level A",
+  "title_过A": "Past A",
 };
 
 export const WORDS = { zh, en };
