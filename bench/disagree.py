@@ -54,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
                     sit = "lead" if v.last is None else "vsEnemy" if s == 0 or v.last_by == 0 else "vsPartner"
                     ka, kr = (("pass" if x == "pass" else moves[x].kind) for x in (a, r))
                     cat = "same" if a == r else f"H {ka}, R {kr}"
+                    if a != r and ka == kr:
+                        ma, mr = moves[a], moves[r]
+                        cat += (" (R longer)" if mr.size > ma.size else " (R shorter)" if mr.size < ma.size
+                                else " (R higher)" if mr.main > ma.main else " (R lower)" if mr.main < ma.main
+                                else " (other kicker)")
                     key = (role, sit, cat)
                     table[key] += 1
                     if cat != "same" and len(examples[key]) < args.examples:
