@@ -20,6 +20,7 @@ For every game and preset:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -238,7 +239,7 @@ def test_info_is_complete(game: str) -> None:
     assert rows == sorted(rows) and len({need for need, _ in rows}) == len(rows)
     for need, name in rows:
         assert f.title(need) == name, f"{need} points: title() says {f.title(need)!r}, the table {name!r}"
-    for (need, name), (nxt, _) in zip(rows, rows[1:], strict=False):
+    for (_, name), (nxt, _) in itertools.pairwise(rows):
         assert f.title(nxt - 1) == name
 
 

@@ -227,7 +227,9 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
       const out = [];
       for (const g of games.filter((g) => g.web)) {
         const mod = await import(`/js/games/${g.web}/index.js`);
-        for (const [, title] of g.titles_table || []) if (!mod.words.en["title_" + title]) out.push(`${g.name} ${title}`);
+        for (const [, title] of g.titles_table || []) {
+          if (!mod.words.en["title_" + title]) out.push(`${g.name} ${title}`);
+        }
       }
       return games.length >= 3 ? out : ["fewer than three games"];
     }""")
