@@ -8,7 +8,14 @@ import pytest
 
 from qipai.bots import Bot, bot_names, get_bot
 from qipai.games.doudizhu.bots.hand import best_plan
-from qipai.games.doudizhu.bots.heuristic import COVER_BELOW, COVER_MIN, HeuristicBot, Situation, choose_play
+from qipai.games.doudizhu.bots.heuristic import (
+    COVER_BELOW,
+    COVER_MIN,
+    LOW_LEAD_LANDLORD,
+    HeuristicBot,
+    Situation,
+    choose_play,
+)
 from qipai.games.doudizhu.bots.search import SearchBot, Solver
 from qipai.games.doudizhu.bots.view import counts_of_text
 from qipai.games.doudizhu.cards import RANK_LETTERS
@@ -137,6 +144,27 @@ def _situation(seat: int, hand: str, last: str, last_by: int, counts: list[int])
     for r in range(15):
         rest[r] -= mine[r] + played[r]
     return Situation(rules, seat, 3, 0, mine, counts, move, last_by, tuple(rest))
+
+
+def _lead(seat: int, hand: str, counts: list[int]) -> str:
+    rules = PRESETS["classic"]
+    mine = tuple(counts_of_text(hand))
+    rest = tuple(4 - mine[r] if r < 13 else 1 - mine[r] for r in range(15))
+    m = choose_play(Situation(rules, seat, 3, 0, mine, counts, None, seat, rest))
+    assert m is not None
+    return "".join(RANK_LETTERS[r] * k for r, k in m.parts)
+
+
+def test_the_farmer_after_the_landlord_leads_a_low_single_for_its_partner_to_cover() -> None:
+    """下家走小牌: the farmer the landlord plays before leads its plan's low single (up to 10), so the partner
+    can cover it before the landlord plays; the other farmer, and this one against a landlord about to go out or
+    with only high singles, lead the plan's weakest play (here the chain of pairs)."""
+    hand = "3344558KA"
+    assert _lead(1, hand, [17, 9, 12]) == "8"
+    assert _lead(1, hand, [LOW_LEAD_LANDLORD, 9, 12]) == "8"
+    assert _lead(2, hand, [17, 12, 9]) == "334455"
+    assert _lead(1, hand, [LOW_LEAD_LANDLORD - 1, 9, 12]) == "334455"
+    assert _lead(1, "334455QKA", [17, 9, 12]) == "334455"
 
 
 def test_the_farmer_before_the_landlord_covers_a_partners_low_card() -> None:

@@ -12,8 +12,9 @@ The ideas, each one rule rather than a pile of special cases:
 3. **Team play** (farmers).  A farmer does not overtake a partner who is winning the trick unless that lets
    it go out or leaves it a hand of sure winners, or it sits just before the landlord (he plays next) and the
    partner's play is a single or pair below ``2``: then it *covers* it (顶牌) with a single or pair from ``Q``
-   up, so the landlord cannot shed a low card on it.  With a partner down to one or two cards it leads its smallest
-   single or pair for the partner to finish.
+   up, so the landlord cannot shed a low card on it.  The farmer just after the landlord leads its lowest single
+   up to ``10`` when its plan has one (下家走小牌), which gives the partner that cover.  With a partner down to one
+   or two cards it leads its smallest single or pair for the partner to finish.
 4. **Danger.**  An enemy with one or two cards is close to going out: the bot then answers with its highest
    answer, uses a bomb if that is all it has, and avoids leading a play of the size the enemy could finish on.
    A farmer is more willing to spend cards against the landlord than against nobody.
@@ -56,6 +57,10 @@ COVER_BELOW = 12
 """A partner's single or pair from this rank up is high enough: it is not covered."""
 COVER_DAMAGE = -8.0
 """The most plan damage a cover may do (breaking a pair costs about 4)."""
+LOW_LEAD_MAX = 7
+"""The farmer after the landlord leads a single of its plan up to this rank (``10``) before other plays."""
+LOW_LEAD_LANDLORD = 3
+"""... while the landlord holds at least this many cards."""
 
 
 @dataclass
@@ -150,6 +155,11 @@ def choose_lead(s: Situation) -> Move:
         else:
             return max(safe, key=lambda m: m.main)
     keep_back = [m for m in safe if m not in winners or len(safe) == 1]
+    if (s.landlord + 1) % s.players == s.seat and s.card_counts[s.landlord] >= LOW_LEAD_LANDLORD:
+        # the farmer after the landlord: a low single, for the partner to cover before the landlord plays
+        low = [m for m in keep_back if m.kind == "single" and m.main <= LOW_LEAD_MAX]
+        if low:
+            return min(low, key=lambda m: m.main)
     return min(keep_back or safe, key=_lead_key)
 
 
