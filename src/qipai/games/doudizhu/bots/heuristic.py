@@ -157,9 +157,9 @@ def choose_lead(s: Situation) -> Move:
     keep_back = [m for m in safe if m not in winners or len(safe) == 1]
     if (s.landlord + 1) % s.players == s.seat and s.card_counts[s.landlord] >= LOW_LEAD_LANDLORD:
         # the farmer after the landlord: a low single, for the partner to cover before the landlord plays
-        low = [m for m in keep_back if m.kind == "single" and m.main <= LOW_LEAD_MAX]
-        if low:
-            return min(low, key=lambda m: m.main)
+        small = [m for m in keep_back if m.kind == "single" and m.main <= LOW_LEAD_MAX]
+        if small:
+            return min(small, key=lambda m: m.main)
     return min(keep_back or safe, key=_lead_key)
 
 
