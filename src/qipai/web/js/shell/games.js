@@ -9,8 +9,8 @@
 //       The game's texts.  The shell reads these keys when present: preset_<preset> and pdesc_<preset> (a
 //       preset's name and one-line description in the lobby), role_<role> (a role in the profile and the
 //       settlement), game_name (else info.titles), title_<title> (a player's title as the server names it,
-//       in Chinese, e.g. title_商人; only the en words need them, the title itself is the zh name).  Everything else is the view's own (read it with
-//       scoped(words) from shell/i18n.js).
+//       in Chinese, e.g. title_商人; only the en words need them, the title itself is the zh name).
+//       Everything else is the view's own (read it with scoped(words) from shell/i18n.js).
 //   css: "file.css" | null
 //       A stylesheet in the folder, linked once when the view is first loaded.
 //   mount(slots, ctx) → view
