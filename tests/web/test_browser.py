@@ -339,8 +339,10 @@ def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer)
     expect(table(page)).to_have_attribute("data-deal", deal or "")
     expect(table(page)).to_have_attribute("data-autoplay", "0")
 
-    # the server's error is shown and the table goes on
-    assert wait_my_turn_or_over(page) == "turn"
+    # the server's error is shown and the table goes on.  (On a loaded machine the deal may end meanwhile: the
+    # turn timed out during the reload and auto-play played on, as CI saw once; a refused action at the ended
+    # deal must show its error just the same, and the deal is over below.)
+    wait_my_turn_or_over(page)
     st = live_state(page)
     assert st is not None
     page.evaluate(

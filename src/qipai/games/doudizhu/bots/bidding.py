@@ -19,7 +19,7 @@ self-play, and bid by the expected score.
 >>> from qipai.games.doudizhu.bots.view import counts_of_text
 >>> import random
 >>> strong = landlord_odds(counts_of_text("3456789TJQKAA22BR"), PRESETS["classic"], random.Random(1), 24)
->>> weak = landlord_odds(counts_of_text("33445567899TJQK55"[:17]), PRESETS["classic"], random.Random(1), 24)
+>>> weak = landlord_odds(counts_of_text("334466889TTJJQ579"), PRESETS["classic"], random.Random(1), 24)
 >>> strong > 0.5 > weak
 True
 """
