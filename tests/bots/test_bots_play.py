@@ -135,11 +135,15 @@ def test_solver_small_endgames() -> None:
     assert not s.landlord_wins((t("34"), t("KK"), t("5")), 1, None, -1)
 
 
-def _situation(seat: int, hand: str, last: str, last_by: int, counts: list[int]) -> Situation:
+def _situation(seat: int, hand: str, last: str | None, last_by: int, counts: list[int]) -> Situation:
+    """Seat ``seat`` of a classic deal (landlord 0) holding ``hand``, facing ``last`` by ``last_by`` (``None``:
+    on lead); the other hands hold every card not in ``hand`` or ``last``."""
     rules = PRESETS["classic"]
     mine = tuple(counts_of_text(hand))
-    played = counts_of_text(last)
-    (move,) = classify(tuple(played), rules)
+    played = counts_of_text(last or "")
+    move = None
+    if last is not None:
+        (move,) = classify(tuple(played), rules)
     rest = [4] * 13 + [1, 1]
     for r in range(15):
         rest[r] -= mine[r] + played[r]
@@ -147,10 +151,7 @@ def _situation(seat: int, hand: str, last: str, last_by: int, counts: list[int])
 
 
 def _lead(seat: int, hand: str, counts: list[int]) -> str:
-    rules = PRESETS["classic"]
-    mine = tuple(counts_of_text(hand))
-    rest = tuple(4 - mine[r] if r < 13 else 1 - mine[r] for r in range(15))
-    m = choose_play(Situation(rules, seat, 3, 0, mine, counts, None, seat, rest))
+    m = choose_play(_situation(seat, hand, None, seat, counts))
     assert m is not None
     return "".join(RANK_LETTERS[r] * k for r, k in m.parts)
 

@@ -14,6 +14,13 @@ from qipai.store import FencedOut, JournalRow, Store
 log = logging.getLogger("qipai.host.journal")
 
 
+def _fail(entries: list[tuple[JournalRow, asyncio.Future[None]]], error: BaseException) -> None:
+    """Tell the writers of ``entries`` still waiting that their entries were not written."""
+    for _, f in entries:
+        if not f.done():
+            f.set_exception(error)
+
+
 class JournalWriter:
     """Writes journal entries in batches; :meth:`write` returns once its entry is committed."""
 
@@ -50,15 +57,11 @@ class JournalWriter:
                 self.commits.append(time.perf_counter() - t0)
             except asyncio.CancelledError:
                 # stopped mid-commit (a shutdown the store did not answer in time): its writers must not wait on
-                for _, f in batch:
-                    if not f.done():
-                        f.set_exception(ConnectionError("the journal was stopped while this entry was written"))
+                _fail(batch, ConnectionError("the journal was stopped while this entry was written"))
                 raise
             except Exception as e:
                 log.exception("journal: a batch of %d entries failed", len(batch))
-                for _, f in batch:
-                    if not f.done():
-                        f.set_exception(e)
+                _fail(batch, e)
             else:
                 self.batches += 1
                 for r, f in batch:
@@ -96,6 +99,4 @@ class JournalWriter:
             log.error("journal: %d entries were not written: the store did not answer within %.0f s of the "
                       "shutdown", len(self.pending), timeout)
             failed, self.pending = self.pending, []
-            for _, f in failed:
-                if not f.done():
-                    f.set_exception(ConnectionError("the journal was stopped before this entry was written"))
+            _fail(failed, ConnectionError("the journal was stopped before this entry was written"))
