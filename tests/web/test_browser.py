@@ -81,6 +81,19 @@ def new_page(browser: Browser, lang: str = "zh", **kw: Any) -> tuple[Page, list[
     return page, errors
 
 
+def nav_fits(page: Page) -> None:
+    """Every link of the header's navigation shows whole, inside the window (an English phone once cut
+    "Profile" to "Pro"), and none scrolls out of view."""
+    links = page.locator("#nav a")
+    expect(links.first).to_be_visible()
+    fit = page.evaluate("""() => {
+      const nav = document.getElementById("nav");
+      return {scroll: nav.scrollWidth, client: nav.clientWidth, width: window.innerWidth,
+              right: Math.max(...[...nav.querySelectorAll("a")].map((a) => a.getBoundingClientRect().right))};
+    }""")
+    assert fit["scroll"] <= fit["client"] and fit["right"] <= fit["width"], fit
+
+
 def find_invalid_pair(hand: list[str]) -> str | None:
     """Two cards of different ranks that never form a combination (no jokers: BR is the rocket)."""
     ranks = sorted({r for r in hand if r not in "BR"}, key=RANKS.index)
@@ -396,6 +409,7 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     friend, friend_errors = new_page(browser, lang="en", viewport=PHONE, is_mobile=True, has_touch=True)
     as_guest(friend, server.url)
     expect(friend.locator('[data-nav="lobby"]')).to_have_text("Lobby")
+    nav_fits(friend)
     friend.locator('input[name="invite"]').fill(code.lower())
     friend.locator('[data-action="join"]').click()
     expect(table(friend)).to_be_visible()
@@ -417,6 +431,7 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     boxes = [c.bounding_box() for c in hand_cards(friend).all()]
     assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] + 0.5 for b in boxes)
     expect(friend.locator('.tablev [data-action="sort"]')).to_have_text("Sort")
+    nav_fits(friend)  # the table's link (♠) is in the header now too
     # tap raises a card, a second tap lowers it; a swipe raises several
     first = hand_cards(friend).nth(0)
     first_box = boxes[0]

@@ -269,6 +269,8 @@ const EN = {
   nav_leaderboard: "Leaderboard",
   nav_matches: "Matches",
   nav_profile: "Profile",
+  nav_leaderboard_short: "Ranks",
+  nav_profile_short: "Me",
   logout: "Log out",
   lang_other: "中文",
   net_offline: "Connection lost, reconnecting…",

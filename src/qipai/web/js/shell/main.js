@@ -44,7 +44,13 @@ function renderHeader() {
   document.getElementById("langbtn").textContent = t("lang_other");
   if (!store.user) return;
   const cur = route.split("/")[1] || "";
-  const link = (hash, key) => h("a", { href: hash, class: cur === hash.slice(2) ? "on" : undefined, "data-nav": hash.slice(2) }, t(key));
+  // a narrow screen shows a word's short form where the language has one (nav_profile_short: "Me")
+  const link = (hash, key) => {
+    const full = t(key), short = t(`${key}_short`);
+    const words = short && short !== `${key}_short` && short !== full
+      ? [h("span.nav-full", full), h("span.nav-short", short)] : [full];
+    return h("a", { href: hash, class: cur === hash.slice(2) ? "on" : undefined, "data-nav": hash.slice(2), title: full }, ...words);
+  };
   add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"), link("#/profile", "nav_profile"));
   if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": "table" }, "♠"));
   add(userbox,
