@@ -321,7 +321,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "play_seconds": [15, 20],
     "rocket_factor": [2, 3],
     "straight_min": [5, 6],
-    "kinds": [sorted(ALL_KINDS), ["single", "pair", "bomb"], []],
+    "kinds": [sorted(ALL_KINDS), ["single", "pair", "bomb"], ["single"]],
 }
 
 
@@ -376,6 +376,8 @@ def test_unknown_option_names(name: str) -> None:
         ({"bomb_factor": 2}, ["bomb_factor", "text"]),
         ({"autoplay": "bot"}, ["autoplay", "'bot'", "smart"]),
         ({"kinds": ["single", "bogus"]}, ["unknown kinds", "bogus"]),
+        ({"kinds": []}, ["kinds must include single"]),
+        ({"kinds": ["pair", "bomb"]}, ["kinds must include single"]),
         ({"kinds": "single"}, ["kinds", "a list of names"]),
         ({"kinds": 5}, ["kinds", "a list of names"]),
         ({"kinds": None}, ["kinds", "a list of names"]),

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ...core.game import IllegalAction
 from .cards import CARDS_PER_DECK, Card, NotationError, format_ranks, parse_cards, parse_ranks
-from .rules import KINDS
+from .rules import KINDS, MAX_DECKS
 
 VERBS = ("pass", "bid", "call", "double", "redouble", "show", "play", "autoplay", "timeout", "escape", "leave")
 """Every verb; ``autoplay``, ``timeout``, ``escape`` and ``leave`` are read only to be refused: they are the host's
@@ -77,7 +77,7 @@ def parse_action(text: str) -> Action:
         try:
             if _SUITED.search(parts[0]):
                 cards = parse_cards(parts[0].replace("♠", "S").replace("♥", "H").replace("♣", "C")
-                                    .replace("♦", "D"), decks=4)
+                                    .replace("♦", "D"), decks=MAX_DECKS)
                 suited = tuple(sorted(c.id % CARDS_PER_DECK for c in cards))
                 ranks = [c.rank for c in cards]
             else:

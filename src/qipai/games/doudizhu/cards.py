@@ -237,7 +237,7 @@ def parse_cards(text: str, decks: int = 1) -> list[Card]:
         base = Card.parse(tok)
         n = seen.get(base.id, 0)
         if n >= decks:
-            raise NotationError(f"too many copies of {tok!r}: {decks} deck(s) hold {decks}")
+            raise NotationError(f"too many copies of {tok!r}: there are at most {decks}")
         seen[base.id] = n + 1
         out.append(Card(base.id + n * CARDS_PER_DECK))
     return out

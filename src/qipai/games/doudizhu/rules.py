@@ -41,6 +41,9 @@ KINDS: tuple[str, ...] = (
 )
 """Every combination kind of RULES.md §3, in table order."""
 
+MAX_DECKS = 2
+"""The most decks a table plays with (four players: two)."""
+
 KIND_NAMES_ZH = {
     "single": "单牌",
     "pair": "对牌",
@@ -151,8 +154,8 @@ class Rules:
 
         if self.players not in (3, 4):
             raise bad(f"players must be 3 or 4, got {self.players}")
-        if self.decks not in (1, 2):
-            raise bad(f"decks must be 1 or 2, got {self.decks}")
+        if not 1 <= self.decks <= MAX_DECKS:
+            raise bad(f"decks must be 1 or {MAX_DECKS}, got {self.decks}")
         if (54 * self.decks - self.kitty_size) % self.players or self.kitty_size < 0:
             raise bad(
                 f"{54 * self.decks} cards less a kitty of {self.kitty_size} do not split evenly "
@@ -161,6 +164,9 @@ class Rules:
         unknown = set(self.kinds) - set(KINDS)
         if unknown:
             raise bad(f"unknown kinds {sorted(unknown)}: expected some of {list(KINDS)}")
+        if "single" not in self.kinds:
+            # a leader must always have a play, and a timed-out leader plays its smallest single (RULES.md §6)
+            raise bad("kinds must include single: without it a leader can be left with no legal play")
         for name, allowed in (
             ("bidding", BIDDING_STYLES),
             ("first_bidder", FIRST_BIDDER_RULES),
