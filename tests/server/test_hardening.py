@@ -41,6 +41,10 @@ async def test_private_options_are_bounded_and_points_options_keep_the_rooms_val
         assert r.status_code == 400
         r = await h.post("/api/tables", json={"room": "classic-1", "options": {"colour": "red"}})
         assert r.json()["error"]["code"] == "bad_options"
+        # kinds that can leave a leader without a play (a hostile user's table once crashed at the lead)
+        r = await h.post("/api/tables", json={"room": "classic-1", "for_points": False, "options": {"kinds": []}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
+        assert "single" in r.json()["error"]["message"]
         # within range but it moves points, at a table that plays for points: the room's value stays
         r = await h.post("/api/tables", json={"room": "jj_match-1", "options": {"cap_by_table_points": False}})
         assert r.status_code == 400 and r.json()["error"]["code"] == "points_option"
@@ -223,6 +227,21 @@ async def test_crafted_input_gets_a_clear_error_and_breaks_nothing(server: LiveS
     await c.send({"type": "ping", "id": "still-here"})
     pong = await c.wait_for(lambda m: m["type"] == "pong", since=mark)
     assert pong["ref"] == "still-here"
+    # ids in paths: too large for a database row (once a 500 from SQLite's OverflowError), not ASCII digits
+    # (int() reads "１" and "٣" as 1 and 3), negative: each a clear JSON error
+    async with c.api() as h:
+        for raw in ("9223372036854775808", "9" * 30, "9" * 400):
+            for path in (f"/api/users/{raw}", f"/api/deals/{raw}", f"/api/deals/{raw}/replay",
+                         f"/api/deals/{raw}/review"):
+                r = await h.get(path)
+                want = ("unknown_user" if "users" in path else "unknown_deal") if len(raw) <= 40 else "bad_request"
+                assert r.json()["error"]["code"] == want, (path, r.status_code, r.text)
+        for raw in ("１", "٣", "-1", "+3", "3_0", " 3"):
+            for path in (f"/api/users/{raw}", f"/api/deals/{raw}"):
+                r = await h.get(path)
+                assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", (path, r.text)
+        r = await h.get("/api/leaderboard", params={"game": "doudizhu", "limit": "１０"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_param"
     await c.close()
 
 

@@ -7,6 +7,7 @@ browser words it in the player's language from ``params``; ``message`` is Englis
 from __future__ import annotations
 
 import gzip
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -317,12 +318,9 @@ async def relief(request: Request) -> Response:
 @endpoint
 async def user_profile(request: Request) -> Response:
     await need_user(request)
-    try:
-        uid = int(request.path_params["user_id"])
-    except ValueError:
-        raise ApiError("bad_request", "a user id is a number") from None
+    uid = _path_id(request, "user_id", "a user id")
     lobby = lobby_of(request)
-    u = await lobby.store.user(uid)
+    u = await lobby.store.user(uid) if uid <= ID_MAX else None
     if u is None:
         raise ApiError("unknown_user", f"no user {uid}", 404, user=uid)
     out = await profile(lobby, u)
@@ -330,14 +328,27 @@ async def user_profile(request: Request) -> Response:
     return JSONResponse(out)
 
 
+ID_MAX = 2**63 - 1
+"""The largest id a database row can have (a 64-bit integer): a larger one names nothing."""
+
+_WHOLE = re.compile(r"-?[0-9]{1,40}")
+
+
+def _path_id(request: Request, name: str, what: str) -> int:
+    """A row id from the path: ASCII digits only (``int`` would also read ``１`` or ``٣``)."""
+    raw = request.path_params[name]
+    if not (_WHOLE.fullmatch(raw) and not raw.startswith("-")):
+        raise ApiError("bad_request", f"{what} is a number")
+    return int(raw)
+
+
 def _int_param(request: Request, name: str, default: int | None, lo: int, hi: int) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    try:
-        v = int(raw)
-    except ValueError:
-        raise ApiError("bad_param", f"{name} must be a whole number", param=name) from None
+    if not _WHOLE.fullmatch(raw):
+        raise ApiError("bad_param", f"{name} must be a whole number", param=name)
+    v = int(raw)
     if not lo <= v <= hi:
         raise ApiError("bad_param", f"{name} must be between {lo} and {hi}", param=name, min=lo, max=hi)
     return v
@@ -375,11 +386,8 @@ async def _played_deal(request: Request, *, match_public: bool = False) -> tuple
     table may be read by anybody signed in (a match's every deal is on record for all to replay, as its tables
     could be watched); the seat is then ``None`` for one who did not play it."""
     user = await need_user(request)
-    try:
-        deal_id = int(request.path_params["deal_id"])
-    except ValueError:
-        raise ApiError("bad_request", "a deal id is a number") from None
-    deal = await lobby_of(request).store.deal(deal_id)
+    deal_id = _path_id(request, "deal_id", "a deal id")
+    deal = await lobby_of(request).store.deal(deal_id) if deal_id <= ID_MAX else None
     if deal is None:
         raise ApiError("unknown_deal", f"no deal {deal_id}", 404, deal=deal_id)
     seats = [i for i, s in enumerate(deal["seats"]) if s.get("user_id") == user.id]
