@@ -72,6 +72,40 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
     assert "no such file" in run("replay", str(tmp_path / "missing.json")).stderr
 
 
+def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path: Path) -> None:
+    """What a careless user types: each is refused with ``error: ...`` and exit status 2, never a traceback,
+    and a bad output path is refused before a long run (not when it ends, losing its results)."""
+    rec = tmp_path / "deal.json"
+    assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
+    (tmp_path / "list.json").write_text("[]")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    data = json.loads(rec.read_text())
+    data["rules"] = "classic"
+    (tmp_path / "rules.json").write_text(json.dumps(data))
+    (tmp_path / "folder").mkdir()
+    not_a_folder = str(tmp_path / "list.json" / "x")
+    cases = [
+        (("replay", str(tmp_path / "list.json")), "a record is a JSON object"),
+        (("replay", str(tmp_path / "bin.json")), "is not text"),
+        (("replay", str(tmp_path / "folder")), "is a folder"),
+        (("replay", str(tmp_path / "rules.json")), "bad rules in record"),
+        (("replay", str(rec), "--review", "0", "--samples", "0"), "--samples must be at least 1"),
+        (("play", "--records", str(rec), "--deals", "1"), "is a file"),
+        (("play", "--records", not_a_folder, "--deals", "1"), "no folder"),
+        (("play", "--deals", "-1"), "--deals must be 0"),
+        (("play", "--timer-seconds", "0"), "--timer-seconds must be at least 1"),
+        (("play", "--auto-delay", "nan"), "--auto-delay must be between"),
+        (("arena", "random", "random", "--jobs", "0"), "--jobs must be at least 1"),
+        (("arena", "random", "random", "--deals", "1", "--json", not_a_folder), "no folder"),
+        (("arena", "random", "random", "--deals", "1", "--json", str(tmp_path / "folder")), "is a folder"),
+    ]
+    for args, words in cases:
+        out = run(*args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr, (args, out.stderr)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -6,7 +6,7 @@ import json
 import locale
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -31,9 +31,38 @@ def default_lang() -> str:
     return "zh" if loc.lower().startswith("zh") else "en"
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
     typer.secho(f"error: {msg}", fg=typer.colors.RED, err=True)
     raise typer.Exit(2)
+
+
+def _read_json(file: Path, what: str = "a JSON game record") -> Any:
+    """A JSON file's contents, or a one-line error saying what is wrong with the file."""
+    try:
+        text = file.read_bytes().decode("utf-8")
+        return json.loads(text)
+    except FileNotFoundError:
+        _fail(f"no such file: {file}")
+    except IsADirectoryError:
+        _fail(f"{file} is a folder, not {what}")
+    except OSError as e:
+        _fail(f"cannot read {file}: {e.strerror or e}")
+    except UnicodeDecodeError:
+        _fail(f"{file} is not text (UTF-8), not {what}")
+    except json.JSONDecodeError as e:
+        _fail(f"{file} is not JSON: {e}")
+
+
+def _check_out(path: Path, what: str) -> None:
+    """Fail at once (not at the end of a long run) when ``path`` cannot be written: its folder is missing or
+    is not a folder, or the path is a folder."""
+    parent = path.parent
+    if path.is_dir():
+        _fail(f"{what} {path} is a folder; give a file name")
+    if not parent.is_dir():
+        _fail(f"{what} {path}: no folder {parent}")
+    if not os.access(parent, os.W_OK):
+        _fail(f"{what} {path}: cannot write in {parent}")
 
 
 def _check_lang(lang: str | None) -> str:
@@ -117,13 +146,12 @@ def replay(
     from .games.doudizhu.text import describe_deal, describe_outcome
 
     lang = _check_lang(lang)
-    try:
-        data: Any = json.loads(file.read_text())
-    except FileNotFoundError:
-        _fail(f"no such file: {file}")
-    except json.JSONDecodeError as e:
-        _fail(f"{file} is not JSON: {e}")
-    if isinstance(data, dict) and data.get("game", "doudizhu") != "doudizhu":
+    if samples < 1:
+        _fail(f"--samples must be at least 1, got {samples}")
+    data: Any = _read_json(file)
+    if not isinstance(data, dict):
+        _fail(f"{file} is not a game record: a record is a JSON object, not {type(data).__name__}")
+    if data.get("game", "doudizhu") != "doudizhu":
         from .tui.games import replay_lines
 
         try:
@@ -184,6 +212,16 @@ def play(
     from .tui import SetupError, TableOptions, run_table
 
     lang = _check_lang(lang)
+    if deals < 0:
+        _fail(f"--deals must be 0 (ask between deals) or more, got {deals}")
+    if timer_seconds is not None and timer_seconds < 1:
+        _fail(f"--timer-seconds must be at least 1, got {timer_seconds}")
+    if not 0.0 <= auto_delay <= 3600.0:  # NaN fails too
+        _fail(f"--auto-delay must be between 0 and 3600 seconds, got {auto_delay}")
+    if not no_records and records.exists() and not records.is_dir():
+        _fail(f"--records {records} is a file; it names a folder for the deals' records")
+    if not no_records and not records.exists() and not records.parent.is_dir():
+        _fail(f"--records {records}: no folder {records.parent} to make it in")
     if game != "doudizhu":
         from .tui.games import play as play_game
 
@@ -246,6 +284,12 @@ def arena(
     = None,
 ) -> None:
     """Play duplicate deals between two bots; print WP and ADP per role with 95% confidence intervals."""
+    if jobs < 1:
+        _fail(f"--jobs must be at least 1, got {jobs}")
+    if deals < 1:
+        _fail(f"--deals must be at least 1, got {deals}")
+    if json_out is not None:
+        _check_out(json_out, "--json")
     if game != "doudizhu":
         if research or target_ci is not None or resume is not None or engine != "local" or deals_file:
             _fail("--research, --target-ci, --resume, --engine and --deals-file are for Dou Dizhu's arena")

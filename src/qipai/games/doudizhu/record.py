@@ -64,16 +64,20 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     from .state import Game
 
     rec: Mapping[str, Any] = json.loads(record) if isinstance(record, str) else record
+    if not isinstance(rec, Mapping):
+        raise RecordError(f"not a qipai record: a record is a JSON object, not {type(rec).__name__}")
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a qipai record: format is {rec.get('format')!r}, expected {FORMAT!r}")
     if rec.get("version") not in READS:
         raise RecordError(f"unsupported record version {rec.get('version')!r} (this build reads {list(READS)})")
     if rec.get("game") != "doudizhu":
         raise RecordError(f"not a Dou Dizhu record: game is {rec.get('game')!r}")
+    if rec.get("rules") and not isinstance(rec["rules"], Mapping):
+        raise RecordError("bad rules in record: rules are an object of options")
     try:
         rules = Rules.from_options(rec["rules"]) if rec.get("rules") else Rules.from_options(
             {"preset": rec.get("preset")})
-    except (RulesError, KeyError, TypeError) as e:
+    except (RulesError, KeyError, TypeError, ValueError) as e:
         raise RecordError(f"bad rules in record: {e}") from None
     seed = rec.get("seed")
     if not isinstance(seed, int):
@@ -85,7 +89,7 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
                                   seed=seed, table_points=rec.get("table_points"))
         else:
             game = Game.new(rules, seed, first_bidder=rec.get("first_bidder"), table_points=rec.get("table_points"))
-    except IllegalAction as e:
+    except (IllegalAction, KeyError, TypeError, ValueError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
     actions = rec.get("actions") or []
     for i, item in enumerate(actions[:upto] if upto is not None else actions):
