@@ -5,18 +5,38 @@ run's on the same deal; the difference's mean and 95% interval are far tighter t
 because the deal's luck cancels twice over.  Only deals complete in both runs count.
 
     python bench/paired.py new.json old.json
+    python bench/paired.py --net new.json old.json    # runs with bidding: A's net score per deal
+
+With ``--net`` the per-deal measure is A's net score (the sum of A's seats' scores over the deal's two games),
+the measure of a run with bidding, where the roles' win rates compare different hands.  Files may be gzipped.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
+
+
+def _load(path: Path) -> Any:
+    raw = path.read_bytes()
+    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+
+
+def net_per_deal(path: Path) -> dict[int, float]:
+    """A's net score per deal: its seats' scores summed over the deal's two games (complete deals only)."""
+    games: dict[int, list[float]] = {}
+    for r in _load(path)["records"]:
+        games.setdefault(r["deal"], []).append(sum(sc for s, sc in zip(r["seats"], r["scores"], strict=True)
+                                                   if s == "A"))
+    return {d: sum(v) for d, v in games.items() if len(v) == 2}
 
 
 def per_deal(path: Path) -> dict[int, dict[str, float]]:
-    data = json.loads(path.read_text())
+    data = _load(path)
     out: dict[int, dict[str, float]] = {}
     for r in data["records"]:
         if r["winner"] is None or r["landlord"] is None:
@@ -47,9 +67,21 @@ def diff(a: dict[int, dict[str, float]], b: dict[int, dict[str, float]], key: st
 
 
 def main(argv: list[str]) -> int:
+    net = "--net" in argv
+    argv = [a for a in argv if a != "--net"]
     if len(argv) != 2:
         print(__doc__)
         return 2
+    if net:
+        na, nb = net_per_deal(Path(argv[0])), net_per_deal(Path(argv[1]))
+        deals = sorted(set(na) & set(nb))
+        xs = [na[d] - nb[d] for d in deals]
+        n = len(xs)
+        m = sum(xs) / n
+        ci = 1.959963984540054 * math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1) / n)
+        print(f"net score per deal: A({argv[0]}) {sum(na[d] for d in deals) / n:+.2f}, "
+              f"A({argv[1]}) {sum(nb[d] for d in deals) / n:+.2f}; difference {m:+.2f} ± {ci:.2f} over {n} deals")
+        return 0
     a, b = per_deal(Path(argv[0])), per_deal(Path(argv[1]))
     for key in (None, "landlord", "farmers"):
         m, ci, n = diff(a, b, key)

@@ -223,3 +223,20 @@ def test_bench_disagree_tabulates_where_two_bots_decide_differently() -> None:
         totals[(r[0], r[1])] = totals.get((r[0], r[1]), 0) + int(r[-2])
     for r in rows:  # each share is the count over its role and situation's decisions
         assert float(r[-1]) == pytest.approx(int(r[-2]) / totals[(r[0], r[1])], abs=0.006)
+
+
+def test_bench_paired_net_scores_match_the_arena(tmp_path: Path) -> None:
+    """``bench/paired.py --net``: A's net score per deal of a run with bidding is the arena's own figure, and a
+    run paired with itself differs by exactly nothing."""
+    import subprocess
+    import sys
+
+    from qipai.games.doudizhu.bots.arena import run_arena
+
+    path = tmp_path / "run.json"
+    result = run_arena("heuristic", "random", rules="classic", deals=4, seed=3, json_path=path, progress=False)
+    script = Path(__file__).resolve().parents[2] / "bench" / "paired.py"
+    out = subprocess.run([sys.executable, str(script), "--net", str(path), str(path)], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+    net = json.loads(path.read_text())["net_a_per_deal"]["mean"]
+    assert f"A({path}) {net:+.2f}" in out and "difference +0.00 ± 0.00 over 4 deals" in out, (out, result)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from qipai.games.doudizhu.bots.bidding import BID_AT, OddsBot, calibrated, landlord_odds, odds_bid
+from qipai.games.doudizhu.bots.bidding import BID_AT, MIN_SAMPLES, OddsBot, calibrated, landlord_odds, odds_bid
 from qipai.games.doudizhu.bots.view import counts_of_text
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
@@ -61,3 +61,38 @@ def test_search_bids_by_odds_when_asked() -> None:
     assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
     with pytest.raises(ValueError, match="bidding"):
         make_bot("search:bid=loud", 2)
+
+
+class _Clock:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return float(self.reads)
+
+
+def test_a_deadline_ends_the_estimate_after_the_minimum() -> None:
+    r = PRESETS["four_player"]
+    hand = counts_of_text("33445566778899TTJJQQKKAA2")  # 25 cards
+    passed = _Clock()
+    quick = landlord_odds(hand, r, random.Random(4), 48, deadline=(passed, 0.0))
+    assert quick == landlord_odds(hand, r, random.Random(4), MIN_SAMPLES)
+    assert passed.reads == 1  # not read before the minimum; read once it was made, and stopped
+    # a deadline never reached changes nothing
+    assert landlord_odds(hand, r, random.Random(4), 48, deadline=(passed, 1e9)) == landlord_odds(
+        hand, r, random.Random(4), 48)
+
+
+def test_search_with_a_time_budget_bids_within_it() -> None:
+    from qipai.games.doudizhu.bots.search import SearchBot
+
+    g = Game.new(PRESETS["four_player"], 5)
+    timed = SearchBot(2, time_budget=3.0, bidding="odds")
+    clock = _Clock()
+    timed.clock = clock  # each read is a second: the 3 s budget ends the estimate at the minimum
+    assert timed.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
+    # read at the start (deadline 4), then once per deal from the minimum on: 2 and 3 go on, 4 stops
+    assert clock.reads == 4

@@ -54,6 +54,18 @@ def test_noise_is_seeded_and_bounded() -> None:
 def test_search_levels_answer_within_their_budget(level: str, budget: float) -> None:
     bot = level_bot(level, 2)
     assert getattr(bot, "time_budget", None) == budget
+    assert getattr(bot, "bidding", None) == "odds"
+    # a four-player bid by odds (48 play-outs take about 0.4 s) stops at the budget too
+    four = Game.new(PRESETS["four_player"], 9)
+    gc.collect()
+    gc.disable()
+    try:
+        t = time.thread_time()
+        bid = bot.act(four.observe(four.to_act), four.legal_actions())
+        spent = time.thread_time() - t
+    finally:
+        gc.enable()
+    assert bid in four.legal_actions() and spent < budget + 0.5
     g = Game.new(PRESETS["classic"], 9)
     g.apply("bid 3")
     worst = 0.0

@@ -10,9 +10,12 @@ level       bot                                                         time per
 ==========  ==========================================================  ===================================
 ``easy``    ``heuristic`` that plays a random legal action 30% of the time  under 1 ms
 ``normal``  ``heuristic``                                               under 1 ms
-``hard``    ``search`` with 0.25 s per decision                         at most about 0.25 s
-``expert``  ``search`` with 1 s per decision                            at most about 1 s
+``hard``    ``search`` with 0.25 s per decision, bids by odds           at most about 0.25 s
+``expert``  ``search`` with 1 s per decision, bids by odds              at most about 1 s
 ==========  ==========================================================  ===================================
+
+The search levels bid by calibrated odds (:mod:`~qipai.games.doudizhu.bots.bidding`), within the same budget;
+on four-player tables the heuristic's bidding takes the landlord far too rarely.
 
 At a table the search budget is elapsed time (what a player waits); most decisions stop well before it,
 when one candidate is clearly best.  The measured strength of each level against the one below is in
@@ -20,7 +23,7 @@ docs/bots.md.
 
 >>> sorted(LEVELS)
 ['easy', 'expert', 'hard', 'normal']
->>> level_of_bot("search:time=1.0,clock=wall")
+>>> level_of_bot("search:time=1.0,clock=wall,bid=odds")
 'expert'
 >>> bot = level_bot("easy", seed=3)
 >>> bot.act({"phase": "bid", "hand": [], "players": 3, "seat": 0, "card_counts": [17, 17, 17]}, ["pass"])
@@ -37,8 +40,8 @@ from ....bots.base import Bot
 LEVELS: dict[str, str] = {
     "easy": "noisy:p=0.3",
     "normal": "heuristic",
-    "hard": "search:time=0.25,clock=wall",
-    "expert": "search:time=1.0,clock=wall",
+    "hard": "search:time=0.25,clock=wall,bid=odds",
+    "expert": "search:time=1.0,clock=wall,bid=odds",
 }
 """Level → the arena spec of its bot."""
 

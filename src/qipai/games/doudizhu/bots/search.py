@@ -518,7 +518,10 @@ class SearchBot:
             if self.bidding == "odds" and observation.get("phase") == "bid":
                 from .bidding import odds_bid
 
-                return odds_bid(observation, legal_actions, self.rng)
+                # a time budget bounds the estimate too (four-player play-outs: 48 take about 0.4 s)
+                clock = self.clock
+                deadline = None if self.samples is not None else (clock, clock() + self.time_budget)
+                return odds_bid(observation, legal_actions, self.rng, deadline=deadline)
             return decide_non_play(observation, legal_actions)
         v = read_view(observation)
         moves = action_moves(legal_actions, v.rules)
