@@ -454,3 +454,31 @@ def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, se
     except Error:
         pass
     assert not host_errors and not friend_errors, (host_errors, friend_errors)
+
+
+def test_every_page_fits_a_phone_in_both_languages(browser: Browser, server: ThreadServer) -> None:
+    """On a 390-px phone, in Chinese and in English, no page is wider than the screen (nothing to scroll
+    sideways, nothing cut at the edge) and the header's links show whole."""
+    page, errors = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    sign_up(page, server.url, "phone-pages")
+    routes = ["#/lobby", "#/matches", "#/leaderboard", "#/leaderboard/shengji", "#/leaderboard/mahjong",
+              "#/profile"]
+    for lang in ("zh", "en"):
+        page.evaluate(f"() => localStorage.setItem('qipai.lang', '{lang}')")
+        page.reload()
+        for route in routes:
+            page.goto(f"{server.url}/{route}")
+            expect(page.locator("main#app h1").first).to_be_visible()
+            nav_fits(page)
+            wide = page.evaluate("""() => {
+              const w = window.innerWidth;
+              const over = [...document.querySelectorAll("main#app *")].filter((e) => {
+                const r = e.getBoundingClientRect();
+                return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== "fixed";
+              }).map((e) => `${e.tagName.toLowerCase()}.${e.className}`).slice(0, 5);
+              return {page: document.documentElement.scrollWidth, width: w, over};
+            }""")
+            assert wide["page"] <= wide["width"] and not wide["over"], (lang, route, wide)
+        shot(page, f"profile-phone-{lang}.png")
+    page.context.close()
+    assert not errors, errors
