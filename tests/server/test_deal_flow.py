@@ -51,3 +51,10 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
         assert figures["p50"] is not None and 0 <= figures["p50"] <= figures["p99"] <= figures["max"], key
     assert set(health["full_gc_ms"]) == {"p50", "p99", "max"}
     await alice.close()
+    # a stopping server waits for its bot worker to exit (one killed at exit leaves leaked semaphores behind)
+    pool = server.lobby._pool
+    assert pool is not None
+    workers = list(pool._processes.values())
+    assert workers and all(p.is_alive() for p in workers)
+    await server.stop()
+    assert not any(p.is_alive() for p in workers)

@@ -239,8 +239,19 @@ async def test_bots_a_timeout_and_a_leaver_keeps_the_seat(start_server: StartSer
     assert on["observation"]["phase"] == "play"
     await bob.send({"type": "leave", "table": table})
     await bob.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left_match")
+    gone = bob.mark()
     assert server.lobby.user_table.get(bob.user["id"]) is None  # free to play elsewhere
+    await bob.send({"type": "leave", "table": table, "id": "again"})  # leaving twice is refused, with an answer
+    assert (await bob.error("left_match", gone))["ref"] == "again"
     first = (await deal_overs(ann, 1))[0]
+    # in a later hand he cannot take the seat back, nor play for it (a hostile client once did both)
+    await ann.wait_for(lambda m: m["type"] == "state" and m["deal"] != first["deal"], 30)
+    mark = bob.mark()
+    await bob.send({"type": "autoplay", "table": table, "on": False, "id": "back"})
+    assert (await bob.error("left_match", mark))["ref"] == "back"
+    await bob.send({"type": "snapshot", "table": table, "id": "look"})
+    assert (await bob.error("not_at_table", mark))["ref"] == "look"
+    assert t.game is not None and t.game.in_autoplay(1)
     assert t.seats[1] is not None and t.seats[1].user_id == bob.user["id"]  # the seat is kept for the match
     deal1 = await ann.get(f"/api/deals/{first['deal']}")
     play_at = next(i for i, a in enumerate(deal1["record"]["actions"]) if a[1].startswith("play"))
@@ -266,6 +277,8 @@ async def test_bots_a_timeout_and_a_leaver_keeps_the_seat(start_server: StartSer
             break
         await asyncio.sleep(0.05)
     assert t.seats[1] is None or t.seats[1].user_id != bob.user["id"]
+    # nothing of the table reached bob after he left it (his seat's hands were his no more)
+    assert not [m for m in bob.msgs[gone:] if m["type"] in ("state", "table", "snapshot")]
     me = await bob.get("/api/me")  # bob played both hands of the match (in auto-play) and was settled for them
     assert me["games"]["shengji"]["games_played"] == 2
     assert me["games"]["shengji"]["points"] == 1000 + first["outcome"]["scores"][1] + second["outcome"]["scores"][1]

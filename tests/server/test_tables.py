@@ -119,6 +119,24 @@ async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
     await p.close()
 
 
+async def test_leaving_twice_mid_deal_is_answered_both_times(start_server: StartServer) -> None:
+    """Without an escape penalty a leaver's seat plays the deal out in auto-play; asking again gets the same
+    answer (it once got none: a client waiting on its request id hung)."""
+    server = await start_server(bot_delay=0.3)
+    p = await Client.register(server, "twice")
+    await p.connect()
+    await p.send({"type": "quick_match", "room": "classic-1"})
+    joined = await p.wait_for(lambda m: m["type"] == "joined")
+    await p.wait_for(lambda m: m["type"] == "state")
+    mark = p.mark()
+    for ref in ("first", "second"):
+        await p.send({"type": "leave", "table": joined["table"], "id": ref})
+        left = await p.wait_for(lambda m, ref=ref: m["type"] == "left" and m["ref"] == ref, since=mark)
+        assert left["reason"] == "leaving_after_deal"
+    await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", 60, since=mark)
+    await p.close()
+
+
 async def test_leave_by_websocket_echoes_the_request_id(server: LiveServer) -> None:
     p = await Client.guest(server)
     await p.connect()

@@ -39,6 +39,9 @@ log = logging.getLogger("qipai.host.lobby")
 STOP_TIMEOUT = 10.0
 """Seconds a shutdown waits for the cancelled table tasks, and for the journal's last writes."""
 
+POOL_STOP_TIMEOUT = 5.0
+"""Seconds a stopping server waits for its bot and review worker processes to exit."""
+
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 PROTECTED_OPTIONS = ("preset",)
 """Options a private table never sets: the room's preset is the room."""
@@ -454,7 +457,12 @@ class Lobby:
         await self.cluster.stop()
         for pool in (self._pool, self._background):
             if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+                # let the workers finish their decision and exit (at most a bot's budget) before the process
+                # does: workers killed at exit leave "leaked semaphore" warnings behind.  (One call: a second
+                # shutdown no longer waits.)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True),
+                                           POOL_STOP_TIMEOUT)
 
     # ------------------------------------------------------------------------------------------ several nodes
     async def _cluster_loop(self) -> None:
@@ -1240,7 +1248,7 @@ class Lobby:
         if away is not None:
             raise away
         t = self.table(table_id)
-        if t.seat_of(conn.user.id) is not None:
+        if t.player_seat(conn.user.id) is not None:
             raise TableError("seated_here", "you sit at this table: you already see it as a player")
         if t.info.private and (invite or "").strip().upper() != t.info.invite_code:
             raise TableError("private_table", "this table is private: spectating needs its invite code")

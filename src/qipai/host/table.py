@@ -234,6 +234,30 @@ class Table:
                 return i
         return None
 
+    def left_match(self, seat: int) -> bool:
+        """Whether the seat's player left a match that keeps the seat (RULES-matches §6.2, Shengji §9.3): the
+        seat plays in auto-play to the match's end and its player no longer acts, sees or is told anything
+        of it."""
+        s = self.seats[seat]
+        return s is not None and s.leaving and (self.managed or self.holds_seats())
+
+    def player_seat(self, user_id: int) -> int | None:
+        """The seat the user plays at this table: ``None`` when none, or when the user left it for the rest
+        of a match (:meth:`left_match`)."""
+        seat = self.seat_of(user_id)
+        return None if seat is None or self.left_match(seat) else seat
+
+    def _acting_seat(self, user_id: int) -> int:
+        """The user's seat, for something only its player may do; a :class:`TableError` when the user has
+        none or left it for the rest of the match."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        if self.left_match(seat):
+            raise TableError("left_match", "you left this match: your seat plays in auto-play to its end",
+                             seat=seat)
+        return seat
+
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.human]
 
@@ -250,7 +274,7 @@ class Table:
 
     def _conns(self, seat: int) -> set[Conn]:
         s = self.seats[seat]
-        if s is None or s.user_id is None:
+        if s is None or s.user_id is None or self.left_match(seat):
             return set()
         return self.lobby.conns_of(s.user_id)
 
@@ -681,7 +705,8 @@ class Table:
             # a match seat stays: the rest of the match is played for it in auto-play (RULES-matches §6.2; a
             # game whose seats belong to their players for the match, such as Shengji §9.3)
             if s.leaving:
-                return "leaving"
+                raise TableError("left_match", "you already left this match: your seat plays in auto-play to "
+                                               "its end", seat=seat)
             s.leaving = True
             if g is not None and not g.is_over:
                 await self._apply(seat, LEAVE)
@@ -696,6 +721,9 @@ class Table:
             await self.vacate(seat, "left", origin, ref)
             return "left"
         if s.leaving:
+            # asked again: the same answer, to the one who asked
+            if origin is not None:
+                origin.send({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": ref})
             return "leaving"
         if not g.is_over:
             await self._apply(seat, LEAVE)
@@ -734,9 +762,7 @@ class Table:
 
     async def set_ready(self, user_id: int) -> None:
         """准备: the player is ready for the next deal."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+        seat = self._acting_seat(user_id)
         if self.running:
             raise TableError("deal_running", "a deal is running")
         if self.ready is not None:
@@ -746,9 +772,7 @@ class Table:
 
     def chat(self, user_id: int, phrase: str) -> None:
         """A quick-chat phrase or emote from a seated player, shown to the table and its spectators."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+        seat = self._acting_seat(user_id)
         if phrase not in PHRASES:
             raise TableError("unknown_phrase", f"no phrase {phrase[:40]!r}: see the protocol's phrase list",
                              phrase=phrase[:40])
@@ -800,9 +824,7 @@ class Table:
                             decision: int | None = None) -> None:
         """A player's action.  It answers the table at ``deal``/``version``; in a joint decision, where others
         answer meanwhile, it may instead name the ``decision`` it answers (the state message's ``decision``)."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+        seat = self._acting_seat(user_id)
         self._check_storage()
         g = self.game
         if g is None or self.deal_id is None:
@@ -840,9 +862,7 @@ class Table:
 
     async def check_action(self, user_id: int, action: str) -> str | None:
         """Why ``action`` would be refused for the user's seat now (``None``: it would be accepted)."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+        seat = self._acting_seat(user_id)
         g = self.game
         if g is None:
             raise TableError("no_deal", "no deal is running at this table")
@@ -851,9 +871,7 @@ class Table:
         return g.check(action, seat)
 
     async def set_autoplay(self, user_id: int, on: bool) -> None:
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
+        seat = self._acting_seat(user_id)
         g = self.game
         if g is None:
             raise TableError("no_deal", "no deal is running at this table")

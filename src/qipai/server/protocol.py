@@ -255,6 +255,7 @@ ERROR_CODES: dict[str, str] = {
     "table_closed": "the table is closed",
     "deal_running": "a deal is running (join between deals, or watch)",
     "not_seated": "no seat at this table",
+    "left_match": "you left this match: your seat plays in auto-play to its end",
     "not_at_table": "neither sitting at nor watching this table",
     "seated_here": "sitting at this table already (no need to watch it)",
     "not_allowed": "only the table's creator may do this",

@@ -281,7 +281,7 @@ async def dispatch(conn: Connection, msg: Any) -> None:
                 await t.set_autoplay(uid, msg.on)
         case Snapshot():
             t = lobby.table(msg.table)
-            seat = t.seat_of(uid)
+            seat = t.player_seat(uid)  # a seat left for the rest of a match is not the user's to see
             if seat is None and conn not in t.spectators:
                 raise TableError("not_at_table", "you neither sit at nor watch this table")
             async with t.lock:

@@ -54,6 +54,7 @@ export const ERROR_WORDS = {
     en: "A deal is running at this table: sit down between deals, or watch",
   },
   not_seated: { zh: "你没有坐在这张桌上", en: "You have no seat at this table" },
+  left_match: { zh: "你已离开本场比赛，座位由托管打完", en: "You left this match: your seat plays on in auto-play" },
   not_at_table: { zh: "你不在这张桌上，也没有在观战", en: "You neither sit at nor watch this table" },
   not_allowed: { zh: "只有开桌的人可以这样做", en: "Only the table's creator may do that" },
   bad_options: { zh: "这些规则选项不能用", en: "These rule options do not work" },
