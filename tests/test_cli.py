@@ -83,12 +83,16 @@ def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path
     data["rules"] = "classic"
     (tmp_path / "rules.json").write_text(json.dumps(data))
     (tmp_path / "folder").mkdir()
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "shengji.json").write_text(json.dumps({"game": "shengji", "version": 1, "seed": None}))
     not_a_folder = str(tmp_path / "list.json" / "x")
     cases = [
         (("replay", str(tmp_path / "list.json")), "a record is a JSON object"),
         (("replay", str(tmp_path / "bin.json")), "is not text"),
         (("replay", str(tmp_path / "folder")), "is a folder"),
         (("replay", str(tmp_path / "rules.json")), "bad rules in record"),
+        (("replay", str(tmp_path / "deep.json")), "nested too deeply"),
+        (("replay", str(tmp_path / "shengji.json")), "integer seed"),
         (("replay", str(rec), "--review", "0", "--samples", "0"), "--samples must be at least 1"),
         (("play", "--records", str(rec), "--deals", "1"), "is a file"),
         (("play", "--records", not_a_folder, "--deals", "1"), "no folder"),

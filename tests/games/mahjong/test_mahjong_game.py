@@ -316,6 +316,10 @@ def test_replay_refuses_bad_records() -> None:
         replay_record({"format": "x"})
     with pytest.raises(RecordError, match="bad rules"):
         replay_record(dict(rec, rules={"base": -1}))
+    with pytest.raises(RecordError, match="actions are a list"):
+        replay_record(dict(rec, actions=5))  # it raised TypeError
+    with pytest.raises(RecordError, match="a JSON object"):
+        replay_record([rec])  # type: ignore[arg-type]
     done = play_bots(MahjongGame.new(DAQING, seed=33)).record()
     tampered = dict(done, outcome=dict(done["outcome"], scores=[1, 2, 3, -6]))
     with pytest.raises(RecordError, match="outcome differs"):

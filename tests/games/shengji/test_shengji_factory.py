@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from shengji_helpers import run_deal
+from shengji_helpers import play_random, run_deal
 
 from qipai.core.game import GameFactory, IllegalAction
 from qipai.core.options import OptionError
@@ -150,6 +152,23 @@ def test_replay_refuses_garbage() -> None:
     with pytest.raises(IllegalAction, match="not a Shengji record"):
         FACTORY.replay({"game": "doudizhu"})
     with pytest.raises(IllegalAction, match="malformed"):
-        FACTORY.replay({"game": "shengji", "seed": 1, "actions": [[0]]})
+        FACTORY.replay({"game": "shengji", "version": 1, "seed": 1, "actions": [[0]]})
     with pytest.raises(IllegalAction, match="216 cards"):
-        FACTORY.replay({"game": "shengji", "seed": 1, "deal": "3S 3S", "first": 0, "actions": []})
+        FACTORY.replay({"game": "shengji", "version": 1, "seed": 1, "deal": "3S 3S", "first": 0, "actions": []})
+    # what a hostile or damaged file holds: each refused, naming what is wrong (these raised TypeError)
+    for bad, words in [
+        ({"seed": None}, "integer seed"), ({"seed": [1]}, "integer seed"), ({"seed": 1.5}, "integer seed"),
+        ({"seed": True}, "integer seed"), ({"version": 2}, "version 2"), ({"version": "1"}, "version '1'"),
+        ({"context": [1]}, "objects"), ({"context": 5}, "objects"), ({"options": "x"}, "objects"),
+        ({"actions": 5}, "list"), ({"actions": [[True, "pass"]]}, "malformed"),
+    ]:
+        with pytest.raises(IllegalAction, match=words):
+            FACTORY.replay({"game": "shengji", "version": 1, "seed": 1, **bad})
+    # a result that is not what the hand's steps give is refused, as for the other games
+    g = FACTORY.new({}, 3, {})
+    run_deal(g)
+    play_random(g, random.Random(3))
+    rec = g.record()
+    assert FACTORY.replay(rec).outcome() == g.outcome()
+    with pytest.raises(IllegalAction, match="result differs"):
+        FACTORY.replay({**rec, "result": {"scores": [9, 9, 9, 9]}})

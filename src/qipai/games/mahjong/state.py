@@ -940,6 +940,8 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
     from ...core.options import OptionError
 
     rec: Mapping[str, Any] = json.loads(record) if isinstance(record, str) else record
+    if not isinstance(rec, Mapping):
+        raise RecordError(f"not a qipai record: a record is a JSON object, not {type(rec).__name__}")
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a qipai record: format is {rec.get('format')!r}, expected {FORMAT!r}")
     if rec.get("version") != VERSION:
@@ -968,6 +970,8 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
     except (IllegalAction, KeyError, TypeError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
     steps = rec.get("actions") or []
+    if not isinstance(steps, list):
+        raise RecordError("bad record: actions are a list of steps")
     for i, item in enumerate(steps[:upto] if upto is not None else steps):
         try:
             s, text = item["seat"], item["action"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,24 +82,38 @@ class ShengjiFactory:
         it (its index, seat and text) and why."""
         if not isinstance(record, Mapping) or record.get("game", "shengji") != "shengji":
             raise IllegalAction("not a Shengji record")
+        if record.get("version") != 1:
+            raise IllegalAction(f"unsupported record version {record.get('version')!r} (this build reads 1)")
+        seed = record.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise IllegalAction("bad record: it has no integer seed")
+        options, context = record.get("options") or {}, record.get("context") or {}
+        if not isinstance(options, Mapping) or not isinstance(context, Mapping):
+            raise IllegalAction("bad record: options and context are objects")
+        actions = record.get("actions") or []
+        if not isinstance(actions, list):
+            raise IllegalAction("bad record: actions are a list of [seat, text] steps")
         deal = record.get("deal")
         try:
             if deal is not None:
-                g = ShengjiGame(record.get("options") or {}, int(record.get("seed", 0)), record.get("context") or {},
-                                deal=parse_cards(deal) if isinstance(deal, str) else list(deal),
+                g = ShengjiGame(options, seed, context, deal=parse_cards(deal) if isinstance(deal, str) else list(deal),
                                 first=record.get("first"))
             else:
-                g = ShengjiGame(record.get("options") or {}, int(record.get("seed", 0)), record.get("context") or {})
-        except ValueError as e:
+                g = ShengjiGame(options, seed, context)
+        except (ValueError, TypeError, KeyError) as e:
             raise IllegalAction(f"bad record: {e}") from None
-        for i, step in enumerate(record.get("actions") or []):
+        for i, step in enumerate(actions):
+            if not (isinstance(step, list | tuple) and len(step) == 2 and type(step[0]) is int
+                    and isinstance(step[1], str)):
+                raise IllegalAction(f"record step {i} is malformed: {step!r} (expected [seat, text])")
+            seat, text = step
             try:
-                seat, text = step
-                apply_step(g, int(seat), str(text))
+                apply_step(g, seat, text)
             except IllegalAction as e:
-                raise IllegalAction(f"record step {i} (seat {step[0]}, {step[1]!r}) is illegal: {e}") from None
-            except (TypeError, ValueError) as e:
-                raise IllegalAction(f"record step {i} is malformed: {step!r} ({e})") from None
+                raise IllegalAction(f"record step {i} (seat {seat}, {text!r}) is illegal: {e}") from None
+        stored = record.get("result")
+        if stored is not None and stored != json.loads(json.dumps(g.result)):  # as JSON stored it
+            raise IllegalAction("the record's result differs from the replayed result")
         return g
 
     # ------------------------------------------------------------------ the match
