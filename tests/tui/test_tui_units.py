@@ -367,3 +367,14 @@ def test_cli_play_in_process(tmp_path: Path) -> None:
                               "--records", str(tmp_path / "r")], input="3\n" + "h\n\n" * 20)
     assert res.exit_code == 0, res.output
     assert "Deal 1 is over." in res.output and "Game records (1)" in res.output
+
+
+def test_shengji_level_card_line_reads_right_with_and_without_a_declaration() -> None:
+    """"type {how}" once printed "type you cannot overcall now" (输入 现在不能反主)."""
+    from qipai.tui.shengji.words import tr
+
+    for lang, verb in (("en", "type"), ("zh", "输入")):
+        can = tr(lang, "got_level", dealt=9, card="A", mine="A", how=tr(lang, "type_declare", action="declare AS"))
+        cannot = tr(lang, "got_level", dealt=9, card="A", mine="A", how=tr(lang, "cannot_overcall"))
+        assert can.endswith(f"{verb} declare AS")
+        assert cannot.endswith(tr(lang, "cannot_overcall")) and verb not in cannot

@@ -336,7 +336,8 @@ class ShengjiSession:
             self._seen["level_cards"] = len(mine)
             self._seen["mine"] = mine
             decl = [a for a in g.legal_actions(HUMAN) if a.startswith("declare")]
-            how = max(decl, key=len) if decl else tr(self.lang, "cannot_overcall")
+            how = (tr(self.lang, "type_declare", action=max(decl, key=len)) if decl
+                   else tr(self.lang, "cannot_overcall"))
             self.out(tr(self.lang, "got_level", dealt=obs["dealt"], card=cards_plain(new, self.lang),
                         mine=cards_plain(mine, self.lang), how=how), style="green")
         if obs["dealt"] // 54 > self._seen["progress"]:
