@@ -120,6 +120,15 @@ def field(data: dict[str, Any], name: str, kind: type, *, required: bool = True)
     return v
 
 
+def only_fields(data: dict[str, Any], *names: str) -> None:
+    """Refuse a body with a field the endpoint does not take (a misspelt ``for_point`` must not pass for
+    the default silently)."""
+    extra = sorted(set(data) - set(names))
+    if extra:
+        raise ApiError("bad_field", f"unknown field {extra[0][:40]!r}: expected {', '.join(names)}",
+                       field=extra[0][:40], expected=list(names))
+
+
 def _token(request: Request) -> str | None:
     return auth.token_from(request.headers, request.cookies)
 
@@ -537,6 +546,7 @@ async def quick_match(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "room", "options", "fill_bots_after", "autoplay_bot", "for_points", "seat_bot")
     lobby = lobby_of(request)
     fill = data.get("fill_bots_after")
     if fill is not None and (isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600):
@@ -561,6 +571,7 @@ async def create_table(request: Request) -> Response:
 async def join_table(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "invite")
     lobby = lobby_of(request)
     where, seat = await lobby.join_invite(user.id, field(data, "invite", str))
     return _seated(lobby, user.id, where, seat)
