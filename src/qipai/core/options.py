@@ -87,7 +87,7 @@ class Option:
             return value
         if k is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(f"{name} must be a whole number, got {_show(value)}")
+                raise OptionError(f"{name} must be a whole number{self._span()}, got {_show(value)}")
             return self._in_range(value)
         if k is float:
             if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
@@ -108,6 +108,15 @@ class Option:
         if bad:
             raise OptionError(f"unknown {name} {bad}: expected some of {list(self.choices)}")
         return [c for c in self.choices if c in set(value)]
+
+    def _span(self) -> str:
+        """`` from LO to HI`` (or the one bound there is), for messages."""
+        lo, hi = self.lo, self.hi
+        if lo is not None and hi is not None:
+            return f" from {_num(lo)} to {_num(hi)}"
+        if lo is not None:
+            return f" of at least {_num(lo)}"
+        return f" of at most {_num(hi)}" if hi is not None else ""
 
     def _in_range(self, value: float) -> Any:
         lo, hi = self.lo, self.hi
@@ -227,7 +236,8 @@ def options_from_text(declared: OptionSet, raw: Mapping[str, Any]) -> dict[str, 
             try:
                 out[k] = opt.kind(v)
             except ValueError:
-                raise OptionError(f"{k} must be a {opt.kind.__name__}, got {v!r}") from None
+                what = {"int": "a whole number", "float": "a number"}.get(opt.kind.__name__, opt.kind.__name__)
+                raise OptionError(f"{k} must be {what}, got {v!r}") from None
     return out
 
 

@@ -41,6 +41,13 @@ def test_options() -> None:
                 {"hand_limit": 0}, {"throws": "yes"}):
         with pytest.raises(OptionError):
             FACTORY.options(bad)
+    # a number out of range or of the wrong kind says the range (1e30 once read "must be a whole number")
+    with pytest.raises(OptionError, match="hand_limit must be a whole number from 1 to"):
+        FACTORY.options({"hand_limit": 1e30})
+    from qipai.core.options import options_from_text
+
+    with pytest.raises(OptionError, match="must be a whole number, got 'x'"):  # not "must be a int"
+        options_from_text(FACTORY.info.options, {"hand_limit": "x"})
     assert FACTORY.teams(opts) == ((0, 2), (1, 3)) and FACTORY.players(opts) == 4
 
 
