@@ -41,6 +41,10 @@ async def test_private_options_are_bounded_and_points_options_keep_the_rooms_val
         assert r.status_code == 400
         r = await h.post("/api/tables", json={"room": "classic-1", "options": {"colour": "red"}})
         assert r.json()["error"]["code"] == "bad_options"
+        # an unknown bot is named plainly (the message once quoted a KeyError: 'seat_bot: "unknown bot …"')
+        r = await h.post("/api/tables", json={"room": "classic-1", "seat_bot": "nobody"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
+        assert r.json()["error"]["message"].startswith("seat_bot: unknown bot 'nobody'"), r.text
         # a misspelt field is refused, not taken for the default (a points table where none was asked for)
         r = await h.post("/api/tables", json={"room": "classic-1", "for_point": False})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field", r.text

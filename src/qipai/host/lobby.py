@@ -1042,7 +1042,9 @@ class Lobby:
             try:
                 self.bot(room.game, name, 0)
             except Exception as e:
-                raise TableError("bad_options", f"{what}: {e}", option=what, reason=str(e)) from None
+                # a KeyError's str() is its message in quotes
+                why = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+                raise TableError("bad_options", f"{what}: {why}", option=what, reason=why) from None
         async with self.seating(user_id):
             cur = self._current(user_id)
             if cur is not None:
