@@ -70,6 +70,11 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "are for Dou Dizhu's arena" in bad.output
     bad = CliRunner().invoke(app, ["arena", "--game", "shengji", "rule", "rule", "--context", "banker=9"])
     assert bad.exit_code == 2 and "banker must be a seat" in bad.output
+    # a context entry the game does not have, or a dealer that is no seat, is refused (both were ignored)
+    bad = CliRunner().invoke(app, ["arena", "--game", "shengji", "rule", "rule", "--context", "zz=1"])
+    assert bad.exit_code == 2 and "unknown context entry 'zz'" in bad.output and "banker" in bad.output
+    bad = CliRunner().invoke(app, ["arena", "--game", "mahjong", "efficiency", "efficiency", "--context", "dealer=x"])
+    assert bad.exit_code == 2 and "the dealer is a seat" in bad.output, bad.output
 
 
 def test_other_games_run_in_it_too() -> None:

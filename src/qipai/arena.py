@@ -263,6 +263,10 @@ def run_game_arena(game: str, bot_a: str, bot_b: str, *, deals: int = 100, seed:
     try:  # a context the game refuses fails here, with the game's reason
         opts = factory.options(raw)
         ctx = factory.deal_context(opts, factory.match_start(opts))
+        unknown = sorted(set(setup.context) - set(ctx))
+        if unknown:
+            raise ValueError(f"unknown context entry {unknown[0]!r}: {game}'s deal context has "
+                             f"{', '.join(sorted(ctx)) or 'no entries'}")
         ctx.update({k: 0 if v == "rotate" else v for k, v in setup.context.items()})
         factory.new(opts, 0, ctx)
     except IllegalAction as e:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.game import JSON, GameInfo, option_values
+from ...core.game import JSON, GameInfo, IllegalAction, option_values
 from .levels import TITLE_TABLE
 from .levels import title as level_title
 from .rules import OPTIONS, PRESET_OPTIONS, Rules
@@ -71,7 +71,9 @@ class MahjongFactory:
 
     def new(self, options: Mapping[str, Any], seed: int, context: Mapping[str, Any]) -> MahjongGame:
         dealer = context.get("dealer")
-        return MahjongGame.new(self.rules(options), seed, dealer if isinstance(dealer, int) else None)
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)):
+            raise IllegalAction(f"the dealer is a seat 0..{PLAYERS - 1} (or null), not {dealer!r}")
+        return MahjongGame.new(self.rules(options), seed, dealer)
 
     def replay(self, record: Mapping[str, Any]) -> MahjongGame:
         return replay_record(record)
