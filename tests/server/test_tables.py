@@ -99,14 +99,19 @@ async def test_four_player_quick_match(server: LiveServer) -> None:
     await p.close()
 
 
-async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
-    """Chengdu's escape penalty: leaving during a deal ends it, the escaper pays, the seat is freed after."""
-    server = await start_server(bot_delay=0.2)
-    p = await Client.register(server, "runner")
+async def mid_deal(server: LiveServer, name: str, room: str) -> tuple[Client, dict[str, Any]]:
+    """A new player seated by quick match (bots fill the table) once the deal's first state has come."""
+    p = await Client.register(server, name)
     await p.connect()
-    await p.send({"type": "quick_match", "room": "chengdu-1"})
+    await p.send({"type": "quick_match", "room": room})
     joined = await p.wait_for(lambda m: m["type"] == "joined")
     await p.wait_for(lambda m: m["type"] == "state")
+    return p, joined
+
+
+async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
+    """Chengdu's escape penalty: leaving during a deal ends it, the escaper pays, the seat is freed after."""
+    p, joined = await mid_deal(await start_server(bot_delay=0.2), "runner", "chengdu-1")
     mark = p.mark()
     await p.send({"type": "leave", "table": joined["table"]})
     await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "leaving_after_deal", since=mark)
@@ -122,12 +127,7 @@ async def test_leaving_mid_deal_is_an_escape(start_server: StartServer) -> None:
 async def test_leaving_twice_mid_deal_is_answered_both_times(start_server: StartServer) -> None:
     """Without an escape penalty a leaver's seat plays the deal out in auto-play; asking again gets the same
     answer (it once got none: a client waiting on its request id hung)."""
-    server = await start_server(bot_delay=0.3)
-    p = await Client.register(server, "twice")
-    await p.connect()
-    await p.send({"type": "quick_match", "room": "classic-1"})
-    joined = await p.wait_for(lambda m: m["type"] == "joined")
-    await p.wait_for(lambda m: m["type"] == "state")
+    p, joined = await mid_deal(await start_server(bot_delay=0.3), "twice", "classic-1")
     mark = p.mark()
     for ref in ("first", "second"):
         await p.send({"type": "leave", "table": joined["table"], "id": ref})
