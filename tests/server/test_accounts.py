@@ -29,6 +29,11 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         assert r.json()["error"]["code"] == "bad_name"
         r = await h.post("/api/register", json={"name": "Eve", "password": "123"})
         assert r.json()["error"]["code"] == "bad_password"
+        for pw in ("\x00" * 6, "secret\tpw", "pass\nword"):  # six NULs once made an account
+            r = await h.post("/api/register", json={"name": "Eve", "password": pw})
+            assert r.status_code == 400 and r.json()["error"]["params"]["reason"] == "control", pw
+        assert (await h.post("/api/register", json={"name": "Eve", "password": "秘密 密码 pw"})).status_code == 201
+        h.cookies.clear()
         assert (await h.post("/api/logout", json={})).status_code == 200
         h.cookies.clear()
         assert (await h.get("/api/me")).status_code == 401

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import secrets
 import time
+import unicodedata
 from collections.abc import Mapping
 
 from argon2 import PasswordHasher
@@ -41,10 +42,17 @@ def check_name(name: str) -> str:
 
 
 def check_password(password: str) -> None:
+    """A new password's rules (at registration and on a change; a log-in only compares): 6 to 128
+    characters, none of them a control character (NUL, a tab, a line break: nobody types them on purpose, and
+    six NULs passed for a password) or an unpaired surrogate."""
     if not 6 <= len(password) <= 128:
-        raise AuthError("bad_password", "a password is 6 to 128 characters long", min=6, max=128)
+        raise AuthError("bad_password", "a password is 6 to 128 characters long", min=6, max=128,
+                        reason="length")
     if any(0xD800 <= ord(c) <= 0xDFFF for c in password):
-        raise AuthError("bad_password", "a password may not hold unpaired surrogate characters")
+        raise AuthError("bad_password", "a password may not hold unpaired surrogate characters", reason="surrogate")
+    if any(unicodedata.category(c) == "Cc" for c in password):
+        raise AuthError("bad_password", "a password may not hold control characters (such as NUL, a tab or a "
+                                        "line break)", reason="control")
 
 
 async def hash_password(password: str) -> str:

@@ -12,7 +12,11 @@ export const ERROR_WORDS = {
     zh: "这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",
     en: "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone else's",
   },
-  bad_password: { zh: "密码要 6 到 128 个字符", en: "A password is 6 to 128 characters long" },
+  bad_password: {
+    zh: (p) => (p.reason === "control" ? "密码不能含控制字符（如制表符、换行）" : "密码要 6 到 128 个字符"),
+    en: (p) => (p.reason === "control" ? "A password may not hold control characters (a tab, a line break)"
+      : "A password is 6 to 128 characters long"),
+  },
   no_password: { zh: "游客账号没有密码可改", en: "A guest account has no password to change" },
   login_backoff: {
     zh: (p) => `这个账号登录失败太多次，请 ${n(p.seconds) || "稍"} 秒后再试`,
