@@ -60,6 +60,11 @@ def diff(a: dict[int, dict[str, float]], b: dict[int, dict[str, float]], key: st
             xs.append((a[d]["landlord"] + a[d]["farmers"]) / 2 - (b[d]["landlord"] + b[d]["farmers"]) / 2)
         else:
             xs.append(a[d][key] - b[d][key])
+    return mean_ci(xs)
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float, int]:
+    """The mean of the per-deal differences, its 95% interval's half width, and their number."""
     n = len(xs)
     m = sum(xs) / n
     var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
@@ -75,10 +80,7 @@ def main(argv: list[str]) -> int:
     if net:
         na, nb = net_per_deal(Path(argv[0])), net_per_deal(Path(argv[1]))
         deals = sorted(set(na) & set(nb))
-        xs = [na[d] - nb[d] for d in deals]
-        n = len(xs)
-        m = sum(xs) / n
-        ci = 1.959963984540054 * math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1) / n)
+        m, ci, n = mean_ci([na[d] - nb[d] for d in deals])
         print(f"net score per deal: A({argv[0]}) {sum(na[d] for d in deals) / n:+.2f}, "
               f"A({argv[1]}) {sum(nb[d] for d in deals) / n:+.2f}; difference {m:+.2f} ± {ci:.2f} over {n} deals")
         return 0

@@ -686,8 +686,10 @@ class Table:
         self.broadcast_table()
         self.kick()
 
-    def _tell_left(self, user_id: int, reason: str, origin: Conn | None, ref: Any) -> None:
-        for c in self.lobby.conns_of(user_id):
+    def _tell_left(self, user_id: int, reason: str, origin: Conn | None, ref: Any, *,
+                   only_origin: bool = False) -> None:
+        """Tell the user's connections (or ``only_origin``, the one that asked) that the user left."""
+        for c in [origin] if only_origin and origin is not None else self.lobby.conns_of(user_id):
             c.send({"type": "left", "table": self.id, "reason": reason, "ref": ref if c is origin else None})
 
     async def leave(self, user_id: int, origin: Conn | None = None, ref: Any = None) -> str:
@@ -723,7 +725,7 @@ class Table:
         if s.leaving:
             # asked again: the same answer, to the one who asked
             if origin is not None:
-                origin.send({"type": "left", "table": self.id, "reason": "leaving_after_deal", "ref": ref})
+                self._tell_left(user_id, "leaving_after_deal", origin, ref, only_origin=True)
             return "leaving"
         if not g.is_over:
             await self._apply(seat, LEAVE)
