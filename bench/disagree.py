@@ -8,7 +8,12 @@ and by what each did (``H`` the bot, ``R`` the reference).  A large cell is a ha
 lacks; the examples show hands and card counts.  This is how the fourth session found covering (顶牌): the
 farmer before the landlord passed on its partner's low single where DouZero-ResNet covered it 43% of the time.
 
+With ``--coverage`` it also asks whether the reference's choice is among the moves ``search`` would compare
+(its candidates, at most 8, or ``--max-candidates``): a move the search never looks at is one it can never
+find, however many samples it draws.
+
     python bench/disagree.py --bot heuristic --reference douzero_resnet --deals 100
+    python bench/disagree.py --bot heuristic --reference douzero_resnet --deals 100 --coverage
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import collections
 
 from qipai.games.doudizhu.bots.arena import make_bot, seats_for
 from qipai.games.doudizhu.bots.research import load_deals, research_game
+from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.bots.view import action_moves, read_view
 from qipai.games.doudizhu.rules import PRESETS
 
@@ -30,7 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="first research deal")
     ap.add_argument("--examples", type=int, default=3, help="examples shown per cell")
     ap.add_argument("--min-share", type=float, default=0.04, help="cells below this share are not shown")
+    ap.add_argument("--coverage", action="store_true",
+                    help="also count how often the reference's choice is among search's candidates")
+    ap.add_argument("--max-candidates", type=int, default=8, help="search's candidate limit, for --coverage")
     args = ap.parse_args(argv)
+    searcher = SearchBot(samples=1, max_candidates=args.max_candidates)
+    covered: collections.Counter[tuple[str, str, bool]] = collections.Counter()
     rules = PRESETS["classic"]
     deals = load_deals(args.first + args.deals)
     table: collections.Counter[tuple[str, str, str]] = collections.Counter()
@@ -59,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
                         cat += (" (R longer)" if mr.size > ma.size else " (R shorter)" if mr.size < ma.size
                                 else " (R higher)" if mr.main > ma.main else " (R lower)" if mr.main < ma.main
                                 else " (other kicker)")
+                    if args.coverage and a != r:
+                        cands = {x for x, _ in searcher.candidates(v, moves, list(legal))}
+                        covered[(role, sit, r in cands)] += 1
                     key = (role, sit, cat)
                     table[key] += 1
                     if cat != "same" and len(examples[key]) < args.examples:
@@ -75,6 +89,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key[0]:6} {key[1]:10} {key[2]:36} {table[key]:5} {share:5.2f}")
             for x in examples.get(key, []):
                 print("       ", x)
+    if args.coverage:
+        print()
+        print("where the two differ: is the reference's choice among search's candidates?")
+        for role, sit in sorted(totals):
+            yes, no = covered[(role, sit, True)], covered[(role, sit, False)]
+            if yes + no:
+                print(f"{role:6} {sit:10} in {yes:5}  not in {no:5}  share in {yes / (yes + no):5.2f}")
+        yes = sum(n for k, n in covered.items() if k[2])
+        no = sum(n for k, n in covered.items() if not k[2])
+        if yes + no:
+            print(f"all               in {yes:5}  not in {no:5}  share in {yes / (yes + no):5.2f}")
     return 0
 
 
