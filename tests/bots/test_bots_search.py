@@ -11,7 +11,7 @@ from qipai.games.doudizhu.bots.arena import make_bot
 from qipai.games.doudizhu.bots.heuristic import HeuristicBot
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 from qipai.games.doudizhu.bots.search import Sampler, SearchBot
-from qipai.games.doudizhu.bots.view import counts_of_tokens, read_view
+from qipai.games.doudizhu.bots.view import action_moves, counts_of_tokens, read_view
 from qipai.games.doudizhu.state import Game
 
 
@@ -60,6 +60,28 @@ def test_belief_option() -> None:
     assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
     with pytest.raises(ValueError, match="belief"):
         SearchBot(1, belief=0.0)
+
+
+def test_solve_option_solves_larger_endgames_exactly() -> None:
+    bot0 = HeuristicBot(0)
+    for deal in load_deals(10):
+        g = research_game(deal)
+        while not g.is_over and (sum(len(h) for h in g.hands) > 24 or len(g.legal_actions()) < 3):
+            g.apply(bot0.act(g.observe(g.to_act), g.legal_actions()))
+        if not g.is_over and sum(len(h) for h in g.hands) > 18:
+            break
+    assert not g.is_over and sum(len(h) for h in g.hands) > 18
+    obs, legal = g.observe(g.to_act), g.legal_actions()
+    plain, wide = SearchBot(3, samples=6), make_bot("search:samples=6,solve=27,nodes=50000", 3)
+    assert isinstance(wide, SearchBot) and (wide.solve_cards, wide.solve_nodes) == (27, 50000)
+    assert plain.act(obs, legal) in legal and wide.act(obs, legal) in legal
+    v = read_view(obs)
+    assert len(plain.candidates(v, action_moves(legal, v.rules), legal)) > 1  # so both did search
+    assert plain.last_stats["solved"] == 0 and wide.last_stats["solved"] > 0
+    with pytest.raises(ValueError, match="solve"):
+        SearchBot(1, solve_nodes=0)
+    with pytest.raises(ValueError, match="invalid literal"):
+        make_bot("search:solve=many", 1)
 
 
 def test_estimates_cover_the_played_move() -> None:

@@ -91,14 +91,14 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
     opts = dict(sp.options)
     if sp.name == "search":
-        from .search import SearchBot
+        from .search import SOLVE_CARDS, SOLVE_NODES, SearchBot
 
         unknown = set(opts) - {"time", "samples", "playout", "candidates", "clock", "belief", "proposals", "bid",
-                               "leaf", "depth"}
+                               "leaf", "depth", "solve", "nodes"}
         if unknown:
             raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
                              "playout=fast|heuristic, candidates=N, clock=cpu|wall, belief=P, proposals=N, "
-                             "bid=heuristic|odds, leaf=playout|value or depth=N")
+                             "bid=heuristic|odds, leaf=playout|value, depth=N, solve=CARDS or nodes=N")
         budget = float(opts.get("time", "1.0"))
         samples = int(opts["samples"]) if "samples" in opts else None
         playout = opts.get("playout", "heuristic")
@@ -109,7 +109,8 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
                          max_candidates=int(opts.get("candidates", "8")), clock=opts.get("clock", "cpu"),
                          belief=float(opts.get("belief", "1.0")), proposals=int(opts.get("proposals", "3")),
                          bidding=opts.get("bid", "heuristic"), leaf=opts.get("leaf", "playout"),
-                         depth=int(opts.get("depth", "8")))
+                         depth=int(opts.get("depth", "8")), solve_cards=int(opts.get("solve", str(SOLVE_CARDS))),
+                         solve_nodes=int(opts.get("nodes", str(SOLVE_NODES))))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 

@@ -477,7 +477,9 @@ class SearchBot:
     ``time_budget``: seconds per decision (default 1.0); ``samples``: a fixed number of samples per decision
     instead (reproducible); ``max_candidates``: how many moves are compared; ``clock``: how the budget is
     measured, ``"wall"`` (elapsed time: what a player waits; the default) or ``"cpu"`` (CPU time of the deciding
-    thread: "1 s on one core" whatever else the machine is doing, as the arena measures it).
+    thread: "1 s on one core" whatever else the machine is doing, as the arena measures it); ``solve_cards`` and
+    ``solve_nodes``: samples with at most that many cards left in all hands are solved exactly, within that node
+    limit (one solve past it sends the rest of the decision to play-outs).
     """
 
     name = "search"
@@ -485,7 +487,7 @@ class SearchBot:
     def __init__(self, seed: int = 0, time_budget: float = 1.0, samples: int | None = None,
                  max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall", belief: float = 1.0,
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
-                 depth: int = 8) -> None:
+                 depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
         self.clock = CLOCKS[clock]
@@ -506,6 +508,10 @@ class SearchBot:
             raise ValueError(f"search leaf must be playout or value, not {leaf!r}")
         self.leaf = leaf
         self.depth = depth
+        if solve_cards < 0 or solve_nodes < 1:
+            raise ValueError(f"search solve needs cards >= 0 and nodes >= 1, not {solve_cards} and {solve_nodes}")
+        self.solve_cards = solve_cards
+        self.solve_nodes = solve_nodes
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -654,8 +660,8 @@ class SearchBot:
             hands = sampler.deal()
             total_cards = sum(sum(h) for h in hands)
             solver = None
-            if solve_ok and total_cards <= SOLVE_CARDS:
-                solver = Solver(v.rules, v.landlord, v.players)
+            if solve_ok and total_cards <= self.solve_cards:
+                solver = Solver(v.rules, v.landlord, v.players, self.solve_nodes)
             pending: list[tuple[int, list[float]]] = []
             for i in alive:
                 m = cands[i][1]
