@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
+
+from qipai.core.stats import Estimate
 
 
 def _load(path: Path) -> Any:
@@ -65,10 +66,8 @@ def diff(a: dict[int, dict[str, float]], b: dict[int, dict[str, float]], key: st
 
 def mean_ci(xs: list[float]) -> tuple[float, float, int]:
     """The mean of the per-deal differences, its 95% interval's half width, and their number."""
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
-    return m, 1.959963984540054 * math.sqrt(var / n), n
+    e = Estimate.of(xs)
+    return e.mean, e.ci, e.n
 
 
 def main(argv: list[str]) -> int:

@@ -32,7 +32,6 @@ The Dou Dizhu arena with its research protocol stays in :mod:`qipai.games.doudiz
 from __future__ import annotations
 
 import json
-import math
 import multiprocessing as mp
 import random
 import time
@@ -44,8 +43,7 @@ from typing import Any
 from .bots import get_bot
 from .core.game import IllegalAction
 from .core.registry import get_factory
-
-Z95 = 1.959963984540054
+from .core.stats import Estimate
 
 
 def _mix(*parts: object) -> int:
@@ -140,47 +138,6 @@ def play_game(setup: Setup, deal: int, half: int) -> GameResult:
 
 
 # ---------------------------------------------------------------------------------------------- statistics
-@dataclass
-class Estimate:
-    """A mean with its 95% confidence half-width and the number of samples."""
-
-    mean: float
-    ci: float
-    n: int
-
-    @classmethod
-    def of(cls, xs: list[float]) -> Estimate:
-        """Mean and ``1.96 × standard error``.
-
-        >>> e = Estimate.of([1.0, 2.0, 3.0]); (e.mean, round(e.ci, 3), e.n)
-        (2.0, 1.132, 3)
-        """
-        n = len(xs)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        m = sum(xs) / n
-        if n < 2:
-            return cls(m, math.inf, n)
-        var = sum((x - m) ** 2 for x in xs) / (n - 1)
-        return cls(m, Z95 * math.sqrt(var / n), n)
-
-    @classmethod
-    def of_rate(cls, wins: list[float]) -> Estimate:
-        """A rate with the larger half of its 95% Wilson score interval.
-
-        >>> e = Estimate.of_rate([1.0] * 60 + [0.0] * 40); (round(e.mean, 2), round(e.ci, 3))
-        (0.6, 0.098)
-        """
-        n = len(wins)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        p = sum(wins) / n
-        z2 = Z95 * Z95
-        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return cls(p, max(abs(centre - half - p), abs(centre + half - p)), n)
-
-
 def summarize(setup: Setup, results: list[GameResult]) -> dict[str, Any]:
     """The measures of a run (see the module doc)."""
     bots: dict[str, Any] = {}

@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from qipai.cli import app
-from qipai.games.doudizhu.bots.arena import BotSpec, Estimate, GameRecord, make_bot, run_arena, seats_for, summarize
+from qipai.core.stats import Estimate
+from qipai.games.doudizhu.bots.arena import BotSpec, GameRecord, make_bot, run_arena, seats_for, summarize
 from qipai.games.doudizhu.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
 
 

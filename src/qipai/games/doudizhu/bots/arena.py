@@ -43,13 +43,13 @@ from typing import Any
 
 from ....bots import get_bot
 from ....bots.base import Bot
+from ....core.stats import Estimate
 from ..rules import PRESETS, Rules
 from ..state import Game
 
 PROTOCOLS = ("duplicate", "research")
 ENGINES = ("local", "ray")
 """Where the games run: ``local`` worker processes, or a Ray cluster (optional extra ``ray``)."""
-Z95 = 1.959963984540054
 
 
 # ---------------------------------------------------------------------------------------------- bot specs
@@ -244,51 +244,6 @@ def _task(args: tuple[int, int]) -> GameRecord:
 
 
 # ---------------------------------------------------------------------------------------------- statistics
-@dataclass
-class Estimate:
-    """A mean with its 95% confidence half-width and the number of samples."""
-
-    mean: float
-    ci: float
-    n: int
-
-    @classmethod
-    def of(cls, xs: list[float]) -> Estimate:
-        """Mean and ``1.96 × standard error`` of samples."""
-        n = len(xs)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        m = sum(xs) / n
-        if n < 2:
-            return cls(m, math.inf, n)
-        var = sum((x - m) ** 2 for x in xs) / (n - 1)
-        return cls(m, Z95 * math.sqrt(var / n), n)
-
-    @classmethod
-    def of_rate(cls, wins: list[float]) -> Estimate:
-        """A win rate with the larger half of its 95% Wilson score interval (sound also near 0 and 1).
-
-        >>> e = Estimate.of_rate([1.0] * 60 + [0.0] * 40)
-        >>> round(e.mean, 2), round(e.ci, 3)
-        (0.6, 0.098)
-        """
-        n = len(wins)
-        if n == 0:
-            return cls(math.nan, math.nan, 0)
-        p = sum(wins) / n
-        z2 = Z95 * Z95
-        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return cls(p, max(abs(centre - half - p), abs(centre + half - p)), n)
-
-    def text(self, digits: int = 3, sign: bool = False) -> str:
-        """``0.652 ± 0.009``."""
-        if self.n == 0:
-            return "-"
-        f = f"{{:{'+' if sign else ''}.{digits}f}}"
-        return f"{f.format(self.mean)} ± {self.ci:.{digits}f}"
-
-
 def side_entries(rec: GameRecord, protocol: str) -> list[tuple[str, str, bool, float]]:
     """``(bot, role, won, side points)`` for each side of a game that one bot held alone."""
     if rec.winner is None or rec.landlord is None:
