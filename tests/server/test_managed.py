@@ -63,3 +63,49 @@ async def test_match_tables_come_back_after_a_restart(start_server: StartServer)
     t2 = second.lobby.tables.get(tid)
     assert t2 is not None and t2.managed and t2.tags["match_id"] == "m-2"
     assert [s.bot for s in t2.seats if s is not None] == ["random"] * 3
+
+
+async def test_a_match_leaver_stays_gone_after_restarts(start_server: StartServer) -> None:
+    """A player who left a match mid-deal is remembered across a restart mid-deal and one between deals: the
+    seat stays in auto-play for the match, the player is seated nowhere and cannot take it back (the flag
+    lived in memory only once, so a restart gave the seat back)."""
+    first = await start_server(bot_delay=0.05)
+    human = await Client.guest(first)
+    await human.connect()
+    uid = human.user["id"]
+    t = await first.lobby.open_managed_table("doudizhu", {"preset": "classic"},
+                                             [{"user_id": uid}, {"bot": "heuristic"}, {"bot": "heuristic"}],
+                                             {"match_id": "m-3", "table_key": "k"})
+    await human.wait_for(lambda m: m["type"] == "joined" and m["table"] == t.id)
+    async with t.lock:
+        deal_id = await t.start_managed_deal(31337, {}, None)
+    await human.wait_for(lambda m: m["type"] == "state" and m["deal"] == deal_id)
+    await human.send({"type": "leave", "table": t.id})
+    await human.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left_match")
+    await human.close()
+    await first.stop()
+
+    second = await start_server(bot_delay=0.05)
+    t2 = second.lobby.tables[t.id]
+    assert t2.deal_id == deal_id and t2.left_match(0) and t2.game is not None and t2.game.in_autoplay(0)
+    assert second.lobby.user_table.get(uid) is None
+    again = Client(second, human.token, human.user)
+    await again.connect()
+    mark = again.mark()
+    await again.send({"type": "autoplay", "table": t.id, "on": False, "id": "back"})
+    assert (await again.error("left_match", mark))["ref"] == "back"
+    for _ in range(400):  # the deal plays out in auto-play
+        if t2.game is None or t2.game.is_over:
+            break
+        await asyncio.sleep(0.05)
+    assert t2.game is None or t2.game.is_over
+    await again.close()
+    await asyncio.sleep(0.3)  # settled
+    await second.stop()
+
+    third = await start_server(bot_delay=0.05)
+    t3 = third.lobby.tables[t.id]
+    assert not t3.running and t3.left_match(0) and third.lobby.user_table.get(uid) is None
+    async with t3.lock:
+        await t3.start_managed_deal(7, {}, None)
+    assert t3.game is not None and t3.game.in_autoplay(0)

@@ -300,3 +300,32 @@ async def test_restart_between_deals_keeps_the_table_and_its_match(start_server:
     st = await again.wait_for(lambda m: m["type"] == "state")
     assert st["observation"]["first_bidder"] == (fb + 1) % 3
     await again.close()
+
+
+async def test_a_leaver_mid_deal_is_let_go_after_a_restart(start_server: StartServer) -> None:
+    """Leaving during a deal frees the seat when the deal ends, also when the server restarts in between (the
+    player once came back seated, and was dealt the next hand)."""
+    first = await start_server(bot_delay=0.05)
+    alice = await Client.register(first, "goer")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    table, seat = joined["table"], joined["seat"]
+    await alice.wait_for(lambda m: m["type"] == "state")
+    await alice.send({"type": "leave", "table": table})
+    await alice.wait_for(lambda m: m["type"] == "left" and m["reason"] == "leaving_after_deal")
+    deal_id = first.lobby.tables[table].deal_id
+    await alice.close()
+    await first.stop()
+
+    second = await start_server(bot_delay=0.05)
+    t = second.lobby.tables[table]
+    s = t.seats[seat]
+    assert t.deal_id == deal_id and s is not None and s.leaving and not s.auto_by_disconnect
+    again = Client(second, alice.token, alice.user)
+    await again.connect()
+    await again.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", 60)
+    assert t.seats[seat] is None or t.seats[seat].user_id != alice.user["id"]
+    me = await again.get("/api/me")
+    assert me["table"] is None and me["games"]["doudizhu"]["games_played"] == 1
+    await again.close()

@@ -18,7 +18,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Collection, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -527,7 +527,7 @@ class Lobby:
             steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
             for seat, text in steps:
                 apply_step(game, seat, text)
-            t = self._restored_table(rd.table, rd.seats)
+            t = self._restored_table(rd.table, rd.seats, rd.leaving)
             if t is None:
                 return False
             t.lease_token = token
@@ -688,7 +688,10 @@ class Lobby:
             await self.store.disown_table(t.id, (t.id, t.lease_token))
             t.kick()
 
-    def _restored_table(self, info: TableInfo, seats: list[dict[str, Any]]) -> Table | None:
+    def _restored_table(self, info: TableInfo, seats: list[dict[str, Any]],
+                        leaving: Collection[int] = ()) -> Table | None:
+        """A table rebuilt from its stored row and seats (``leaving``: seats whose player had left, when the
+        seats are a deal's list, which does not say)."""
         factory = self.factory(info.game)
         players = factory.players(info.options)
         fill = info.fill_bots_after
@@ -700,7 +703,8 @@ class Lobby:
             if uid is None and bot is None:
                 continue
             name = str(s.get("name") or (self.bot_display_name(bot, i) if bot else f"#{uid}"))
-            t.seats[i] = SeatState(user_id=uid, bot=bot, name=name, account_id=uid)
+            t.seats[i] = SeatState(user_id=uid, bot=bot, name=name, account_id=uid,
+                                   leaving=bool(s.get("leaving")) or i in leaving)
         return t
 
     async def restore(self) -> None:
@@ -714,7 +718,7 @@ class Lobby:
                 steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
                 for seat, text in steps:
                     apply_step(game, seat, text)
-                t = self._restored_table(rd.table, rd.seats)
+                t = self._restored_table(rd.table, rd.seats, rd.leaving)
             except Exception:
                 log.exception("could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id)
                 await self.store.abort_deal(rd.deal_id)
@@ -764,9 +768,10 @@ class Lobby:
         # the table and where its players sit become known together (a connection arriving while the table was
         # being rebuilt must not see its seat without its table, and drop it)
         self.tables[t.id] = t
-        for s in t.seats:
-            if s is not None and s.user_id is not None:
-                self.user_table[s.user_id] = t.id  # the directory (several nodes) already says so
+        for i, s in enumerate(t.seats):
+            if s is not None and s.user_id is not None and not t.left_match(i):
+                # (a player who left a match sits there no more; the directory of several nodes already says so)
+                self.user_table[s.user_id] = t.id
         if t.info.invite_code:
             self.invites[t.info.invite_code] = t.id
         t.start()

@@ -714,6 +714,7 @@ class Table:
                 await self._apply(seat, LEAVE)
                 if not g.is_over and not g.in_autoplay(seat):
                     await self._apply(seat, AUTOPLAY_ON)
+            await self._store_leaving(seat)
             self.lobby.bus.publish(SEAT_LEFT, SeatLeft(self.id, seat, user_id, dict(self.tags)))
             self._tell_left(user_id, "left_match", origin, ref)
             self.lobby.unseat_user(user_id, self.id)
@@ -731,9 +732,24 @@ class Table:
             await self._apply(seat, LEAVE)
         s.leaving = True
         s.auto_by_disconnect = False
+        await self._store_leaving(seat)
         self._tell_left(user_id, "leaving_after_deal", origin, ref)
         self.broadcast_table()
         return "leaving"
+
+    async def _store_leaving(self, seat: int) -> None:
+        """Write down that the seat's player left, so that a restart remembers it (the leave itself stands
+        when the database is away: the deal's journal holds it, and the seat is freed or kept as usual)."""
+        s = self.seats[seat]
+        assert s is not None
+        try:
+            await self.lobby.store.set_seat(self.id, seat, s.user_id, s.bot, self.fence, leaving=True)
+        except FencedOut:
+            await self.fenced_out()
+        except Exception as e:
+            if not transient(e):
+                raise
+            self.lobby.storage_failed(e)
 
     async def _fill_bots(self) -> None:
         for seat in self.empty_seats():
@@ -1140,8 +1156,8 @@ class Table:
         self.present = {i for i, s in enumerate(self.seats) if s is not None and s.human and not game.in_autoplay(i)}
         for i, s in enumerate(self.seats):
             if s is not None and s.human:
-                # Reconnecting after a restart gives control back (RULES.md §6).
-                s.auto_by_disconnect = game.in_autoplay(i)
+                # Reconnecting after a restart gives control back (RULES.md §6), unless the player had left.
+                s.auto_by_disconnect = game.in_autoplay(i) and not s.leaving
 
     async def _settle(self) -> None:
         g = self.game

@@ -32,6 +32,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -169,6 +170,9 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The seat's player has left: of a match, whose seat plays on in auto-play to its end; or during a deal,
+    the seat being freed when the deal ends (kept here so that a restart does not forget it)."""
 
 
 class Deal(Base):

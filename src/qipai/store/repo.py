@@ -191,6 +191,12 @@ class RunningDeal:
     journal: list[JournalRow]
     last_at: str | None = None
     """When the latest action (or the deal's start) was written, ISO 8601: clocks go on from there."""
+    leaving: tuple[int, ...] = ()
+    """The seats whose player has left (of the match, or during this deal): see :meth:`Store.set_seat`."""
+
+
+def _seat(x: Seat) -> dict[str, Any]:
+    return {"user_id": x.user_id, "bot": x.bot, "leaving": bool(x.leaving)}
 
 
 def _user(u: User) -> UserInfo:
@@ -648,7 +654,7 @@ class Store:
             if t is None or t.status != "open":
                 return None
             seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
-            return _table(t), [{"user_id": x.user_id, "bot": x.bot} for x in seats]
+            return _table(t), [_seat(x) for x in seats]
 
     async def running_deal(self, table_id: str) -> RunningDeal | None:
         """The table's running deal with its journal, if one is running."""
@@ -663,7 +669,8 @@ class Store:
             return RunningDeal(table=_table(t), deal_id=d.id, deal_index=d.deal_index, options=dict(d.options),
                                seed=d.seed, context=dict(d.context), seats=list(d.seats),
                                journal=[JournalRow(j.deal_id, j.n, j.seat, j.action) for j in journal],
-                               last_at=_iso(journal[-1].created_at if journal else d.started_at))
+                               last_at=_iso(journal[-1].created_at if journal else d.started_at),
+                               leaving=await self._leaving(s, table_id))
 
     # ----------------------------------------------------------------- tables
     async def create_table(self, t: TableInfo, seats: int, owner: tuple[str, int] | None = None,
@@ -701,12 +708,21 @@ class Store:
                 s.add(Seat(table_id=t.id, seat=i, user_id=user_id, bot=bot))
 
     async def set_seat(self, table_id: str, seat: int, user_id: int | None, bot: str | None,
-                       fence: Fence = None) -> None:
+                       fence: Fence = None, *, leaving: bool = False) -> None:
+        """Who holds the seat; ``leaving``: its player has left (a match seat kept in auto-play to the match's
+        end, or a seat to free when the deal ends), which a restart must not forget."""
         async with self.sessions.begin() as s:
             await self._fence(s, fence)
             await s.execute(
-                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(user_id=user_id, bot=bot)
+                update(Seat).where(Seat.table_id == table_id, Seat.seat == seat)
+                .values(user_id=user_id, bot=bot, leaving=leaving)
             )
+
+    @staticmethod
+    async def _leaving(s: AsyncSession, table_id: str) -> tuple[int, ...]:
+        rows = await s.scalars(select(Seat.seat).where(Seat.table_id == table_id, Seat.leaving.is_(True))
+                               .order_by(Seat.seat))
+        return tuple(rows.all())
 
     async def close_table(self, table_id: str, fence: Fence = None) -> None:
         async with self.sessions.begin() as s:
@@ -716,7 +732,8 @@ class Store:
                 .where(GameTable.id == table_id)
                 .values(status="closed", closed_at=utcnow(), invite_code=None)
             )
-            await s.execute(update(Seat).where(Seat.table_id == table_id).values(user_id=None, bot=None))
+            await s.execute(update(Seat).where(Seat.table_id == table_id).values(user_id=None, bot=None,
+                                                                                   leaving=False))
 
     async def set_match_state(self, table_id: str, state: dict[str, Any], fence: Fence = None) -> None:
         async with self.sessions.begin() as s:
@@ -733,7 +750,7 @@ class Store:
             out = []
             for t in tables:
                 seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
-                out.append((_table(t), [{"user_id": x.user_id, "bot": x.bot} for x in seats]))
+                out.append((_table(t), [_seat(x) for x in seats]))
             return out
 
     async def invite_code_free(self, code: str) -> bool:
@@ -932,6 +949,7 @@ class Store:
                         context=dict(d.context),
                         seats=list(d.seats),
                         journal=[JournalRow(j.deal_id, j.n, j.seat, j.action) for j in journal],
+                        leaving=await self._leaving(s, t.id),
                     )
                 )
             return out
