@@ -4,6 +4,7 @@ heuristic's decisions perfectly, and belief-weighted sampling prefers consistent
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -80,8 +81,24 @@ def test_solve_option_solves_larger_endgames_exactly() -> None:
     assert plain.last_stats["solved"] == 0 and wide.last_stats["solved"] > 0
     with pytest.raises(ValueError, match="solve"):
         SearchBot(1, solve_nodes=0)
-    with pytest.raises(ValueError, match="invalid literal"):
+    with pytest.raises(ValueError, match="search option solve must be a whole number, not 'many'"):
         make_bot("search:solve=many", 1)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("search:candidates=0", "candidates=0 is out of range: expected 1 to 1000"),
+    ("search:time=-1", "time=-1 is out of range"),
+    ("search:time=nan", "time=nan is out of range"),
+    ("search:samples=2.5", "samples must be a whole number, not '2.5'"),
+    ("search:belief=2", "belief=2 is out of range: expected 0.001 to 1"),
+    ("search:nodes=0", "nodes=0 is out of range"),
+])
+def test_bad_numeric_search_options_say_what_was_wrong(spec: str, message: str) -> None:
+    """They once crashed a run (``candidates=0``: an empty max) or ran (``time=-1``)."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_bot(spec, 1)
+    with pytest.raises(ValueError, match="candidates >= 1"):
+        SearchBot(1, max_candidates=0)
 
 
 def test_estimates_cover_the_played_move() -> None:

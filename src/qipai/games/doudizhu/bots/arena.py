@@ -86,6 +86,30 @@ class BotSpec:
 _DOUZERO_CACHE: dict[str, Any] = {}
 
 
+def _number(opts: dict[str, str], key: str, default: float, kind: type[int] | type[float], low: float,
+            high: float, bot: str = "search") -> float:
+    """A numeric bot option, checked: a ``ValueError`` that names the option, what it got and the range.
+
+    >>> _number({"time": "0.5"}, "time", 1.0, float, 0.001, 3600.0), _number({}, "time", 1.0, float, 0.001, 60.0)
+    (0.5, 1.0)
+    >>> _number({"candidates": "0"}, "candidates", 8, int, 1, 1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: search option candidates=0 is out of range: expected 1 to 1000
+    """
+    text = opts.get(key)
+    if text is None:
+        return default
+    try:
+        value: float = kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{bot} option {key} must be {what}, not {text!r}") from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(f"{bot} option {key}={text} is out of range: expected {low:g} to {high:g}")
+    return value
+
+
 def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     """Build the bot a spec names (see :class:`BotSpec`)."""
     sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
@@ -99,18 +123,20 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
             raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
                              "playout=fast|heuristic, candidates=N, clock=cpu|wall, belief=P, proposals=N, "
                              "bid=heuristic|odds, leaf=playout|value, depth=N, solve=CARDS or nodes=N")
-        budget = float(opts.get("time", "1.0"))
-        samples = int(opts["samples"]) if "samples" in opts else None
         playout = opts.get("playout", "heuristic")
         if playout not in ("fast", "heuristic"):
             raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
+        samples = _number(opts, "samples", 0, int, 1, 10**7)
         # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
-        return SearchBot(seed, time_budget=budget, samples=samples, fast_playouts=playout == "fast",
-                         max_candidates=int(opts.get("candidates", "8")), clock=opts.get("clock", "cpu"),
-                         belief=float(opts.get("belief", "1.0")), proposals=int(opts.get("proposals", "3")),
+        return SearchBot(seed, time_budget=_number(opts, "time", 1.0, float, 0.001, 3600.0),
+                         samples=int(samples) if "samples" in opts else None, fast_playouts=playout == "fast",
+                         max_candidates=int(_number(opts, "candidates", 8, int, 1, 1000)),
+                         clock=opts.get("clock", "cpu"), belief=_number(opts, "belief", 1.0, float, 0.001, 1.0),
+                         proposals=int(_number(opts, "proposals", 3, int, 1, 1000)),
                          bidding=opts.get("bid", "heuristic"), leaf=opts.get("leaf", "playout"),
-                         depth=int(opts.get("depth", "8")), solve_cards=int(opts.get("solve", str(SOLVE_CARDS))),
-                         solve_nodes=int(opts.get("nodes", str(SOLVE_NODES))))
+                         depth=int(_number(opts, "depth", 8, int, 0, 1000)),
+                         solve_cards=int(_number(opts, "solve", SOLVE_CARDS, int, 0, 200)),
+                         solve_nodes=int(_number(opts, "nodes", SOLVE_NODES, int, 1, 10**8)))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 
@@ -126,7 +152,7 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         unknown = set(opts) - {"p"}
         if unknown:
             raise ValueError(f"unknown noisy options {sorted(unknown)}: expected p=PROBABILITY")
-        return NoisyBot(seed, float(opts.get("p", "0.3")))
+        return NoisyBot(seed, _number(opts, "p", 0.3, float, 0.0, 1.0, bot="noisy"))
     if sp.name == "douzero_resnet":
         from .resnet import resnet_bot
 
