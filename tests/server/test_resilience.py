@@ -329,3 +329,24 @@ async def test_a_leaver_mid_deal_is_let_go_after_a_restart(start_server: StartSe
     me = await again.get("/api/me")
     assert me["table"] is None and me["games"]["doudizhu"]["games_played"] == 1
     await again.close()
+
+
+async def test_a_leaver_whose_deal_is_gone_is_let_go_between_deals(start_server: StartServer) -> None:
+    """Between deals, a seat still marked as left (its deal ended unsettled, or could not be rebuilt after a
+    restart) is freed when the table comes back, not kept for the next deal."""
+    kw = {"ready_timeout": 60.0, "restore_grace": 60.0}
+    first = await start_server(**kw)
+    alice = await Client.register(first, "stale")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    await alice.play_until_over()
+    await first.lobby.store.set_seat(joined["table"], joined["seat"], alice.user["id"], None, leaving=True)
+    await alice.close()
+    await first.stop()
+    second = await start_server(**kw)
+    t = second.lobby.tables.get(joined["table"])
+    assert t is None or t.seats[joined["seat"]] is None  # (a table left with bots only is closed)
+    assert second.lobby.user_table.get(alice.user["id"]) is None
+    again = Client(second, alice.token, alice.user)
+    assert (await again.get("/api/me"))["table"] is None

@@ -549,10 +549,12 @@ class Lobby:
             if s.get("user_id") is not None:
                 s["name"] = names.get(s["user_id"], f"#{s['user_id']}")
         t = self._restored_table(info, seats)
+        if t is not None:
+            t.lease_token = token
+            await self._free_leavers(t)
         if t is None or (not t.humans() and not t.managed):
             await self.store.close_table(info.id, None if token is None else (info.id, token))
             return False
-        t.lease_token = token
         t.results = await self.store.table_results(t.id)
         t.deal_index = len(t.results)
         t.start_at = t.now() + self.settings.next_deal_delay
@@ -741,6 +743,8 @@ class Lobby:
                 log.exception("could not restore table %s; closing it", info.id)
                 await self.store.close_table(info.id)
                 continue
+            if t is not None:
+                await self._free_leavers(t)
             if t is None or (not t.humans() and not t.managed):
                 await self.store.close_table(info.id)
                 continue
@@ -753,6 +757,14 @@ class Lobby:
             await self._attach(t)
             restored.append(t.id)
             log.info("restored table %s between deals (deal %d next)", t.id, t.deal_index)
+
+    async def _free_leavers(self, t: Table) -> None:
+        """Between deals a seat whose player left during a deal is free (the deal ended, or could not be
+        rebuilt); a match seat stays its player's, in auto-play (:meth:`Table.left_match`)."""
+        for i, s in enumerate(t.seats):
+            if s is not None and s.leaving and not t.left_match(i):
+                t.seats[i] = None
+                await self.store.set_seat(t.id, i, None, None, t.fence)
 
     async def _attach(self, t: Table) -> None:
         for i, s in enumerate(t.seats):
