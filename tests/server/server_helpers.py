@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import random
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Self
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -275,3 +276,76 @@ class Client:
 
     def _newer_state_waiting(self, i: int) -> bool:
         return any(m["type"] in ("state", "snapshot") for m in self.msgs[i:])
+
+
+def st_of(m: Msg) -> Msg | None:
+    """The state a ``state`` or ``snapshot`` message carries (``None`` for other messages)."""
+    return m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
+
+
+async def deal_overs(c: Client, n: int, timeout: float = 60.0) -> list[Msg]:
+    """Wait for the connection's ``n``-th ``deal_over`` and return them all."""
+    await c.wait_for(lambda m: m["type"] == "deal_over" and sum(x["type"] == "deal_over" for x in c.msgs) >= n,
+                     timeout)
+    return [m for m in c.msgs if m["type"] == "deal_over"][:n]
+
+
+@dataclass
+class DecisionPlayer:
+    """A test client that answers every open decision of its seat, with the decision id (several seats may
+    answer at once: claim windows, declarations), until its connection closes.  Subclasses choose the action
+    (:meth:`choose`) and may note what they answer (:meth:`answering`)."""
+
+    c: Client
+    rng: random.Random = field(default_factory=lambda: random.Random(3))
+    silent: Callable[[Msg], bool] = lambda st: False
+    """States the player does not answer (its clock runs)."""
+    task: asyncio.Task[None] | None = None
+    errors: list[Msg] = field(default_factory=list)
+
+    def choose(self, st: Msg) -> str:
+        return self.rng.choice(st["legal"])
+
+    def answering(self, st: Msg) -> None:
+        """Called before each answer is sent."""
+
+    async def run(self) -> None:
+        c = self.c
+        i = 0
+        answered: set[tuple[int, int]] = set()
+        while True:
+            async with c.cond:
+                while i >= len(c.msgs):
+                    await c.cond.wait()
+                m = c.msgs[i]
+                i += 1
+                newer = any(x["type"] in ("state", "snapshot") for x in c.msgs[i:])
+            if m["type"] == "_closed":
+                return
+            if m["type"] == "error":
+                self.errors.append(m)
+            st = st_of(m)
+            if st is None or newer or not st["your_turn"] or st["autoplay"][st["you"]] or not st["legal"]:
+                continue
+            key = (st["deal"], st["decision"])
+            if key in answered or self.silent(st):
+                continue
+            answered.add(key)
+            self.answering(st)
+            await c.send({"type": "action", "table": st["table"], "deal": st["deal"], "version": st["version"],
+                          "decision": st["decision"], "action": self.choose(st)})
+
+    def start(self) -> Self:
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        self.task = None
+
+    def refusals(self) -> list[Msg]:
+        """Errors other than answers overtaken by the window closing (a race the protocol allows)."""
+        return [e for e in self.errors if e["code"] not in ("stale", "not_your_turn")]

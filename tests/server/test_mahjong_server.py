@@ -10,14 +10,12 @@ Timers: private tables set ``turn_seconds``/``claim_seconds``; quick-match table
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,32 +25,26 @@ from qipai.core.game import apply_step
 from qipai.core.registry import get_factory
 from qipai.games.mahjong.tiles import parse_tiles
 
-from server_helpers import Client, Database, LiveServer, Msg, StartServer
+from server_helpers import Client, Database, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
 
 MJ = get_factory("mahjong")
 FAST_CLIENTS = {"rate_limit": 1000.0, "rate_burst": 2000}
 """Test clients answer at once; the per-connection rate limit is raised for them."""
 
 
-def st_of(m: Msg) -> Msg | None:
-    return m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
-
-
 @dataclass
-class Player:
+class Player(DecisionPlayer):
     """A test client playing mahjong: answers every open decision of its seat from the legal list, with the
     decision id (several seats answer one claim window at once).  It wins whenever it may, claims now and then,
     declares 听 when it can."""
 
-    c: Client
-    rng: random.Random = field(default_factory=lambda: random.Random(3))
     claim: float = 0.5
-    silent: Callable[[Msg], bool] = lambda st: False
-    """States the player does not answer (its clock runs)."""
-    task: asyncio.Task[None] | None = None
-    errors: list[Msg] = field(default_factory=list)
     answered_windows: list[tuple[int, int, int]] = field(default_factory=list)
     """(deal, decision, version) of every claim window this player answered."""
+
+    def answering(self, st: Msg) -> None:
+        if st["phase"] == "claim":
+            self.answered_windows.append((st["deal"], st["decision"], st["version"]))
 
     def choose(self, st: Msg) -> str:
         legal: list[str] = st["legal"]
@@ -65,55 +57,6 @@ class Player:
         if tings:
             return self.rng.choice(tings)
         return self.rng.choice(legal)
-
-    async def run(self) -> None:
-        c = self.c
-        i = 0
-        answered: set[tuple[int, int]] = set()
-        while True:
-            async with c.cond:
-                while i >= len(c.msgs):
-                    await c.cond.wait()
-                m = c.msgs[i]
-                i += 1
-                newer = any(x["type"] in ("state", "snapshot") for x in c.msgs[i:])
-            if m["type"] == "_closed":
-                return
-            if m["type"] == "error":
-                self.errors.append(m)
-            st = st_of(m)
-            if st is None or newer or not st["your_turn"] or st["autoplay"][st["you"]] or not st["legal"]:
-                continue
-            key = (st["deal"], st["decision"])
-            if key in answered or self.silent(st):
-                continue
-            answered.add(key)
-            if st["phase"] == "claim":
-                self.answered_windows.append((st["deal"], st["decision"], st["version"]))
-            await c.send({"type": "action", "table": st["table"], "deal": st["deal"], "version": st["version"],
-                          "decision": st["decision"], "action": self.choose(st)})
-
-    def start(self) -> Player:
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-        self.task = None
-
-    def refusals(self) -> list[Msg]:
-        """Errors other than answers overtaken by the window closing (a race the protocol allows)."""
-        return [e for e in self.errors if e["code"] not in ("stale", "not_your_turn")]
-
-
-async def deal_overs(c: Client, n: int, timeout: float = 60.0) -> list[Msg]:
-    """Wait for the connection's ``n``-th ``deal_over`` and return them all."""
-    await c.wait_for(lambda m: m["type"] == "deal_over" and sum(x["type"] == "deal_over" for x in c.msgs) >= n,
-                     timeout)
-    return [m for m in c.msgs if m["type"] == "deal_over"][:n]
 
 
 def check_views(c: Client, deal: dict[str, Any], seat: int | None) -> int:
