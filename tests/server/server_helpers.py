@@ -6,8 +6,11 @@ import asyncio
 import contextlib
 import io
 import json
+import os
 import random
 import socket
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
@@ -349,3 +352,39 @@ class DecisionPlayer:
     def refusals(self) -> list[Msg]:
         """Errors other than answers overtaken by the window closing (a race the protocol allows)."""
         return [e for e in self.errors if e["code"] not in ("stale", "not_your_turn")]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def spawn_server(args: list[str], port: int, db: Database, tries: int = 400) -> subprocess.Popen[bytes]:
+    """A server in a process of its own (``python ARGS --port PORT --database-url …``) on the test's database,
+    once its health check answers."""
+    args = [sys.executable, *args, "--port", str(port), "--database-url", db.url]
+    if db.schema:
+        args += ["--database-schema", db.schema]
+    proc = subprocess.Popen(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    async with httpx.AsyncClient() as h:
+        for _ in range(tries):
+            try:
+                if (await h.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
+                    return proc
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"{' '.join(args[1:3])} exited")
+            await asyncio.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"{' '.join(args[1:3])} did not start")
+
+
+class Remote:
+    """Enough of LiveServer for a Client: the addresses of a server in another process."""
+
+    def __init__(self, port: int) -> None:
+        self.http = f"http://127.0.0.1:{port}"
+        self.ws = f"ws://127.0.0.1:{port}/ws"

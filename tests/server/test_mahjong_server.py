@@ -10,22 +10,29 @@ Timers: private tables set ``turn_seconds``/``claim_seconds``; quick-match table
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from typing import Any
-
-import httpx
 
 from qipai.core.game import apply_step
 from qipai.core.registry import get_factory
 from qipai.games.mahjong.tiles import parse_tiles
 
-from server_helpers import Client, Database, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
+from server_helpers import (
+    Client,
+    Database,
+    DecisionPlayer,
+    LiveServer,
+    Msg,
+    Remote,
+    StartServer,
+    deal_overs,
+    free_port,
+    spawn_server,
+    st_of,
+)
 
 MJ = get_factory("mahjong")
 FAST_CLIENTS = {"rate_limit": 1000.0, "rate_burst": 2000}
@@ -359,51 +366,22 @@ async def test_restart_mid_deal_restores_it_from_the_journal(start_server: Start
     await again.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def _serve(db: Database, port: int) -> subprocess.Popen[bytes]:
     """``qipai serve`` in a process of its own on the test's database (a fast table: short bot waits, the
     room's clocks scaled down)."""
-    args = [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--database-url", db.url,
-            "--bot-delay", "0.02", "--bot-fill-wait", "0.2", "--time-scale", "0.05", "--restore-grace", "0.5",
-            "--log-level", "warning", "--bot-processes", "0", "--rate-limit", "1000", "--rate-burst", "2000"]
-    if db.schema:
-        args += ["--database-schema", db.schema]
-    proc = subprocess.Popen(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    async with httpx.AsyncClient() as h:
-        for _ in range(400):
-            try:
-                if (await h.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
-                    return proc
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError("qipai serve exited")
-            await asyncio.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("qipai serve did not start")
-
-
-class _Remote:
-    """Enough of LiveServer for a Client: the addresses of a server in another process."""
-
-    def __init__(self, port: int) -> None:
-        self.http = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}/ws"
+    return await spawn_server(["-m", "qipai.cli", "serve", "--bot-delay", "0.02", "--bot-fill-wait", "0.2",
+                               "--time-scale", "0.05", "--restore-grace", "0.5", "--log-level", "warning",
+                               "--bot-processes", "0", "--rate-limit", "1000", "--rate-burst", "2000"], port, db)
 
 
 async def test_qipai_serve_killed_mid_deal_finishes_the_deal(db: Database) -> None:
     """``qipai serve`` as its own process: a quick match in the mahjong room, SIGKILL in the middle of the deal
     (after a claim window or two), a new ``qipai serve`` on the same database: the deal comes back from the
     journal at the version the player saw and is finished there."""
-    port = _free_port()
+    port = free_port()
     proc = await _serve(db, port)
     try:
-        remote: Any = _Remote(port)
+        remote: Any = Remote(port)
         alice = await Client.guest(remote)
         await alice.connect()
         await alice.send({"type": "quick_match", "room": "daqing-1"})

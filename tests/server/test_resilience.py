@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import signal
-import socket
 import subprocess
-import sys
 from typing import Any
-
-import httpx
 
 from qipai.core.registry import get_factory
 
-from server_helpers import Client, Database, Msg, StartServer
+from server_helpers import Client, Database, Msg, Remote, StartServer, free_port, spawn_server
 
 
 def seat_actions(record: dict[str, Any], seat: int) -> list[str]:
@@ -164,61 +159,17 @@ async def test_restart_mid_deal(start_server: StartServer) -> None:
     await again.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def _spawn(db: Database, port: int) -> subprocess.Popen[bytes]:
-    args = [
-        sys.executable,
-        "-m",
-        "qipai.server",
-        "--port",
-        str(port),
-        "--database-url",
-        db.url,
-        "--bot-delay",
-        "0.05",
-        "--bot-fill-wait",
-        "0.2",
-        "--log-level",
-        "warning",
-        "--bot-processes",
-        "0",
-    ]
-    if db.schema:
-        args += ["--database-schema", db.schema]
-    proc = subprocess.Popen(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    async with httpx.AsyncClient() as h:
-        for _ in range(300):
-            try:
-                if (await h.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
-                    return proc
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError("server exited")
-            await asyncio.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not start")
-
-
-class _Remote:
-    """Enough of LiveServer for a Client: addresses of a server in another process."""
-
-    def __init__(self, port: int) -> None:
-        self.http = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}/ws"
+    return await spawn_server(["-m", "qipai.server", "--bot-delay", "0.05", "--bot-fill-wait", "0.2",
+                               "--log-level", "warning", "--bot-processes", "0"], port, db, tries=300)
 
 
 async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
     """SIGKILL in the middle of a deal: every state a player saw was journaled; the deal goes on."""
-    port = _free_port()
+    port = free_port()
     proc = await _spawn(db, port)
     try:
-        remote: Any = _Remote(port)
+        remote: Any = Remote(port)
         alice = await Client.guest(remote)
         await alice.connect()
         await alice.send({"type": "quick_match", "room": "classic-1"})
