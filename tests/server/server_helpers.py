@@ -388,3 +388,18 @@ class Remote:
     def __init__(self, port: int) -> None:
         self.http = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}/ws"
+
+
+async def private_table(server: LiveServer, room: str, names: list[str], options: dict[str, Any],
+                        bots: bool = False) -> tuple[list[Client], str]:
+    """Registered players at one private table of ``room`` (the first creates it with ``options``, the others
+    join by invite; ``bots``: then the creator calls bots into the empty seats)."""
+    clients = [await Client.register(server, n) for n in names]
+    for x in clients:
+        await x.connect()
+    made = await clients[0].post("/api/tables", {"room": room, "options": options})
+    for x in clients[1:]:
+        await x.post("/api/tables/join", {"invite": made["invite_code"]})
+    if bots:
+        await clients[0].post(f"/api/tables/{made['table']}/bots")
+    return clients, made["table"]

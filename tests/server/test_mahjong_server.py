@@ -33,6 +33,9 @@ from server_helpers import (
     spawn_server,
     st_of,
 )
+from server_helpers import (
+    private_table as room_table,
+)
 
 MJ = get_factory("mahjong")
 FAST_CLIENTS = {"rate_limit": 1000.0, "rate_burst": 2000}
@@ -93,17 +96,8 @@ def check_views(c: Client, deal: dict[str, Any], seat: int | None) -> int:
 
 async def private_table(server: LiveServer, names: list[str], options: dict[str, Any],
                         bots: bool = False) -> tuple[list[Client], str]:
-    """Registered players at one private mahjong table (the first creates it, the others join by invite;
-    ``bots``: then the creator calls bots into the empty seats)."""
-    clients = [await Client.register(server, n) for n in names]
-    for x in clients:
-        await x.connect()
-    made = await clients[0].post("/api/tables", {"room": "daqing-1", "options": options})
-    for x in clients[1:]:
-        await x.post("/api/tables/join", {"invite": made["invite_code"]})
-    if bots:
-        await clients[0].post(f"/api/tables/{made['table']}/bots")
-    return clients, made["table"]
+    """Registered players at one private mahjong table (see :func:`server_helpers.private_table`)."""
+    return await room_table(server, "daqing-1", names, options, bots)
 
 
 def steps_of(record: dict[str, Any]) -> list[tuple[int, str]]:

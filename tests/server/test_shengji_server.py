@@ -18,6 +18,7 @@ from qipai.core.registry import get_factory
 from qipai.games.shengji.cards import parse_cards
 
 from server_helpers import Client, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
+from server_helpers import private_table as room_table
 
 SJ = get_factory("shengji")
 FAST = {"deal_step_ms": 4, "final_declare_s": 0.3, "first_lead_s": 3, "play_s": 3}
@@ -69,17 +70,8 @@ def check_views(c: Client, deal: dict[str, Any], seat: int | None) -> int:
 
 async def private_table(server: LiveServer, names: list[str], options: dict[str, Any],
                         bots: bool = False) -> tuple[list[Client], str]:
-    """Registered players at one private four_deck table (the first creates it, the others join by invite;
-    ``bots``: then the creator calls bots into the empty seats)."""
-    clients = [await Client.register(server, n) for n in names]
-    for x in clients:
-        await x.connect()
-    made = await clients[0].post("/api/tables", {"room": "four_deck-1", "options": options})
-    for x in clients[1:]:
-        await x.post("/api/tables/join", {"invite": made["invite_code"]})
-    if bots:
-        await clients[0].post(f"/api/tables/{made['table']}/bots")
-    return clients, made["table"]
+    """Registered players at one private four_deck table (see :func:`server_helpers.private_table`)."""
+    return await room_table(server, "four_deck-1", names, options, bots)
 
 
 def journal_of(deal: dict[str, Any], seat: int) -> list[str]:
