@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from qipai.core.game import GameFactory, apply_step, autoplay_bot_for
+from qipai.core.game import Game, GameFactory, apply_step, autoplay_bot_for
 from qipai.core.options import OptionError
 from qipai.host.botpool import init_background, init_worker, remote_act, remote_review
 from qipai.host.cluster import Cluster, ClusterError, LocalCluster, RemoteError
@@ -32,7 +32,7 @@ from qipai.host.journal import JournalWriter
 from qipai.host.jsonenc import dumps
 from qipai.host.settings import Bot, Room, Settings
 from qipai.host.table import Conn, SeatState, Table, TableError
-from qipai.store import FencedOut, Store, TableInfo, UserInfo
+from qipai.store import FencedOut, RunningDeal, Store, TableInfo, UserInfo
 
 log = logging.getLogger("qipai.host.lobby")
 
@@ -522,12 +522,7 @@ class Lobby:
         the last action's time), or between deals with its match state."""
         rd = await self.store.running_deal(table_id)
         if rd is not None:
-            factory = self.factory(rd.table.game)
-            game = factory.new(rd.options, rd.seed, rd.context)
-            steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
-            for seat, text in steps:
-                apply_step(game, seat, text)
-            t = self._restored_table(rd.table, rd.seats, rd.leaving)
+            t, game, steps = self._rebuilt(rd)
             if t is None:
                 return False
             t.lease_token = token
@@ -690,6 +685,14 @@ class Lobby:
             await self.store.disown_table(t.id, (t.id, t.lease_token))
             t.kick()
 
+    def _rebuilt(self, rd: RunningDeal) -> tuple[Table | None, Game, list[tuple[int, str]]]:
+        """A running deal's table, its game replayed from the journal, and the journal's steps."""
+        game = self.factory(rd.table.game).new(rd.options, rd.seed, rd.context)
+        steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
+        for seat, text in steps:
+            apply_step(game, seat, text)
+        return self._restored_table(rd.table, rd.seats, rd.leaving), game, steps
+
     def _restored_table(self, info: TableInfo, seats: list[dict[str, Any]],
                         leaving: Collection[int] = ()) -> Table | None:
         """A table rebuilt from its stored row and seats (``leaving``: seats whose player had left, when the
@@ -715,12 +718,7 @@ class Lobby:
         restored: list[str] = []
         for rd in await self.store.running_deals():
             try:
-                factory = self.factory(rd.table.game)
-                game = factory.new(rd.options, rd.seed, rd.context)
-                steps = [(-1 if j.seat is None else j.seat, j.action) for j in rd.journal]
-                for seat, text in steps:
-                    apply_step(game, seat, text)
-                t = self._restored_table(rd.table, rd.seats, rd.leaving)
+                t, game, steps = self._rebuilt(rd)
             except Exception:
                 log.exception("could not restore deal %s of table %s; marking it aborted", rd.deal_id, rd.table.id)
                 await self.store.abort_deal(rd.deal_id)
