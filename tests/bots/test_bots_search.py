@@ -81,6 +81,17 @@ def test_solve_option_solves_larger_endgames_exactly() -> None:
     assert plain.last_stats["solved"] == 0 and wide.last_stats["solved"] > 0
     with pytest.raises(ValueError, match="solve"):
         SearchBot(1, solve_nodes=0)
+    assert make_bot("search:margin=0", 1).margin == 0.0  # type: ignore[attr-defined]
+
+
+def test_a_margin_of_one_keeps_the_heuristics_move_unless_it_was_dropped() -> None:
+    for deal, moves in ((0, 3), (1, 6), (2, 9), (4, 12)):
+        g = midgame(deal, moves)
+        obs, legal = g.observe(g.to_act), g.legal_actions()
+        bot = SearchBot(2, samples=16, margin=1.0)
+        mine = HeuristicBot(0).act(obs, legal)
+        got = bot.act(obs, legal)
+        assert got == mine or (bot.last_stats and mine not in bot.last_stats["values"])
     with pytest.raises(ValueError, match="search option solve must be a whole number, not 'many'"):
         make_bot("search:solve=many", 1)
 
@@ -92,6 +103,7 @@ def test_solve_option_solves_larger_endgames_exactly() -> None:
     ("search:samples=2.5", "samples must be a whole number, not '2.5'"),
     ("search:belief=2", "belief=2 is out of range: expected 0.001 to 1"),
     ("search:nodes=0", "nodes=0 is out of range"),
+    ("search:margin=-0.1", "margin=-0.1 is out of range: expected 0 to 1"),
 ])
 def test_bad_numeric_search_options_say_what_was_wrong(spec: str, message: str) -> None:
     """They once crashed a run (``candidates=0``: an empty max) or ran (``time=-1``)."""

@@ -115,14 +115,14 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
     opts = dict(sp.options)
     if sp.name == "search":
-        from .search import SOLVE_CARDS, SOLVE_NODES, SearchBot
+        from .search import MARGIN, SOLVE_CARDS, SOLVE_NODES, SearchBot
 
         unknown = set(opts) - {"time", "samples", "playout", "candidates", "clock", "belief", "proposals", "bid",
-                               "leaf", "depth", "solve", "nodes"}
+                               "leaf", "depth", "solve", "nodes", "margin"}
         if unknown:
             raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
                              "playout=fast|heuristic, candidates=N, clock=cpu|wall, belief=P, proposals=N, "
-                             "bid=heuristic|odds, leaf=playout|value, depth=N, solve=CARDS or nodes=N")
+                             "bid=heuristic|odds, leaf=playout|value, depth=N, solve=CARDS, nodes=N or margin=P")
         playout = opts.get("playout", "heuristic")
         if playout not in ("fast", "heuristic"):
             raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
@@ -136,7 +136,8 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
                          bidding=opts.get("bid", "heuristic"), leaf=opts.get("leaf", "playout"),
                          depth=int(_number(opts, "depth", 8, int, 0, 1000)),
                          solve_cards=int(_number(opts, "solve", SOLVE_CARDS, int, 0, 200)),
-                         solve_nodes=int(_number(opts, "nodes", SOLVE_NODES, int, 1, 10**8)))
+                         solve_nodes=int(_number(opts, "nodes", SOLVE_NODES, int, 1, 10**8)),
+                         margin=_number(opts, "margin", MARGIN, float, 0.0, 1.0))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 

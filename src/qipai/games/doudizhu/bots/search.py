@@ -479,7 +479,8 @@ class SearchBot:
     measured, ``"wall"`` (elapsed time: what a player waits; the default) or ``"cpu"`` (CPU time of the deciding
     thread: "1 s on one core" whatever else the machine is doing, as the arena measures it); ``solve_cards`` and
     ``solve_nodes``: samples with at most that many cards left in all hands are solved exactly, within that node
-    limit (one solve past it sends the rest of the decision to play-outs).
+    limit (one solve past it sends the rest of the decision to play-outs); ``margin``: how much better another
+    move must look than the heuristic's choice to be played instead (:data:`MARGIN`).
     """
 
     name = "search"
@@ -487,7 +488,8 @@ class SearchBot:
     def __init__(self, seed: int = 0, time_budget: float = 1.0, samples: int | None = None,
                  max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall", belief: float = 1.0,
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
-                 depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES) -> None:
+                 depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
+                 margin: float = MARGIN) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -515,6 +517,9 @@ class SearchBot:
             raise ValueError(f"search solve needs cards >= 0 and nodes >= 1, not {solve_cards} and {solve_nodes}")
         self.solve_cards = solve_cards
         self.solve_nodes = solve_nodes
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError(f"search margin must be between 0 and 1, not {margin}")
+        self.margin = margin
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -610,7 +615,7 @@ class SearchBot:
             if d:
                 md = sum(d) / len(d)
                 var = sum((x - md) ** 2 for x in d) / max(1, len(d) - 1)
-                if md < max(MARGIN, math.sqrt(var / len(d))):
+                if md < max(self.margin, math.sqrt(var / len(d))):
                     best = 0
         self.last_stats = {"samples": n, "solved": solved, "candidates": k, "alive": len(alive),
                            "values": {cands[i][0]: means[i] for i in alive}}
