@@ -355,15 +355,22 @@ def test_hint_autoplay_reload_and_finish(browser: Browser, server: ThreadServer)
     # the server's error is shown and the table goes on.  (On a loaded machine the deal may end meanwhile: the
     # turn timed out during the reload and auto-play played on, as CI saw once; a refused action at the ended
     # deal must show its error just the same, and the deal is over below.)
+    # The state is read and the action sent in one step, and sent again if no error shows: an action on a state
+    # overtaken meanwhile is answered "stale", which the client handles without a word (it asks for a snapshot),
+    # and under load a state read a round trip earlier once was.
     wait_my_turn_or_over(page)
-    st = live_state(page)
-    assert st is not None
-    page.evaluate(
-        "st => window.qipai.conn.send({type: 'action', table: st.table, deal: st.deal, version: st.version, "
-        "action: 'play 3333333'})",
-        st,
-    )
-    expect(page.locator(".toast.error")).to_be_visible()
+    assert live_state(page) is not None
+    for attempt in range(3):
+        page.evaluate(
+            "() => { const st = window.qipai.store.state; window.qipai.conn.send({type: 'action', table: st.table, "
+            "deal: st.deal, version: st.version, action: 'play 3333333'}); }"
+        )
+        try:
+            expect(page.locator(".toast.error")).to_be_visible(timeout=4000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     # finish the deal with 提示 and 出牌 (or 不出 when nothing beats)
     while wait_my_turn_or_over(page) == "turn":
         old = version(page)
