@@ -126,10 +126,10 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         playout = opts.get("playout", "heuristic")
         if playout not in ("fast", "heuristic"):
             raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
-        samples = _number(opts, "samples", 0, int, 1, 10**7)
+        samples = int(_number(opts, "samples", 1, int, 1, 10**7)) if "samples" in opts else None
         # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
         return SearchBot(seed, time_budget=_number(opts, "time", 1.0, float, 0.001, 3600.0),
-                         samples=int(samples) if "samples" in opts else None, fast_playouts=playout == "fast",
+                         samples=samples, fast_playouts=playout == "fast",
                          max_candidates=int(_number(opts, "candidates", 8, int, 1, 1000)),
                          clock=opts.get("clock", "cpu"), belief=_number(opts, "belief", 1.0, float, 0.001, 1.0),
                          proposals=int(_number(opts, "proposals", 3, int, 1, 1000)),
