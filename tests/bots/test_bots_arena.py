@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from qipai.cli import app
 from qipai.core.stats import Estimate
-from qipai.games.doudizhu.bots.arena import BotSpec, GameRecord, make_bot, run_arena, seats_for, summarize
+from qipai.games.doudizhu.bots.arena import BotSpec, GameRecord, _mix, make_bot, run_arena, seats_for, summarize
 from qipai.games.doudizhu.bots.research import DEALS_COUNT, load_deals, make_deals, research_game, research_points
+from qipai.games.doudizhu.rules import PRESETS
 
 
 @pytest.mark.parametrize("protocol,players", [("research", 3), ("duplicate", 3), ("duplicate", 4)])
@@ -35,6 +36,36 @@ def test_research_duplicate_deals_swap_roles() -> None:
         assert h0["seats"][1:] == ["B", "B"] and h1["seats"][1:] == ["A", "A"]
     a = r["bots"]["A"]["roles"]
     assert a["landlord"]["wp"]["n"] == a["farmers"]["wp"]["n"] == 4
+
+
+def test_records_hold_the_actions_that_replay_the_game() -> None:
+    from qipai.games.doudizhu.state import Game
+
+    r = run_arena("heuristic", "random", deals=2, protocol="research", progress=False)
+    deals = load_deals(2)
+    for x in r["records"]:
+        g = research_game(deals[x["deal"]])
+        assert x["actions"]
+        for a in x["actions"]:
+            g.apply(a)
+        assert g.is_over and len(g.bombs) == x["bombs"] and research_points(g) == x["points"]
+    b = run_arena("heuristic", "random", deals=2, rules="four_player", progress=False, seed=4)
+    for x in b["records"]:
+        g = Game.new(PRESETS["four_player"], _mix("deal", 4, x["deal"]))
+        for a in x["actions"]:
+            g.apply(a)
+        assert g.is_over and g.outcome()["scores"] == x["scores"]
+
+
+def test_results_written_before_actions_were_recorded_still_resume(tmp_path: Path) -> None:
+    first = tmp_path / "old.json"
+    run_arena("heuristic", "random", deals=2, protocol="research", progress=False, json_path=first)
+    data = json.loads(first.read_text())
+    for x in data["records"]:
+        del x["actions"]
+    first.write_text(json.dumps(data))
+    r = run_arena("heuristic", "random", deals=3, protocol="research", progress=False, resume=first)
+    assert r["deals"] == 3 and [len(x["actions"]) > 0 for x in r["records"]] == [False] * 4 + [True] * 2
 
 
 def test_bidding_duplicate_deals_use_the_same_cards() -> None:

@@ -186,6 +186,10 @@ class GameRecord:
     """A digest of the dealt cards: both games of a deal show the same digest."""
     decisions: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    """Every action the bots took, in order (in the research protocol, after its fixed ``bid 3``): with the rules
+    and the deal, the whole game, for looking at lost deals.  Results written before the field existed have
+    none."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,7 @@ def play_game(setup: _Setup, deal: int, half: int) -> GameRecord:
     bots = [make_bot(specs[seats[s]], _mix("bot", setup.seed, deal, half, s) & 0xFFFFFFFF) for s in range(n)]
     decisions = {"A": 0, "B": 0}
     seconds = {"A": 0.0, "B": 0.0}
+    actions: list[str] = []
     while not g.is_over:
         seat = g.to_act
         assert seat is not None
@@ -253,6 +258,7 @@ def play_game(setup: _Setup, deal: int, half: int) -> GameRecord:
             raise RuntimeError(f"bot {specs[seats[seat]]} at seat {seat} chose {action!r}, not a legal action "
                                f"(deal {deal}, half {half})")
         g.apply(action, seat)
+        actions.append(action)
     out = g.outcome()
     assert out is not None
     landlord = g.landlord
@@ -262,7 +268,7 @@ def play_game(setup: _Setup, deal: int, half: int) -> GameRecord:
     else:
         points = out["scores"][landlord] if landlord is not None and winner is not None else 0
     return GameRecord(deal, half, seats, landlord, winner, points, list(out["scores"]), len(g.bombs), digest,
-                      decisions, seconds)
+                      decisions, seconds, actions)
 
 
 def _task(args: tuple[int, int]) -> GameRecord:
