@@ -59,7 +59,7 @@ def test_search_bids_by_odds_when_asked() -> None:
     assert getattr(bot, "bidding", None) == "odds"
     g = Game.new(PRESETS["four_player"], 5)
     assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
-    with pytest.raises(ValueError, match="bidding"):
+    with pytest.raises(ValueError, match="search option bid must be one of"):
         make_bot("search:bid=loud", 2)
 
 

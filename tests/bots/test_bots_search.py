@@ -92,18 +92,25 @@ def test_a_margin_of_one_keeps_the_heuristics_move_unless_it_was_dropped() -> No
         mine = HeuristicBot(0).act(obs, legal)
         got = bot.act(obs, legal)
         assert got == mine or (bot.last_stats and mine not in bot.last_stats["values"])
-    with pytest.raises(ValueError, match="search option solve must be a whole number, not 'many'"):
+    with pytest.raises(ValueError, match="search option solve must be a whole number, got 'many'"):
         make_bot("search:solve=many", 1)
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("search:candidates=0", "candidates=0 is out of range: expected 1 to 1000"),
-    ("search:time=-1", "time=-1 is out of range"),
-    ("search:time=nan", "time=nan is out of range"),
-    ("search:samples=2.5", "samples must be a whole number, not '2.5'"),
-    ("search:belief=2", "belief=2 is out of range: expected 0.001 to 1"),
-    ("search:nodes=0", "nodes=0 is out of range"),
-    ("search:margin=-0.1", "margin=-0.1 is out of range: expected 0 to 1"),
+    ("search:candidates=0", "search option candidates must be at least 1, got 0"),
+    ("search:time=-1", "search option time must be at least 0.001, got -1.0"),
+    ("search:time=nan", "search option time must be a number, got nan"),
+    ("search:time=inf", "search option time must be a number, got inf"),
+    ("search:samples=2.5", "search option samples must be a whole number, got '2.5'"),
+    ("search:belief=2", "search option belief must be at most 1, got 2.0"),
+    ("search:nodes=0", "search option nodes must be at least 1, got 0"),
+    ("search:margin=-0.1", "search option margin must be at least 0, got -0.1"),
+    ("search:playout=slow", "search option playout must be one of ['heuristic', 'fast'], got 'slow'"),
+    ("search:clock=sun", "search option clock must be one of ['cpu', 'wall'], got 'sun'"),
+    ("search:speed=1", "unknown search option speed: expected time=X (0.001 to 3600), samples=N"),
+    ("noisy:p=1.5", "noisy option p must be at most 1, got 1.5"),
+    ("noisy:q=1", "unknown noisy option q: expected p=X (0 to 1)"),
+    ("heuristic:p=1", "bot 'heuristic' takes no options"),
 ])
 def test_bad_numeric_search_options_say_what_was_wrong(spec: str, message: str) -> None:
     """They once crashed a run (``candidates=0``: an empty max) or ran (``time=-1``)."""

@@ -43,6 +43,7 @@ from typing import Any
 
 from ....bots import get_bot
 from ....bots.base import Bot
+from ....core.options import Option, OptionError, OptionSet, options_from_text
 from ....core.stats import Estimate
 from ..rules import PRESETS, Rules
 from ..state import Game
@@ -86,83 +87,80 @@ class BotSpec:
 _DOUZERO_CACHE: dict[str, Any] = {}
 
 
-def _number(opts: dict[str, str], key: str, default: float, kind: type[int] | type[float], low: float,
-            high: float, bot: str = "search") -> float:
-    """A numeric bot option, checked: a ``ValueError`` that names the option, what it got and the range.
+NOISY_OPTIONS = OptionSet([Option("p", float, 0.3, lo=0.0, hi=1.0, doc="probability of a random legal move")])
+RESNET_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with the three checkpoints"),
+                            Option("bid", str, "ones", doc="the bid/multiply vector the networks are shown")])
+DOUZERO_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with DouZero's three .ckpt files")])
 
-    >>> _number({"time": "0.5"}, "time", 1.0, float, 0.001, 3600.0), _number({}, "time", 1.0, float, 0.001, 60.0)
-    (0.5, 1.0)
-    >>> _number({"candidates": "0"}, "candidates", 8, int, 1, 1000)
+
+def _usage(o: Option) -> str:
+    if o.choices:
+        return f"{o.name}={'|'.join(o.choices)}"
+    if o.kind in (int, float):
+        return f"{o.name}={'N' if o.kind is int else 'X'} ({o.lo:g} to {o.hi:g})"
+    return f"{o.name}=TEXT"
+
+
+def bot_options(bot: str, declared: OptionSet, raw: dict[str, str]) -> dict[str, Any]:
+    """A bot spec's options read by their declared types and ranges, every declared option filled in.
+
+    An unknown option, a value of the wrong kind or out of range is an :class:`OptionError` (a ``ValueError``)
+    that names the bot, the option and what it accepts.
+
+    >>> from .search import OPTIONS
+    >>> o = bot_options("search", OPTIONS, {"time": "0.5", "samples": "none"})
+    >>> o["time"], o["samples"], o["candidates"]
+    (0.5, None, 8)
+    >>> bot_options("search", OPTIONS, {"candidates": "0"})
     Traceback (most recent call last):
     ...
-    ValueError: search option candidates=0 is out of range: expected 1 to 1000
+    qipai.core.options.OptionError: search option candidates must be at least 1, got 0
     """
-    text = opts.get(key)
-    if text is None:
-        return default
+    unknown = sorted(set(raw) - {o.name for o in declared})
+    if unknown:
+        raise OptionError(f"unknown {bot} option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+                          f"expected {', '.join(_usage(o) for o in declared)}")
     try:
-        value: float = kind(text)
-    except ValueError:
-        what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"{bot} option {key} must be {what}, not {text!r}") from None
-    if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{bot} option {key}={text} is out of range: expected {low:g} to {high:g}")
-    return value
+        checked = declared.check(options_from_text(declared, raw))
+    except OptionError as e:
+        raise OptionError(f"{bot} option {e}") from None
+    return {o.name: checked.get(o.name, o.default) for o in declared}
 
 
 def make_bot(spec: BotSpec | str, seed: int) -> Bot:
-    """Build the bot a spec names (see :class:`BotSpec`)."""
+    """Build the bot a spec names (see :class:`BotSpec`); its options are checked against the bot's declared
+    ones (:func:`bot_options`)."""
     sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
     opts = dict(sp.options)
     if sp.name == "search":
-        from .search import MARGIN, SOLVE_CARDS, SOLVE_NODES, SearchBot
+        from .search import OPTIONS, SearchBot
 
-        unknown = set(opts) - {"time", "samples", "playout", "candidates", "clock", "belief", "proposals", "bid",
-                               "leaf", "depth", "solve", "nodes", "margin"}
-        if unknown:
-            raise ValueError(f"unknown search options {sorted(unknown)}: expected time=SECONDS, samples=N, "
-                             "playout=fast|heuristic, candidates=N, clock=cpu|wall, belief=P, proposals=N, "
-                             "bid=heuristic|odds, leaf=playout|value, depth=N, solve=CARDS, nodes=N or margin=P")
-        playout = opts.get("playout", "heuristic")
-        if playout not in ("fast", "heuristic"):
-            raise ValueError(f"search playout must be fast or heuristic, not {playout!r}")
-        samples = int(_number(opts, "samples", 1, int, 1, 10**7)) if "samples" in opts else None
+        o = bot_options("search", OPTIONS, opts)
         # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
-        return SearchBot(seed, time_budget=_number(opts, "time", 1.0, float, 0.001, 3600.0),
-                         samples=samples, fast_playouts=playout == "fast",
-                         max_candidates=int(_number(opts, "candidates", 8, int, 1, 1000)),
-                         clock=opts.get("clock", "cpu"), belief=_number(opts, "belief", 1.0, float, 0.001, 1.0),
-                         proposals=int(_number(opts, "proposals", 3, int, 1, 1000)),
-                         bidding=opts.get("bid", "heuristic"), leaf=opts.get("leaf", "playout"),
-                         depth=int(_number(opts, "depth", 8, int, 0, 1000)),
-                         solve_cards=int(_number(opts, "solve", SOLVE_CARDS, int, 0, 200)),
-                         solve_nodes=int(_number(opts, "nodes", SOLVE_NODES, int, 1, 10**8)),
-                         margin=_number(opts, "margin", MARGIN, float, 0.0, 1.0))
+        return SearchBot(seed, time_budget=o["time"], samples=o["samples"], fast_playouts=o["playout"] == "fast",
+                         max_candidates=o["candidates"], clock=o["clock"], belief=o["belief"],
+                         proposals=o["proposals"], bidding=o["bid"], leaf=o["leaf"], depth=o["depth"],
+                         solve_cards=o["solve"], solve_nodes=o["nodes"], margin=o["margin"])
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 
-        if "weights" not in opts:
-            raise ValueError("the douzero bot needs its weights: douzero:weights=DIR")
-        w = opts["weights"]
+        w = bot_options("douzero", DOUZERO_OPTIONS, opts)["weights"]
+        if not w:
+            raise OptionError("the douzero bot needs its weights: douzero:weights=DIR")
         if w not in _DOUZERO_CACHE:
             _DOUZERO_CACHE[w] = load_douzero_agents(w)
         return DouZeroBot(_DOUZERO_CACHE[w], seed)
     if sp.name == "noisy":
         from .levels import NoisyBot
 
-        unknown = set(opts) - {"p"}
-        if unknown:
-            raise ValueError(f"unknown noisy options {sorted(unknown)}: expected p=PROBABILITY")
-        return NoisyBot(seed, _number(opts, "p", 0.3, float, 0.0, 1.0, bot="noisy"))
+        return NoisyBot(seed, bot_options("noisy", NOISY_OPTIONS, opts)["p"])
     if sp.name == "douzero_resnet":
         from .resnet import resnet_bot
 
-        unknown = set(opts) - {"weights", "bid"}
-        if unknown:
-            raise ValueError(f"unknown douzero_resnet options {sorted(unknown)}: expected weights=DIR or bid=NAME")
-        return resnet_bot(seed, opts.get("weights"), opts.get("bid", "ones"))
+        o = bot_options("douzero_resnet", RESNET_OPTIONS, opts)
+        return resnet_bot(seed, o["weights"] or None, o["bid"])
     if opts:
-        raise ValueError(f"bot {sp.name!r} takes no options")
+        raise OptionError(f"bot {sp.name!r} takes no options")
     return get_bot(sp.name, seed)
 
 

@@ -46,6 +46,7 @@ import random
 import time
 from typing import Any
 
+from ....core.options import Option, OptionSet
 from ..cards import BLACK_JOKER, NUM_RANKS, TWO
 from ..combos import Move, beats, classify
 from ..moves import legal_moves
@@ -74,6 +75,24 @@ ACE = 11
 MARGIN = 0.02
 """How much better (in win rate over the samples) a move must look to overrule the heuristic's choice; it
 must also beat it by one standard error of the paired difference."""
+
+OPTIONS = OptionSet([
+    Option("time", float, 1.0, lo=0.001, hi=3600.0, doc="seconds per move"),
+    Option("samples", int, None, lo=1, hi=10**7, nullable=True,
+           doc="a fixed number of sampled deals per move (reproducible) instead of a time budget"),
+    Option("playout", str, "heuristic", choices=("heuristic", "fast"), doc="the play-out policy"),
+    Option("candidates", int, 8, lo=1, hi=1000, doc="how many moves are compared at most"),
+    Option("clock", str, "cpu", choices=("cpu", "wall"), doc="how the budget is measured (the arena: CPU time)"),
+    Option("belief", float, 1.0, lo=0.001, hi=1.0, doc="weight of a deal per decision it does not explain"),
+    Option("proposals", int, BELIEF_PROPOSALS, lo=1, hi=1000, doc="candidate deals per sample (beliefs)"),
+    Option("bid", str, "heuristic", choices=("heuristic", "odds"), doc="how bids are chosen"),
+    Option("leaf", str, "playout", choices=("playout", "value"), doc="how a sample is finished"),
+    Option("depth", int, 8, lo=0, hi=1000, doc="play-out moves before the learned leaf value"),
+    Option("solve", int, SOLVE_CARDS, lo=0, hi=200, doc="solve exactly with at most this many cards left"),
+    Option("nodes", int, SOLVE_NODES, lo=1, hi=10**8, doc="node limit of one exact solve"),
+    Option("margin", float, MARGIN, lo=0.0, hi=1.0, doc="how much better a move must look than the heuristic's"),
+])
+"""The options of a ``search:key=value,...`` bot spec (see :func:`~qipai.games.doudizhu.bots.arena.make_bot`)."""
 
 
 # --------------------------------------------------------------------------------------------- play-outs
