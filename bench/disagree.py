@@ -14,18 +14,44 @@ find, however many samples it draws.
 
     python bench/disagree.py --bot heuristic --reference douzero_resnet --deals 100
     python bench/disagree.py --bot heuristic --reference douzero_resnet --deals 100 --coverage
+
+With ``--records RESULT.json[.gz]`` (an arena result of the research protocol whose games hold their actions)
+nothing is played: bot A's recorded decisions are read back and the reference asked on each, which is how a
+slow bot (``search`` at 1 s) is studied without playing it again.  ``--only lost`` keeps the games A lost.
+
+    python bench/disagree.py --records s1belief.json --only lost
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import gzip
+import json
+from collections.abc import Iterator
+from typing import Any
 
 from qipai.games.doudizhu.bots.arena import make_bot, seats_for
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.bots.view import action_moves, read_view
 from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+
+def _recorded(path: str, only: str) -> Iterator[tuple[int, int, list[str], list[str]]]:
+    """``(deal, half, seats, actions)`` of each recorded game (``only``: all, lost or won by A)."""
+    opener: Any = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        data = json.load(f)
+    if data.get("settings", {}).get("protocol") != "research":
+        raise SystemExit(f"{path}: not a research-protocol arena result")
+    for r in data["records"]:
+        if not r.get("actions"):
+            raise SystemExit(f"{path}: its games hold no actions (written before the arena recorded them)")
+        a_side = "landlord" if r["seats"][0] == "A" else "farmers"
+        if only == "all" or (r["winner"] == a_side) == (only == "won"):
+            yield r["deal"], r["half"], r["seats"], r["actions"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,47 +65,59 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--coverage", action="store_true",
                     help="also count how often the reference's choice is among search's candidates")
     ap.add_argument("--max-candidates", type=int, default=8, help="search's candidate limit, for --coverage")
+    ap.add_argument("--records", help="read bot A's decisions from this arena result instead of playing")
+    ap.add_argument("--only", choices=("all", "lost", "won"), default="all", help="with --records: which games")
     args = ap.parse_args(argv)
     searcher = SearchBot(samples=1, max_candidates=args.max_candidates)
     covered: collections.Counter[tuple[str, str, bool]] = collections.Counter()
     rules = PRESETS["classic"]
-    deals = load_deals(args.first + args.deals)
+    deals = load_deals(args.first + args.deals) if not args.records else []
     table: collections.Counter[tuple[str, str, str]] = collections.Counter()
     examples: dict[tuple[str, str, str], list[str]] = collections.defaultdict(list)
-    for half in (0, 1):
-        for d in range(args.first, args.first + args.deals):
-            g = research_game(deals[d], rules)
-            seats = seats_for("research", 3, d, half)
-            bots = [make_bot(args.bot if seats[s] == "A" else args.reference, d * 10 + s) for s in range(3)]
-            ref = make_bot(args.reference, d)
-            while not g.is_over:
-                s = g.to_act
-                assert s is not None
-                obs, legal = g.observe(s), list(g.legal_actions())
-                a = bots[s].act(obs, legal)
-                if seats[s] == "A" and obs.get("phase") == "play" and len(legal) > 1:
-                    r = ref.act(obs, list(legal))
-                    v = read_view(obs)
-                    moves = action_moves(legal, v.rules)
-                    role = "L" if s == 0 else "Fdown" if s == 1 else "Fup"
-                    sit = "lead" if v.last is None else "vsEnemy" if s == 0 or v.last_by == 0 else "vsPartner"
-                    ka, kr = (("pass" if x == "pass" else moves[x].kind) for x in (a, r))
-                    cat = "same" if a == r else f"H {ka}, R {kr}"
-                    if a != r and ka == kr:
-                        ma, mr = moves[a], moves[r]
-                        cat += (" (R longer)" if mr.size > ma.size else " (R shorter)" if mr.size < ma.size
-                                else " (R higher)" if mr.main > ma.main else " (R lower)" if mr.main < ma.main
-                                else " (other kicker)")
-                    if args.coverage and a != r:
-                        cands = {x for x, _ in searcher.candidates(v, moves, list(legal))}
-                        covered[(role, sit, r in cands)] += 1
-                    key = (role, sit, cat)
-                    table[key] += 1
-                    if cat != "same" and len(examples[key]) < args.examples:
-                        hand = "".join(obs["hand"]) if isinstance(obs["hand"], list) else str(obs["hand"])
-                        examples[key].append(f"deal {d} half {half}: hand {hand}, cards left "
-                                             f"{list(v.card_counts)}, facing {v.last}: H {a}, R {r}")
-                g.apply(a, s)
+
+    def games() -> Iterator[tuple[int, int, list[str], Game, Iterator[str] | None]]:
+        if args.records:
+            kept = list(_recorded(args.records, args.only))
+            every = load_deals(max((x[0] for x in kept), default=0) + 1)
+            for d, half, seats, actions in kept:
+                yield d, half, seats, research_game(every[d], rules), iter(actions)
+            return
+        for half in (0, 1):
+            for d in range(args.first, args.first + args.deals):
+                yield d, half, seats_for("research", 3, d, half), research_game(deals[d], rules), None
+
+    for d, half, seats, g, recorded in games():
+        bots = [] if recorded is not None else [make_bot(args.bot if seats[s] == "A" else args.reference,
+                                                          d * 10 + s) for s in range(3)]
+        ref = make_bot(args.reference, d)
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            obs, legal = g.observe(s), list(g.legal_actions())
+            a = next(recorded) if recorded is not None else bots[s].act(obs, legal)
+            if seats[s] == "A" and obs.get("phase") == "play" and len(legal) > 1:
+                r = ref.act(obs, list(legal))
+                v = read_view(obs)
+                moves = action_moves(legal, v.rules)
+                role = "L" if s == 0 else "Fdown" if s == 1 else "Fup"
+                sit = "lead" if v.last is None else "vsEnemy" if s == 0 or v.last_by == 0 else "vsPartner"
+                ka, kr = (("pass" if x == "pass" else moves[x].kind) for x in (a, r))
+                cat = "same" if a == r else f"H {ka}, R {kr}"
+                if a != r and ka == kr:
+                    ma, mr = moves[a], moves[r]
+                    cat += (" (R longer)" if mr.size > ma.size else " (R shorter)" if mr.size < ma.size
+                            else " (R higher)" if mr.main > ma.main else " (R lower)" if mr.main < ma.main
+                            else " (other kicker)")
+                if args.coverage and a != r:
+                    cands = {x for x, _ in searcher.candidates(v, moves, list(legal))}
+                    covered[(role, sit, r in cands)] += 1
+                key = (role, sit, cat)
+                table[key] += 1
+                if cat != "same" and len(examples[key]) < args.examples:
+                    hand = "".join(obs["hand"]) if isinstance(obs["hand"], list) else str(obs["hand"])
+                    examples[key].append(f"deal {d} half {half}: hand {hand}, cards left "
+                                         f"{list(v.card_counts)}, facing {v.last}: H {a}, R {r}")
+            g.apply(a, s)
     totals: collections.Counter[tuple[str, str]] = collections.Counter()
     for (role, sit, _), n in table.items():
         totals[(role, sit)] += n
