@@ -257,6 +257,27 @@ def test_bench_disagree_tabulates_where_two_bots_decide_differently() -> None:
         assert float(r[-1]) == pytest.approx(int(r[-2]) / totals[(r[0], r[1])], abs=0.006)
 
 
+def test_bench_disagree_reads_decisions_back_from_records(tmp_path: Path) -> None:
+    """``bench/disagree.py --records``: the recorded heuristic agrees with the heuristic asked again at every
+    decision, and the games won and lost together are all the games."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "run.json"
+    run_arena("heuristic", "random", deals=3, protocol="research", json_path=path, progress=False)
+    script = Path(__file__).resolve().parents[2] / "bench" / "disagree.py"
+
+    def count(*args: str) -> int:
+        out = subprocess.run([sys.executable, str(script), "--records", str(path), "--reference", "heuristic",
+                              "--min-share", "0", *args], capture_output=True, text=True, check=True,
+                             timeout=300).stdout
+        rows = [line.split() for line in out.splitlines() if not line.startswith(" ")]
+        assert all(r[2] == "same" for r in rows)
+        return sum(int(r[-2]) for r in rows)
+
+    assert count() == count("--only", "won") + count("--only", "lost") > 0
+
+
 def test_bench_paired_net_scores_match_the_arena(tmp_path: Path) -> None:
     """``bench/paired.py --net``: A's net score per deal of a run with bidding is the arena's own figure, and a
     run paired with itself differs by exactly nothing."""
@@ -272,3 +293,25 @@ def test_bench_paired_net_scores_match_the_arena(tmp_path: Path) -> None:
                          text=True, check=True, timeout=120).stdout
     net = json.loads(path.read_text())["net_a_per_deal"]["mean"]
     assert f"A({path}) {net:+.2f}" in out and "difference +0.00 ± 0.00 over 4 deals" in out, (out, result)
+
+
+def test_bench_bombs_groups_deals_by_bombs_held_and_pairs_runs(tmp_path: Path) -> None:
+    """``bench/bombs.py``: every game is counted once per role in "all" and once in each split, the win rate is
+    the arena's, and a run paired with itself differs by nothing."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "run.json"
+    result = run_arena("heuristic", "random", deals=6, protocol="research", json_path=path, progress=False)
+    script = Path(__file__).resolve().parents[2] / "bench" / "bombs.py"
+    out = subprocess.run([sys.executable, str(script), str(path), "--reference", str(path)], capture_output=True,
+                         text=True, check=True, timeout=120).stdout
+    for role, block in zip(("landlord", "farmers"), out.split("A as ")[1:], strict=True):
+        rows = {ln.split()[0] if not ln.split()[1].startswith("F") else " ".join(ln.split()[:2]):
+                ln.split() for ln in block.splitlines()[2:] if ln.startswith("  ")}
+        assert int(rows["all"][1]) == 6
+        assert sum(int(v[1]) for k, v in rows.items() if k in ("L0", "L1", "L2+")) == 6
+        assert sum(int(v[2]) for k, v in rows.items() if " " in k) == 6
+        wp = result["bots"]["A"]["roles"][role]["wp"]["mean"]
+        assert float(rows["all"][4]) == float(rows["all"][5]) == pytest.approx(wp, abs=0.001)
+        assert rows["all"][6:] == ["+0.000", "±", "0.000"]
