@@ -155,3 +155,44 @@ def test_known_cards_are_in_the_landlords_hand_and_samples_have_every_count(pres
                 checked += 1
             g.apply(bot.act(obs, g.legal_actions()), seat)
     assert checked > 100
+
+
+def test_replies_start_with_the_policy_and_are_distinct_legal_moves() -> None:
+    from qipai.games.doudizhu.bots.search import Sim
+    from qipai.games.doudizhu.combos import beats
+
+    for deal, moves in ((0, 1), (1, 4), (2, 7), (5, 10)):
+        g = midgame(deal, moves)
+        seat = g.to_act
+        assert seat is not None
+        v = read_view(g.observe(seat))
+        hands = [list(counts_of_tokens([str(c) for c in g.hands[x]])) for x in range(3)]
+        sim = Sim(v.rules, hands, 0, seat, v.last, v.last_by, False)
+        got = sim.replies(4)
+        assert got[0] == sim.policy() and 1 <= len(got) <= 4
+        keys = [None if m is None else m.counts for m in got]
+        assert len(set(keys)) == len(keys)
+        for m in got:
+            if m is None:
+                assert v.last is not None  # passing only when facing a play
+            else:
+                assert all(hands[seat][r] >= k for r, k in m.parts)
+                assert v.last is None or beats(m, v.last)
+
+
+def test_an_enemy_choosing_its_reply_never_makes_a_move_look_better() -> None:
+    """With ``reply=K`` the enemy's first decision after a move is the best of K replies for it, one of them
+    its policy's, on the same samples: no candidate's estimate can rise, and somewhere one falls."""
+    fell = False
+    for deal, moves in ((0, 0), (1, 3), (2, 5), (3, 8), (4, 2)):
+        g = midgame(deal, moves)
+        obs, legal = g.observe(g.to_act), g.legal_actions()
+        plain = SearchBot(3, samples=24).estimate(obs, legal)
+        wary = SearchBot(3, samples=24, reply=4).estimate(obs, legal)
+        assert set(plain) == set(wary)
+        assert all(wary[a] <= plain[a] for a in plain), (deal, plain, wary)
+        fell = fell or any(wary[a] < plain[a] for a in plain)
+        assert make_bot("search:samples=8,reply=3", 1).act(obs, legal) in legal
+    assert fell
+    with pytest.raises(ValueError, match="search option reply must be at most 20"):
+        make_bot("search:reply=21", 1)

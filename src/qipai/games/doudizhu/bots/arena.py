@@ -140,7 +140,8 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         return SearchBot(seed, time_budget=o["time"], samples=o["samples"], fast_playouts=o["playout"] == "fast",
                          max_candidates=o["candidates"], clock=o["clock"], belief=o["belief"],
                          proposals=o["proposals"], bidding=o["bid"], leaf=o["leaf"], depth=o["depth"],
-                         solve_cards=o["solve"], solve_nodes=o["nodes"], margin=o["margin"])
+                         solve_cards=o["solve"], solve_nodes=o["nodes"], margin=o["margin"],
+                         reply=o["reply"])
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 

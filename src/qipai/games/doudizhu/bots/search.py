@@ -91,6 +91,8 @@ OPTIONS = OptionSet([
     Option("solve", int, SOLVE_CARDS, lo=0, hi=200, doc="solve exactly with at most this many cards left"),
     Option("nodes", int, SOLVE_NODES, lo=1, hi=10**8, doc="node limit of one exact solve"),
     Option("margin", float, MARGIN, lo=0.0, hi=1.0, doc="how much better a move must look than the heuristic's"),
+    Option("reply", int, 0, lo=0, hi=20,
+           doc="the first enemy decision after a move picks the best for it of this many replies (0: its policy's)"),
 ])
 """The options of a ``search:key=value,...`` bot spec (see :func:`~qipai.games.doudizhu.bots.arena.make_bot`)."""
 
@@ -255,6 +257,35 @@ class Sim:
                         and (farmer or len(plan) <= 5):
                     return legal_moves_single(r, self.rules)
         return None
+
+    def replies(self, k: int) -> list[Move | None]:
+        """At most ``k`` moves for the seat to act, its policy's first: passing, the highest answer and the
+        smallest bomb when facing a play; the plays of its plan (lowest first) when leading."""
+        out: list[Move | None] = [self.policy()]
+        seen = {None if out[0] is None else out[0].counts}
+
+        def add(m: Move | None) -> None:
+            key = None if m is None else m.counts
+            if len(out) < k and key not in seen:
+                seen.add(key)
+                out.append(m)
+
+        last = self.last
+        if last is None:
+            for g in sorted(self.plan(self.to_act), key=_lead_key):
+                add(g)
+            return out
+        add(None)
+        answers = legal_moves(tuple(self.hands[self.to_act]), self.rules, last)
+        normal = [a for a in answers if not a.is_bomb]
+        if normal:
+            add(max(normal, key=lambda a: (a.main, -a.size)))
+        bombs = [a for a in answers if a.is_bomb]
+        if bombs:
+            add(min(bombs, key=lambda a: (a.size, a.main)))
+        for a in sorted(normal, key=lambda a: (a.main, -a.size)):
+            add(a)
+        return out
 
     def playout_upto(self, moves: int) -> int | None:
         """Play at most ``moves`` moves; the seat that went out, or ``None`` if nobody has yet."""
@@ -508,7 +539,7 @@ class SearchBot:
                  max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall", belief: float = 1.0,
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
-                 margin: float = MARGIN) -> None:
+                 margin: float = MARGIN, reply: int = 0) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -539,6 +570,9 @@ class SearchBot:
         if not 0.0 <= margin <= 1.0:
             raise ValueError(f"search margin must be between 0 and 1, not {margin}")
         self.margin = margin
+        if reply < 0:
+            raise ValueError(f"search reply must be 0 or more, not {reply}")
+        self.reply = reply
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -711,6 +745,8 @@ class SearchBot:
                                 pending.append((i, position_features(sim.hands, v.landlord, sim.to_act, sim.last,
                                                                      sim.last_by)))
                                 continue
+                        elif self.reply > 1:
+                            out = self._best_reply(sim, v.seat, v.landlord, my_side_landlord)
                         else:
                             out = sim.playout()
                     win = (out == v.landlord) == my_side_landlord
@@ -730,6 +766,30 @@ class SearchBot:
                                 or all(sum(values[i]) <= 0.02 * n for i in alive)):
                     break
         return values, n, solved, alive
+
+    def _best_reply(self, sim: Sim, seat: int, landlord: int, my_side_landlord: bool) -> int:
+        """Play on to the first enemy decision (at most 3 moves of this side), let the enemy choose the best for
+        it of :meth:`Sim.replies` by play-outs, and return the seat that goes out on that line."""
+        for _ in range(3):
+            s = sim.to_act
+            if (s == landlord) != my_side_landlord:
+                break
+            out = sim.apply(sim.policy())
+            if out is not None:
+                return out
+        else:
+            return sim.playout()
+        worst: int | None = None
+        for m in sim.replies(self.reply):
+            branch = sim.copy()
+            out = branch.apply(m)
+            if out is None:
+                out = branch.playout()
+            if (out == landlord) != my_side_landlord:
+                return out  # the enemy has a reply that wins: no better one is needed
+            worst = out
+        assert worst is not None
+        return worst
 
     @staticmethod
     def _solve(solver: Solver, v: View, hands: list[list[int]], m: Move | None) -> bool:
