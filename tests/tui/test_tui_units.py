@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -378,3 +379,32 @@ def test_shengji_level_card_line_reads_right_with_and_without_a_declaration() ->
         cannot = tr(lang, "got_level", dealt=9, card="A", mine="A", how=tr(lang, "cannot_overcall"))
         assert can.endswith(f"{verb} declare AS")
         assert cannot.endswith(tr(lang, "cannot_overcall")) and verb not in cannot
+
+
+@pytest.mark.parametrize("game", ["mahjong", "shengji"])
+def test_four_seat_tables_share_their_setup_checks_and_between_deals(game: str, tmp_path: Path) -> None:
+    """The Shengji and mahjong tables are one :class:`~qipai.tui.seats.BotTable`: the same checks, named for the
+    game; the timer note in the table's language (mahjong's was English only); the prompt between deals."""
+    from qipai.tui.mahjong import MahjongOptions, MahjongSession
+    from qipai.tui.reader import LineReader
+    from qipai.tui.shengji import ShengjiOptions, ShengjiSession
+
+    make = {"mahjong": (MahjongSession, MahjongOptions), "shengji": (ShengjiSession, ShengjiOptions)}[game]
+    title = make[0].TITLE
+    for bad, message in (({"lang": "fr"}, "--lang must be zh or en"),
+                         ({"bots": ["rule", "rule"]}, f"--bots needs 1 or 3 names for {title}, got 2"),
+                         ({"bots": ["nobody"]}, f"unknown bot 'nobody' for {title}: known bots are "),
+                         ({"rules": {"colour": "red"}}, "unknown rule option 'colour'")):
+        with pytest.raises(SetupError, match=re.escape(message)):
+            make[0](make[1](**bad), reader=Script([]))  # type: ignore[arg-type]
+    buf = io.StringIO()
+    reader = LineReader(io.StringIO("nonsense\nhelp\n\nquit\n"))
+    s = make[0](make[1](lang="zh", timer=True, seed=4, records=tmp_path), console=Console(file=buf, width=200),
+                reader=reader)
+    assert s.notes == ["这种输入不能计时：不计时进行。"] and not s.timer
+    assert s.between() is True  # an unknown word is refused, help answered, Enter plays on
+    assert s.between() is False  # quit
+    said = buf.getvalue()
+    assert "nonsense" in said and s.tr("zh", "quit_between") in said
+    s.save_record({"x": 1}, "deal9")
+    assert [p.name.split("-", 2)[2] for p in s.records] == [f"{game}-seed4-deal9.json"]

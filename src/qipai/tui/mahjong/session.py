@@ -21,31 +21,25 @@ carried from deal to deal by the factory, as the server does.
 
 from __future__ import annotations
 
-import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
 
-from ...bots import Bot, bot_names, get_bot
-from ...core.game import IllegalAction, autoplay_bot_for
-from ...core.options import OptionError, options_from_text, pairs_from_text
+from ...core.game import GameFactory, IllegalAction
 from ...games.mahjong.factory import FACTORY
 from ...games.mahjong.state import MahjongGame
 from ...games.mahjong.tiles import TileError, parse_tile
 from ...games.mahjong.tiles import tile_name as tn
 from ..reader import LineReader
-from ..records import show_records, write_record
-from ..table import SetupError
+from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
 from .view import event_line, hand_text, settlement_lines, table_lines
 from .words import tr
 
-HUMAN = 0
 GAME = "mahjong"
-YES_WORDS = ("y", "yes", "是", "确定", "好")
 
 _WORDS: dict[str, str] = {}
 for _name, _ws in {
@@ -113,86 +107,33 @@ def parse_command(line: str) -> tuple[str, str]:
 
 
 @dataclass
-class MahjongOptions:
-    """How a mahjong terminal table is set up (the ``qipai play --game mahjong`` options)."""
+class MahjongOptions(SeatOptions):
+    """How a mahjong terminal table is set up (the ``qipai play --game mahjong`` options; the bots default to
+    the game's seat bot, ``efficiency``)."""
 
-    seed: int | None = None
-    bots: list[str] | None = None
-    """Bot names, one for all three bot seats or three; ``None``: the game's seat bot (``efficiency``)."""
-    lang: str = "en"
     deals: int = 0
     """Stop after this many deals (0: ask between deals)."""
-    rules: dict[str, Any] = field(default_factory=dict)
-    timer: bool = False
-    timer_seconds: int | None = None
-    auto_delay: float = 1.0
-    records: Path | None = field(default_factory=lambda: Path("qipai-records"))
-    clear: bool | None = None
 
 
-class MahjongSession:
+class MahjongSession(BotTable):
     """One mahjong table: the seats, the match, the deals, the records."""
+
+    GAME: ClassVar[str] = GAME
+    TITLE: ClassVar[str] = "mahjong"
+    FACTORY: ClassVar[GameFactory] = FACTORY
+    SEAT_BOT: ClassVar[str] = "efficiency"
 
     def __init__(self, opts: MahjongOptions, console: Console | None = None,
                  reader: LineReader | None = None) -> None:
-        if opts.lang not in ("en", "zh"):
-            raise SetupError(f"--lang must be zh or en, got {opts.lang!r}")
-        try:
-            self.options = FACTORY.options(options_from_text(FACTORY.info.options, opts.rules))
-        except OptionError as e:
-            raise SetupError(str(e)) from None
-        self.opts = opts
-        self.lang = opts.lang
-        self.console = console or Console(highlight=False, markup=False, emoji=False)
-        self.reader = reader or LineReader()
-        self.seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
-        known = bot_names(GAME)
-        names = list(opts.bots) if opts.bots else [FACTORY.info.seat_bot or "efficiency"]
-        if len(names) == 1:
-            names *= 3
-        if len(names) != 3:
-            raise SetupError(f"--bots needs 1 or 3 names for mahjong, got {len(names)}")
-        for b in names:
-            if b not in known:
-                raise SetupError(f"unknown bot {b!r} for mahjong: known bots are {', '.join(known)}")
-        self.bots: list[Bot | None] = [None] + [get_bot(n, self.seed * 31 + i, game=GAME)
-                                                for i, n in enumerate(names, start=1)]
-        self.auto_bot = get_bot(autoplay_bot_for(FACTORY.info, self.options), self.seed * 31 + 7, game=GAME)
-        self.names = [tr(self.lang, "you")] + [tr(self.lang, "bot", i=i, bot=n) for i, n in enumerate(names, 1)]
-        self.timer = opts.timer or opts.timer_seconds is not None
-        self.notes: list[str] = []
-        if not self.reader.can_time_out and self.timer:
-            self.notes.append("the timer needs a terminal or a pipe; it is off")
-            self.timer = False
-        self.match = FACTORY.match_start(self.options)
-        self.totals = [0, 0, 0, 0]
+        super().__init__(opts, tr, console, reader)
+        self.opts: MahjongOptions = opts
         self.deals_played = 0
-        self.records: list[Path] = []
-        self.leaving = False
         self.game: MahjongGame | None = None
         self.shown = 0
         self.settled = False
-        self.started = time.strftime("%Y%m%d-%H%M%S")
 
-    # ------------------------------------------------------------------ output
-    def out(self, text: str = "", style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
-
-    def error(self, msg: str) -> None:
-        self.out(msg, style="bold red")
-
-    def ask(self, prompt: str, deadline: float | None = None, confirm: bool = False) -> str | None:
-        """Show ``prompt`` and read a line (``None`` when the deadline passes; Ctrl-C reads as ``quit``)."""
-        self.console.print(Text(prompt), end="", soft_wrap=True)
-        self.console.file.flush()
-        try:
-            line = self.reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
-        except KeyboardInterrupt:
-            self.out()
-            return "yes" if confirm else "quit"
-        if line is None:
-            self.out()
-        return line
+    def parse(self, line: str) -> str:
+        return parse_command(line)[0]
 
     # ------------------------------------------------------------------ the table
     def run(self) -> int:
@@ -211,9 +152,9 @@ class MahjongSession:
             self.after_deal()
             if self.leaving or (self.opts.deals and self.deals_played >= self.opts.deals):
                 break
-            if not self.between_deals():
+            if not self.between():
                 break
-        self.finish()
+        self.finish(self.deals_played)
         return 0
 
     def play_deal(self) -> None:
@@ -416,34 +357,7 @@ class MahjongSession:
         self.write_record(g)
 
     def write_record(self, g: MahjongGame) -> None:
-        base = f"{self.started}-mahjong-seed{self.seed}-deal{self.deals_played}"
-        path = write_record(self.opts.records, base, g.record())
-        if path is not None:
-            self.records.append(path)
-
-    def between_deals(self) -> bool:
-        while True:
-            try:
-                line = self.ask(tr(self.lang, "prompt_next") + " > ")
-            except EOFError:
-                self.out()
-                return False
-            name, _ = parse_command(line or "")
-            if name == "empty":
-                return True
-            if name == "quit":
-                self.out(tr(self.lang, "quit_between"))
-                return False
-            if name == "help":
-                self.out(tr(self.lang, "help"))
-            else:
-                self.error(tr(self.lang, "err_unknown", text=(line or "").strip()))
-
-    def finish(self) -> None:
-        lang = self.lang
-        n = self.deals_played
-        self.out(tr(lang, "table_over", n=n, s="" if n == 1 else "s", total=self.totals[HUMAN]), style="bold")
-        show_records(self.out, self.console, lambda key, **kw: tr(lang, key, **kw), self.records, self.opts.records)
+        self.save_record(g.record(), f"deal{self.deals_played}")
 
 
 def run_mahjong(opts: MahjongOptions, console: Console | None = None, reader: LineReader | None = None) -> int:
@@ -456,13 +370,7 @@ def run_from_cli(*, seed: int | None, bots: str | None, lang: str, deals: int, t
                  preset: str | None, options: list[str] | None, **_ignored: Any) -> int:
     """``qipai play --game mahjong`` with the command's options (``-o KEY=VALUE`` rule options, ``--rules
     daqing``).  Raises :class:`SetupError` for bad options."""
-    try:
-        rules: dict[str, Any] = dict(pairs_from_text(options))
-    except OptionError as e:
-        raise SetupError(str(e)) from None
-    if preset is not None:
-        rules["preset"] = preset
+    rules, names = cli_rules_and_bots(options, preset, bots)
     opts = MahjongOptions(seed=seed, lang=lang, deals=deals, rules=rules, timer=timer, timer_seconds=timer_seconds,
-                          auto_delay=auto_delay, records=records, clear=clear,
-                          bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None)
+                          auto_delay=auto_delay, records=records, clear=clear, bots=names)
     return run_mahjong(opts)

@@ -78,6 +78,7 @@ WORDS: dict[str, dict[str, str]] = {
         "records_off": "No records written (--no-records).",
         "quit_between": "Bye.",
         "leaving": "You left: auto-play finishes the deal.",
+        "timer_unsupported": "This input cannot time out: playing without a timer.",
         "quit_cancel": "You stay.",
         "help": "At your turn: a tile to discard (5m, 7p, 9s, Z; 打 5m), ting 5m (听 5m), hu (胡); in a claim window: "
                 "chi 456m (吃), peng (碰), chi 456m ting / ct (吃听), peng ting / pt (碰听), hu, pass or Enter (过). "
@@ -157,6 +158,7 @@ WORDS: dict[str, dict[str, str]] = {
         "records_off": "未写记录（--no-records）。",
         "quit_between": "再见。",
         "leaving": "你离开了：本局由托管打完。",
+        "timer_unsupported": "这种输入不能计时：不计时进行。",
         "quit_cancel": "继续打。",
         "help": "轮到你：输入要打的牌（5m、7p、9s、Z；打 5m），听 5m，胡；吃碰时：吃 456m、碰、吃听 456m、碰听、胡、"
                 "过 或 回车。其他：手牌、托管、退出。",

@@ -23,25 +23,22 @@ carried from hand to hand by the factory, exactly as the server does.
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from rich.console import Console, RenderableType
+from rich.console import Console
 from rich.text import Text
 
-from ...bots import Bot, bot_names, get_bot
-from ...core.game import IllegalAction, autoplay_bot_for
-from ...core.options import OptionError, options_from_text, pairs_from_text
+from ...bots import get_bot
+from ...core.game import GameFactory, IllegalAction
 from ...games.shengji.cards import card
 from ...games.shengji.factory import FACTORY
 from ...games.shengji.game import ShengjiGame
 from ..reader import LineReader
-from ..records import show_records, write_record
-from ..table import SetupError
+from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
 from .view import (
     cards_plain,
     cards_text,
@@ -54,9 +51,7 @@ from .view import (
 )
 from .words import tr
 
-HUMAN = 0
 GAME = "shengji"
-YES_WORDS = ("y", "yes", "是", "确定", "好")
 
 _ALIASES: dict[str, str] = {}
 for _name, _words in {
@@ -119,22 +114,12 @@ def read_cards(text: str) -> tuple[str | None, str | None]:
 
 
 @dataclass
-class ShengjiOptions:
-    """How a Shengji terminal table is set up (the ``qipai play --game shengji`` options)."""
+class ShengjiOptions(SeatOptions):
+    """How a Shengji terminal table is set up (the ``qipai play --game shengji`` options: rule options over the
+    ``four_deck`` preset, ``deal_step_ms``, ``start_level``, ``hand_limit`` …; the bots default to ``rule``)."""
 
-    seed: int | None = None
-    bots: list[str] | None = None
-    """Bot names, one for all three bot seats or three; ``None``: the game's seat bot (``rule``)."""
-    lang: str = "en"
     hands: int = 0
     """Stop after this many hands (0: when the match ends)."""
-    rules: dict[str, Any] = field(default_factory=dict)
-    """Rule options over the ``four_deck`` preset (``deal_step_ms``, ``start_level``, ``hand_limit`` …)."""
-    timer: bool = False
-    timer_seconds: int | None = None
-    auto_delay: float = 1.0
-    records: Path | None = field(default_factory=lambda: Path("qipai-records"))
-    clear: bool | None = None
 
 
 @dataclass
@@ -148,88 +133,32 @@ class HandSummary:
     scores: list[int]
 
 
-class ShengjiSession:
+class ShengjiSession(BotTable):
     """One Shengji table: the seats, the match, the hands, the records."""
+
+    GAME: ClassVar[str] = GAME
+    TITLE: ClassVar[str] = "Shengji"
+    FACTORY: ClassVar[GameFactory] = FACTORY
+    DEFAULTS: ClassVar[dict[str, Any]] = {"preset": "four_deck"}
+    INFO: ClassVar[tuple[str, ...]] = ("history", "help", "last")
 
     def __init__(self, opts: ShengjiOptions, console: Console | None = None,
                  reader: LineReader | None = None) -> None:
-        if opts.lang not in ("en", "zh"):
-            raise SetupError(f"--lang must be zh or en, got {opts.lang!r}")
-        try:
-            self.options = FACTORY.options({"preset": "four_deck", **options_from_text(FACTORY.info.options,
-                                                                                    opts.rules)})
-        except OptionError as e:
-            raise SetupError(str(e)) from None
-        self.opts = opts
-        self.lang = opts.lang
-        self.console = console or Console(highlight=False, markup=False, emoji=False)
-        self.reader = reader or LineReader()
-        self.seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
-        known = bot_names(GAME)
-        names = list(opts.bots) if opts.bots else [FACTORY.info.seat_bot]
-        if len(names) == 1:
-            names *= 3
-        if len(names) != 3:
-            raise SetupError(f"--bots needs 1 or 3 names for Shengji, got {len(names)}")
-        for b in names:
-            if b not in known:
-                raise SetupError(f"unknown bot {b!r} for Shengji: known bots are {', '.join(known)}")
-        self.bot_kinds = names
-        self.bots: list[Bot | None] = [None] + [get_bot(n, self.seed * 31 + i, game=GAME)
-                                                for i, n in enumerate(names, start=1)]
-        self.auto_bot = get_bot(autoplay_bot_for(FACTORY.info, self.options), self.seed * 31 + 7, game=GAME)
-        self.advisor = get_bot("rule", self.seed * 31 + 11, game=GAME)
+        super().__init__(opts, tr, console, reader)
+        self.opts: ShengjiOptions = opts
         lang = self.lang
-        self.names = [tr(lang, "you")] + [tr(lang, "bot", i=i, bot=n) for i, n in enumerate(names, start=1)]
+        self.advisor = get_bot("rule", self.seed * 31 + 11, game=GAME)
         self.short = [tr(lang, "you")] + [tr(lang, "bot", i=i, bot=n).split(" (")[0].split("（")[0]
-                                          for i, n in enumerate(names, start=1)]
+                                          for i, n in enumerate(self.bot_kinds, start=1)]
         self.teams = [f"{tr(lang, 'team_a')} ({self.short[0]}+{self.short[2]})",
                       f"{tr(lang, 'team_b')} ({self.short[1]}+{self.short[3]})"]
-        self.timer = opts.timer or opts.timer_seconds is not None
-        self.notes: list[str] = []
-        if not self.reader.can_time_out and self.timer:
-            self.notes.append(tr(lang, "timer_unsupported"))
-            self.timer = False
-        self.clear = opts.clear if opts.clear is not None else (
-            self.console.is_terminal and not self.console.is_dumb_terminal)
-        self.match = FACTORY.match_start(self.options)
-        self.totals = [0, 0, 0, 0]
         self.history: list[HandSummary] = []
-        self.records: list[Path] = []
         self.hand_no = 0
-        self.leaving = False
         self.game: ShengjiGame | None = None
-        self.started = time.strftime("%Y%m%d-%H%M%S")
         self._seen: dict[str, Any] = {}
 
-    # ------------------------------------------------------------------ output
-    def out(self, item: RenderableType | str = "", style: str = "") -> None:
-        if isinstance(item, str):
-            item = Text(item, style=style)
-        self.console.print(item, soft_wrap=True)
-
-    def error(self, msg: str) -> None:
-        self.console.print(Text(msg, style="bold red"), soft_wrap=True)
-
-    def ask(self, prompt: str, deadline: float | None = None, confirm: bool = False) -> str | None:
-        """Show ``prompt`` and read a line (``None`` when the deadline passes; Ctrl-C reads as ``quit``)."""
-        self.console.print(Text(prompt), end="", soft_wrap=True)
-        self.console.file.flush()
-        try:
-            line = self.reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
-        except KeyboardInterrupt:
-            self.out()
-            return "yes" if confirm else "quit"
-        if line is None:
-            self.out()
-        return line
-
-    def poll(self, deadline: float) -> str | None:
-        """A line typed before ``deadline`` (no prompt), or ``None``."""
-        if not self.reader.can_time_out:
-            return None
-        self.console.file.flush()
-        return self.reader.readline(max(0.0, deadline - time.monotonic()))
+    def parse(self, line: str) -> str:
+        return parse_command(line)[0]
 
     # ------------------------------------------------------------------ the table
     def run(self) -> int:
@@ -249,9 +178,9 @@ class ShengjiSession:
             self.after_hand()
             if self.leaving or self.match.get("over") or (self.opts.hands and self.hand_no >= self.opts.hands):
                 break
-            if not self.between_hands():
+            if not self.between():
                 break
-        self.finish()
+        self.finish(len(self.history))
         return 0
 
     def play_hand(self) -> None:
@@ -675,27 +604,7 @@ class ShengjiSession:
         self.write_record(g)
 
     def write_record(self, g: ShengjiGame) -> None:
-        path = write_record(self.opts.records, f"{self.started}-shengji-seed{self.seed}-hand{self.hand_no}", g.record())
-        if path is not None:
-            self.records.append(path)
-
-    def between_hands(self) -> bool:
-        while True:
-            try:
-                line = self.ask(tr(self.lang, "prompt_next") + " > ")
-            except EOFError:
-                self.out()
-                return False
-            name, _ = parse_command(line or "")
-            if name == "empty":
-                return True
-            if name == "quit":
-                self.out(tr(self.lang, "quit_between"))
-                return False
-            if name in ("history", "help", "last"):
-                self.info(name)
-            else:
-                self.error(tr(self.lang, "err_unknown", text=(line or "").strip()))
+        self.save_record(g.record(), f"hand{self.hand_no}")
 
     def info(self, name: str) -> None:
         lang = self.lang
@@ -716,13 +625,6 @@ class ShengjiSession:
                 self.out(f"{h.hand_no:<5} {banker:<7} {h.level:<6} {h.score if h.score is not None else '-':<6} "
                          f"{win:<7} {' '.join(h.levels_after)}")
 
-    def finish(self) -> None:
-        lang = self.lang
-        n = len(self.history)
-        self.out(tr(lang, "table_over", n=n, s="" if n == 1 else "s", total=self.totals[HUMAN]), style="bold")
-        show_records(self.out, self.console, lambda key, **kw: tr(lang, key, **kw), self.records, self.opts.records)
-
-
 def run_shengji(opts: ShengjiOptions, console: Console | None = None, reader: LineReader | None = None) -> int:
     """Set up a Shengji table and play it (the body of ``qipai play --game shengji``)."""
     return ShengjiSession(opts, console, reader).run()
@@ -733,13 +635,7 @@ def run_from_cli(*, seed: int | None, bots: str | None, lang: str, deals: int, t
                  preset: str | None, options: list[str] | None, **_ignored: Any) -> int:
     """``qipai play --game shengji`` with the command's options (``-o KEY=VALUE`` rule options; ``--deals``: hands;
     ``--points`` does not apply).  Raises :class:`SetupError` for bad options."""
-    try:
-        rules: dict[str, Any] = dict(pairs_from_text(options))
-    except OptionError as e:
-        raise SetupError(str(e)) from None
-    if preset is not None:
-        rules["preset"] = preset
+    rules, names = cli_rules_and_bots(options, preset, bots)
     opts = ShengjiOptions(seed=seed, lang=lang, hands=deals, rules=rules, timer=timer, timer_seconds=timer_seconds,
-                          auto_delay=auto_delay, records=records, clear=clear,
-                          bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None)
+                          auto_delay=auto_delay, records=records, clear=clear, bots=names)
     return run_shengji(opts)
