@@ -14,6 +14,9 @@ import sys
 import time
 from typing import IO
 
+from rich.console import Console
+from rich.text import Text
+
 
 class LineReader:
     """Reads one line at a time; :meth:`readline` returns ``None`` when the time is up and raises
@@ -61,3 +64,20 @@ class LineReader:
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
         return line.decode("utf-8", "replace").rstrip("\r")
+
+
+def ask_line(console: Console, reader: LineReader, prompt: str, deadline: float | None = None,
+             confirm: bool = False) -> str | None:
+    """Show ``prompt`` on ``console`` and read a line from ``reader``: ``None`` when the ``deadline`` (a
+    :func:`time.monotonic` time) passes.  Ctrl-C reads as ``quit`` (as ``yes`` when ``confirm``: the question
+    was whether to leave).  Raises :class:`EOFError` at the end of input."""
+    console.print(Text(prompt), end="", soft_wrap=True)
+    console.file.flush()
+    try:
+        line = reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    except KeyboardInterrupt:
+        console.print()
+        return "yes" if confirm else "quit"
+    if line is None:
+        console.print()
+    return line

@@ -21,7 +21,7 @@ from rich.text import Text
 from ..bots import Bot, bot_names, get_bot
 from ..core.game import GameFactory, autoplay_bot_for
 from ..core.options import OptionError, options_from_text, pairs_from_text
-from .reader import LineReader
+from .reader import LineReader, ask_line
 from .records import show_records, write_record
 from .table import SetupError
 
@@ -133,18 +133,8 @@ class BotTable:
         self.out(msg, style="bold red")
 
     def ask(self, prompt: str, deadline: float | None = None, confirm: bool = False) -> str | None:
-        """Show ``prompt`` and read a line (``None`` when the deadline passes; Ctrl-C reads as ``quit``, or as
-        ``yes`` when ``confirm``: the question was whether to leave)."""
-        self.console.print(Text(prompt), end="", soft_wrap=True)
-        self.console.file.flush()
-        try:
-            line = self.reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))
-        except KeyboardInterrupt:
-            self.out()
-            return "yes" if confirm else "quit"
-        if line is None:
-            self.out()
-        return line
+        """Show ``prompt`` and read a line (see :func:`~qipai.tui.reader.ask_line`)."""
+        return ask_line(self.console, self.reader, prompt, deadline, confirm)
 
     def poll(self, deadline: float) -> str | None:
         """A line typed before ``deadline`` (no prompt), or ``None``."""

@@ -42,7 +42,7 @@ from ..games.doudizhu.rules import PRESETS
 from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, check_play, parse_command, ranks_label
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
-from .reader import LineReader
+from .reader import LineReader, ask_line
 from .records import show_records, write_record
 from .render import (
     DealSummary,
@@ -181,20 +181,8 @@ class TableSession:
                           points=self.points, sort_mode=self.sort_mode, bots=self.bot_kinds)
 
     def ask(self, prompt: str, deadline: float | None = None, confirm: bool = False) -> str | None:
-        """Show ``prompt`` and read a line; ``None`` when the deadline passes.  Ctrl-C reads as ``quit`` (as
-        ``yes`` when confirming).  Raises :class:`EOFError` at the end of input."""
-        self.console.print(Text(prompt), end="", soft_wrap=True)
-        self.console.file.flush()
-        try:
-            if deadline is None:
-                return self.reader.readline(None)
-            line = self.reader.readline(max(0.0, deadline - time.monotonic()))
-        except KeyboardInterrupt:
-            self.out()
-            return "yes" if confirm else "quit"
-        if line is None:
-            self.out()
-        return line
+        """Show ``prompt`` and read a line (see :func:`~qipai.tui.reader.ask_line`)."""
+        return ask_line(self.console, self.reader, prompt, deadline, confirm)
 
     # ------------------------------------------------------------------ the table
     def run(self) -> int:
