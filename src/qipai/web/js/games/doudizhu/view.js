@@ -3,6 +3,7 @@
 // shell/games.js for the interface) and reads everything from the observation and the table's options.
 import { h, add, fill, clear, api, modal } from "../../shell/util.js";
 import { flyFrom, deal as dealMotion, banner } from "../../shell/motion.js";
+import { installHandPicking } from "../../shell/handpick.js";
 import { t, kindName, factorName, parseFactor } from "./words.js";
 import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANKS, rankLabel } from "./cards.js";
 
@@ -490,77 +491,9 @@ export class DoudizhuView {
     return -1;
   }
 
-  /** Mouse and touch (RULES.md §9): click/tap raises or lowers a card; press and drag (swipe) over several
-   * cards raises them all (or lowers them all when they are all raised already); a right click plays the raised
-   * cards; a click on empty space lowers them all. */
+  /** Mouse and touch (RULES.md §9): see shell/handpick.js. */
   installMouse() {
-    const root = this.s.root;
-    const hand = this.s.hand;
-    this.drag = null;
-    this.justPressed = false;
-    root.addEventListener("contextmenu", (e) => {
-      if (e.target.closest("input, textarea, .dialog, .chat-pop")) return;
-      e.preventDefault();
-      this.playSelected();
-    });
-    root.addEventListener("click", (e) => {
-      if (this.justPressed && e.target.closest(".hand")) {
-        this.justPressed = false;
-        return;
-      }
-      if (e.target.closest(".hand .card, button, a, input, select, .dialog, .chat-pop")) return;
-      this.lowerAll();
-    });
-    root.addEventListener("pointerdown", () => { this.justPressed = false; }, true);
-    hand.addEventListener("pointerdown", (e) => {
-      if (this.model?.spectating) return;
-      if (e.pointerType === "mouse" && e.button !== 0) return;
-      const c = e.target.closest(".card");
-      if (!c) return;
-      e.preventDefault();
-      const i = Number(c.dataset.i);
-      this.drag = { start: i, cur: i, id: e.pointerId, moved: false };
-      try { hand.setPointerCapture(e.pointerId); } catch { /* synthetic pointer */ }
-      this.paintDrag();
-    });
-    hand.addEventListener("pointermove", (e) => {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      const i = this.cardIndexAt(e.clientX);
-      if (i >= 0 && i !== d.cur) {
-        d.cur = i;
-        d.moved = d.moved || i !== d.start;
-        this.paintDrag();
-      }
-    });
-    const finish = (e, cancel) => {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      this.drag = null;
-      this.justPressed = true;
-      for (const el of hand.children) el.classList.remove("dragging");
-      if (cancel) return;
-      const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
-      const keys = this.handCards.slice(lo, hi + 1).map((x) => x.key);
-      if (!d.moved) {
-        const k = keys[0];
-        if (this.raised.has(k)) this.raised.delete(k);
-        else this.raised.add(k);
-      } else if (keys.every((k) => this.raised.has(k))) {
-        for (const k of keys) this.raised.delete(k);
-      } else {
-        for (const k of keys) this.raised.add(k);
-      }
-      this.paintRaised();
-    };
-    hand.addEventListener("pointerup", (e) => finish(e, false));
-    hand.addEventListener("pointercancel", (e) => finish(e, true));
-  }
-
-  paintDrag() {
-    const d = this.drag;
-    const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
-    [...this.s.hand.children].forEach((el, i) => el.classList.toggle("dragging", i >= lo && i <= hi));
+    installHandPicking(this, { card: ".card", indexAt: (e) => this.cardIndexAt(e.clientX) });
   }
 
   // ------------------------------------------------------------------------------------------ actions

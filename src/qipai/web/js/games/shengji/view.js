@@ -5,6 +5,7 @@
 // the observation; what may be played is the server's word (the legal list, and the table's check endpoint
 // for a selection the list does not name, e.g. a throw).
 import { h, add, clear, api, modal } from "../../shell/util.js";
+import { installHandPicking } from "../../shell/handpick.js";
 import { t } from "./words.js";
 import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM } from "./cards.js";
 
@@ -345,80 +346,14 @@ export class ShengjiView {
     return el ? Number(el.dataset.i) : -1;
   }
 
-  /** Click/tap raises or lowers a card; press and drag over several cards (a tractor, a suit) raises them all,
-   * or lowers them all when they are all raised; a click on bare felt lowers every card; a right click plays. */
+  /** Click/tap raises or lowers a card; press and drag over several cards (a tractor, a suit) raises them all
+   * (shell/handpick.js); after a change the action buttons follow the raised cards. */
   installMouse() {
-    const root = this.s.root;
-    const hand = this.s.hand;
-    this.drag = null;
-    this.justPressed = false;
-    root.addEventListener("contextmenu", (e) => {
-      if (e.target.closest("input, textarea, .dialog, .chat-pop")) return;
-      e.preventDefault();
-      this.playSelected();
+    installHandPicking(this, {
+      card: ".sj-card",
+      indexAt: (e) => this.cardAt(e.clientX, e.clientY),
+      changed: () => { this.paintRaised(); this.renderActions(); },
     });
-    root.addEventListener("click", (e) => {
-      if (this.justPressed && e.target.closest(".hand")) {
-        this.justPressed = false;
-        return;
-      }
-      if (e.target.closest(".hand .sj-card, button, a, input, select, .dialog, .chat-pop")) return;
-      this.lowerAll();
-    });
-    root.addEventListener("pointerdown", () => { this.justPressed = false; }, true);
-    hand.addEventListener("pointerdown", (e) => {
-      if (this.model?.spectating) return;
-      if (e.pointerType === "mouse" && e.button !== 0) return;
-      const c = e.target.closest(".sj-card");
-      if (!c) return;
-      e.preventDefault();
-      const i = Number(c.dataset.i);
-      this.drag = { start: i, cur: i, id: e.pointerId, moved: false };
-      try { hand.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
-      this.paintDrag();
-    });
-    hand.addEventListener("pointermove", (e) => {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      const i = this.cardAt(e.clientX, e.clientY);
-      if (i >= 0 && i !== d.cur) {
-        d.cur = i;
-        d.moved = d.moved || i !== d.start;
-        this.paintDrag();
-      }
-    });
-    const finish = (e, cancel) => {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      this.drag = null;
-      this.justPressed = true;
-      for (const el of hand.querySelectorAll(".sj-card.dragging")) el.classList.remove("dragging");
-      if (cancel) return;
-      const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
-      const keys = this.handCards.slice(lo, hi + 1).map((x) => x.key);
-      if (!d.moved) {
-        const k = keys[0];
-        if (this.raised.has(k)) this.raised.delete(k);
-        else this.raised.add(k);
-      } else if (keys.every((k) => this.raised.has(k))) {
-        for (const k of keys) this.raised.delete(k);
-      } else {
-        for (const k of keys) this.raised.add(k);
-      }
-      this.paintRaised();
-      this.renderActions();
-    };
-    hand.addEventListener("pointerup", (e) => finish(e, false));
-    hand.addEventListener("pointercancel", (e) => finish(e, true));
-  }
-
-  paintDrag() {
-    const d = this.drag;
-    const lo = Math.min(d.start, d.cur), hi = Math.max(d.start, d.cur);
-    for (const el of this.s.hand.querySelectorAll(".sj-card")) {
-      const i = Number(el.dataset.i);
-      el.classList.toggle("dragging", i >= lo && i <= hi);
-    }
   }
 
   // ------------------------------------------------------------------------------------------ actions
