@@ -315,3 +315,31 @@ def test_bench_bombs_groups_deals_by_bombs_held_and_pairs_runs(tmp_path: Path) -
         wp = result["bots"]["A"]["roles"][role]["wp"]["mean"]
         assert float(rows["all"][4]) == float(rows["all"][5]) == pytest.approx(wp, abs=0.001)
         assert rows["all"][6:] == ["+0.000", "±", "0.000"]
+
+
+def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path) -> None:
+    """A run started in the background ignores SIGINT (``nohup qipai arena … &``); ``kill PID`` stops it as
+    Ctrl-C does: the finished deals are written, marked interrupted, and resume carries on from them."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run.json"
+    p = subprocess.Popen([sys.executable, "-m", "qipai.cli", "arena", "heuristic", "random", "--research",
+                          "--deals", "5000", "--jobs", "2", "--json", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    time.sleep(6)
+    p.send_signal(signal.SIGINT)  # ignored, as in the background
+    time.sleep(1)
+    assert p.poll() is None
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    data = json.loads(out.read_text())
+    assert data["stopped"] == "interrupted" and not data["partial"]
+    assert 0 < data["deals"] < 5000 and data["games"] == 2 * data["deals"]
+    again = run_arena("heuristic", "random", deals=data["deals"] + 1, protocol="research", progress=False,
+                      resume=out)
+    assert again["deals"] == data["deals"] + 1

@@ -35,8 +35,10 @@ import math
 import multiprocessing as mp
 import pickle
 import random
+import signal
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -207,6 +209,26 @@ _SETUP: _Setup | None = None
 def _init_worker(setup: _Setup) -> None:
     global _SETUP
     _SETUP = setup
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a worker just ends; the run stops in its main process
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """While a run lasts, ``kill PID`` (SIGTERM) stops it like Ctrl-C: the deals finished are written.  A run
+    started in the background (``nohup qipai arena … &``) ignores SIGINT, so this is how it is stopped cleanly.
+    Returns what puts the old handler back (nothing to do outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, old)
+
+    return restore
 
 
 def _mix(*parts: object) -> int:
@@ -364,7 +386,8 @@ def run_arena(
     games; ``json_path`` also writes the result there as JSON, and while the run lasts a partial result
     (``"partial": true``) every ``checkpoint_seconds``.  With ``target_ci`` the run stops early, once at least
     ``min_deals`` deals are complete and the 95% interval of the win rate over both roles is no wider than
-    ``± target_ci`` for either bot; ``deals`` is then the most it plays.  An interrupt (Ctrl-C) also stops it
+    ``± target_ci`` for either bot; ``deals`` is then the most it plays.  An interrupt (Ctrl-C, or SIGTERM:
+    ``kill PID`` of a run in the background) also stops it
     with the deals completed so far.  Only deals whose two games are both finished count.  ``resume`` names
     the JSON of an earlier run with the same bots, rules, protocol and seed (partial or stopped): its deals are
     kept and only the others are played.  The result holds
@@ -411,6 +434,7 @@ def run_arena(
     earlier = 0.0
     if resume is not None:
         records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed, source)
+        records = [x for x in records if x.deal < deals]  # a run resumed with fewer deals keeps only those
         for x in records:
             halves[x.deal] = halves.get(x.deal, 0) + 1
         complete = sorted(d for d, k in halves.items() if k == 2)
@@ -447,6 +471,7 @@ def run_arena(
             tmp.write_text(json.dumps(res, indent=1, default=_json_default))
             tmp.replace(json_path)
 
+    restore = _stop_on_sigterm()
     try:
         games = _run(setup, tasks, max(1, jobs)) if engine == "local" else _run_ray(setup, tasks, max(1, jobs),
                                                                                     ray_address)
@@ -464,6 +489,8 @@ def run_arena(
                 last_write = time.perf_counter()
     except KeyboardInterrupt:
         stopped = "interrupted"
+    finally:
+        restore()
     result = result_of(True)
     write(result)
     return result
