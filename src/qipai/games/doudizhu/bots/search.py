@@ -92,7 +92,8 @@ OPTIONS = OptionSet([
     Option("nodes", int, SOLVE_NODES, lo=1, hi=10**8, doc="node limit of one exact solve"),
     Option("margin", float, MARGIN, lo=0.0, hi=1.0, doc="how much better a move must look than the heuristic's"),
     Option("reply", int, 0, lo=0, hi=20,
-           doc="the first enemy decision after a move picks the best for it of this many replies (0: its policy's)"),
+           doc="the first enemy decision after a move picks the best for it of this many replies (0 or 1: its "
+               "policy's)"),
 ])
 """The options of a ``search:key=value,...`` bot spec (see :func:`~qipai.games.doudizhu.bots.arena.make_bot`)."""
 
@@ -746,7 +747,7 @@ class SearchBot:
                                                                      sim.last_by)))
                                 continue
                         elif self.reply > 1:
-                            out = self._best_reply(sim, v.seat, v.landlord, my_side_landlord)
+                            out = self._best_reply(sim, v.landlord, my_side_landlord)
                         else:
                             out = sim.playout()
                     win = (out == v.landlord) == my_side_landlord
@@ -767,7 +768,7 @@ class SearchBot:
                     break
         return values, n, solved, alive
 
-    def _best_reply(self, sim: Sim, seat: int, landlord: int, my_side_landlord: bool) -> int:
+    def _best_reply(self, sim: Sim, landlord: int, my_side_landlord: bool) -> int:
         """Play on to the first enemy decision (at most 3 moves of this side), let the enemy choose the best for
         it of :meth:`Sim.replies` by play-outs, and return the seat that goes out on that line."""
         for _ in range(3):
