@@ -42,7 +42,8 @@
 //   view.clearPending(), view.key(event), view.destroy()
 //
 // A new game is one folder under web/js/games/ exporting this interface, and ``web: "<folder>"`` in its
-// GameInfo; nothing in the shell changes.
+// GameInfo; nothing in the shell changes.  A view may extend TableView (shell/tableview.js: obs, legal, myTurn,
+// send one action at a time, clearPending) and pick cards with shell/handpick.js.
 import { api } from "./util.js";
 import { lang, scoped } from "./i18n.js";
 import { store } from "./store.js";

@@ -4,6 +4,7 @@
 import { h, add, fill, clear, api, modal } from "../../shell/util.js";
 import { flyFrom, deal as dealMotion, banner } from "../../shell/motion.js";
 import { installHandPicking } from "../../shell/handpick.js";
+import { TableView } from "../../shell/tableview.js";
 import { t, kindName, factorName, parseFactor } from "./words.js";
 import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANKS, rankLabel } from "./cards.js";
 
@@ -121,12 +122,9 @@ function presetOf(model) {
   return model.table?.options?.preset || model.state?.observation?.preset || null;
 }
 
-export class DoudizhuView {
+export class DoudizhuView extends TableView {
   constructor(slots, ctx) {
-    this.s = slots;
-    this.ctx = ctx;
-    this.live = ctx.live;
-    this.model = null;
+    super(slots, ctx);
     this.sortMode = ctx.prefs.get("sort", "rank");
     this.raised = new Set();
     this.handSig = "";
@@ -135,8 +133,6 @@ export class DoudizhuView {
     this.hintFor = "";
     this.hints = [];
     this.checkCache = new Map();
-    this.pending = null;
-    this.lastStateRef = null;
     this.seenDeal = null;
     this.seenLen = 0;
     this.prevCounts = null;
@@ -153,20 +149,13 @@ export class DoudizhuView {
   }
 
   // ------------------------------------------------------------------------------------------ model
-  obs() {
-    return this.model?.state?.observation || null;
-  }
-
   tableTitle(model) {
     const p = presetOf(model);
     return p && t.has("preset_" + p) ? t("preset_" + p) : t("game_name");
   }
 
   myTurn(model = this.model) {
-    const st = model?.state;
-    if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
-    const mine = st.your_turn ?? st.to_act === st.you;
-    return !!(mine && st.observation.phase !== "over");
+    return super.myTurn(model, (st) => st.your_turn ?? st.to_act === st.you);
   }
 
   update(model) {
@@ -497,10 +486,6 @@ export class DoudizhuView {
   }
 
   // ------------------------------------------------------------------------------------------ actions
-  legal() {
-    return this.model?.state?.legal || [];
-  }
-
   plays() {
     return this.legal().filter((a) => a.startsWith("play ")).map(parsePlay);
   }
@@ -535,20 +520,6 @@ export class DoudizhuView {
       return { ok: false, reason: "reason_checking", matches: [] };
     }
     return { ok: false, reason: got || "reason_checking", matches: [] };
-  }
-
-  send(action) {
-    const st = this.model.state;
-    if (!st || this.pending) return;
-    const id = this.ctx.send(action);
-    if (id === null) return;
-    this.pending = { deal: st.deal, version: st.version, id };
-    this.renderActions();
-  }
-
-  clearPending() {
-    this.pending = null;
-    this.renderActions();
   }
 
   /** The action text for a legal play made of the raised cards, with their suits ("play 3S 3H 4D:kind"): the

@@ -5,6 +5,7 @@
 import { h, add, clear } from "../../shell/util.js";
 import { t } from "./words.js";
 import { tileEl, meldEl, parseTiles, sortTiles, tilesText, tileName } from "./tiles.js";
+import { TableView } from "../../shell/tableview.js";
 
 const POS = ["bottom", "right", "top", "left"];
 
@@ -31,22 +32,11 @@ export function actionLabel(a) {
   }
 }
 
-export class MahjongView {
+export class MahjongView extends TableView {
   constructor(slots, ctx) {
-    this.s = slots;
-    this.ctx = ctx;
-    this.live = ctx.live;
-    this.model = null;
+    super(slots, ctx);
     this.selected = null; // the raised tile's kind
     this.selFor = "";
-    this.pending = null;
-    this.lastStateRef = null;
-  }
-
-  destroy() {}
-
-  obs() {
-    return this.model?.state?.observation || null;
   }
 
   tableTitle() {
@@ -56,16 +46,6 @@ export class MahjongView {
   pos(seat) {
     const base = this.you ?? 0;
     return POS[(seat - base + 4) % 4];
-  }
-
-  myTurn(model = this.model) {
-    const st = model?.state;
-    if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
-    return !!(st.your_turn && st.observation.phase !== "over");
-  }
-
-  legal() {
-    return this.model?.state?.legal || [];
   }
 
   update(model) {
@@ -274,20 +254,6 @@ export class MahjongView {
     r.classList.remove("flash");
     void r.offsetWidth;
     r.classList.add("flash");
-  }
-
-  send(action) {
-    const st = this.model.state;
-    if (!st || this.pending) return;
-    const id = this.ctx.send(action);
-    if (id === null) return;
-    this.pending = { deal: st.deal, version: st.version, id };
-    this.renderActions();
-  }
-
-  clearPending() {
-    this.pending = null;
-    this.renderActions();
   }
 
   // ------------------------------------------------------------------------------------------ buttons

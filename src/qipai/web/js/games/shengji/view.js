@@ -6,6 +6,7 @@
 // for a selection the list does not name, e.g. a throw).
 import { h, add, clear, api, modal } from "../../shell/util.js";
 import { installHandPicking } from "../../shell/handpick.js";
+import { TableView } from "../../shell/tableview.js";
 import { t } from "./words.js";
 import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM } from "./cards.js";
 
@@ -52,18 +53,13 @@ function handKeys(cards) {
   });
 }
 
-export class ShengjiView {
+export class ShengjiView extends TableView {
   constructor(slots, ctx) {
-    this.s = slots;
-    this.ctx = ctx;
-    this.live = ctx.live;
-    this.model = null;
+    super(slots, ctx);
     this.raised = new Set();
     this.handSig = "";
     this.handCards = [];
     this.checks = new Map();
-    this.pending = null;
-    this.lastStateRef = null;
     this.actSig = "";
     this.hintIdx = 0;
     this.hintFor = "";
@@ -79,10 +75,6 @@ export class ShengjiView {
     window.removeEventListener("resize", this.onResize);
   }
 
-  obs() {
-    return this.model?.state?.observation || null;
-  }
-
   name(seat) {
     return this.ctx.seatName(seat);
   }
@@ -93,10 +85,7 @@ export class ShengjiView {
   }
 
   myTurn(model = this.model) {
-    const st = model?.state;
-    if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
-    const mine = st.your_turn ?? (st.acting || []).includes(st.you);
-    return !!(mine && st.observation.phase !== "over");
+    return super.myTurn(model, (st) => st.your_turn ?? (st.acting || []).includes(st.you));
   }
 
   update(model) {
@@ -357,10 +346,6 @@ export class ShengjiView {
   }
 
   // ------------------------------------------------------------------------------------------ actions
-  legal() {
-    return this.model?.state?.legal || [];
-  }
-
   /** {ok, reason, text} for the raised cards: a legal play the server listed, else the server's check. */
   judge() {
     const sel = this.selectedCards();
@@ -389,19 +374,14 @@ export class ShengjiView {
     return { ok: false, reason: "reason_illegal", params: { why: reasonWords(got.why) } };
   }
 
-  send(action) {
-    const st = this.model.state;
-    if (!st || this.pending) return;
-    const id = this.ctx.send(action);
-    if (id === null) return;
-    this.pending = { deal: st.deal, version: st.version, id };
-    this.renderActions(true);
-  }
-
   clearPending() {
     this.pending = null;
     if (this.wantDecl) this.wantDecl.retry = true;
     this.tryDeclare();
+    this.pendingChanged();
+  }
+
+  pendingChanged() {
     this.renderActions(true);
   }
 
