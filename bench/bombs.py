@@ -28,8 +28,17 @@ ROLES = ("landlord", "farmers")
 
 
 def _load(path: Path) -> Any:
-    raw = path.read_bytes()
-    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    """An arena result (JSON, or gzipped JSON); a missing or unreadable file ends the script with a message."""
+    try:
+        raw = path.read_bytes()
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except FileNotFoundError:
+        raise SystemExit(f"no arena result at {path}") from None
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{path} is not an arena result (JSON): {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise SystemExit(f"{path} holds no games (an arena result written with its games)")
+    return data
 
 
 def bombs_in(counts: list[int]) -> int:

@@ -42,8 +42,15 @@ from qipai.games.doudizhu.state import Game
 def _recorded(path: str, only: str) -> Iterator[tuple[int, int, list[str], list[str]]]:
     """``(deal, half, seats, actions)`` of each recorded game (``only``: all, lost or won by A)."""
     opener: Any = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        data = json.load(f)
+    try:
+        with opener(path, "rt") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise SystemExit(f"no arena result at {path}") from None
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{path} is not an arena result (JSON): {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise SystemExit(f"{path} holds no games (an arena result written with its games)")
     if data.get("settings", {}).get("protocol") != "research":
         raise SystemExit(f"{path}: not a research-protocol arena result")
     for r in data["records"]:

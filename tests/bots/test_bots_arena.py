@@ -315,6 +315,9 @@ def test_bench_bombs_groups_deals_by_bombs_held_and_pairs_runs(tmp_path: Path) -
         wp = result["bots"]["A"]["roles"][role]["wp"]["mean"]
         assert float(rows["all"][4]) == float(rows["all"][5]) == pytest.approx(wp, abs=0.001)
         assert rows["all"][6:] == ["+0.000", "±", "0.000"]
+    for bad, said in ((tmp_path / "none.json", "no arena result at"), (tmp_path, "is not an arena result")):
+        p = subprocess.run([sys.executable, str(script), str(bad)], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 1 and said in p.stderr and "Traceback" not in p.stderr
 
 
 def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path) -> None:
