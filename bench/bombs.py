@@ -15,30 +15,22 @@ cancels): a reference of DouZero-ResNet playing itself shows where a bot falls s
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from qipai.core.stats import Estimate
+from qipai.games.doudizhu.bots.arena import load_result
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 
 ROLES = ("landlord", "farmers")
 
 
 def _load(path: Path) -> Any:
-    """An arena result (JSON, or gzipped JSON); a missing or unreadable file ends the script with a message."""
     try:
-        raw = path.read_bytes()
-        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    except FileNotFoundError:
-        raise SystemExit(f"no arena result at {path}") from None
-    except (OSError, ValueError) as e:
-        raise SystemExit(f"{path} is not an arena result (JSON): {e}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-        raise SystemExit(f"{path} holds no games (an arena result written with its games)")
-    return data
+        return load_result(path)
+    except (FileNotFoundError, ValueError) as e:
+        raise SystemExit(str(e)) from None
 
 
 def bombs_in(counts: list[int]) -> int:

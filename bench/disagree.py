@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import json
 from collections.abc import Iterator
-from typing import Any
 
-from qipai.games.doudizhu.bots.arena import make_bot, seats_for
+from qipai.games.doudizhu.bots.arena import load_result, make_bot, seats_for
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.bots.view import action_moves, read_view
@@ -41,16 +38,10 @@ from qipai.games.doudizhu.state import Game
 
 def _recorded(path: str, only: str) -> Iterator[tuple[int, int, list[str], list[str]]]:
     """``(deal, half, seats, actions)`` of each recorded game (``only``: all, lost or won by A)."""
-    opener: Any = gzip.open if path.endswith(".gz") else open
     try:
-        with opener(path, "rt") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise SystemExit(f"no arena result at {path}") from None
-    except (OSError, ValueError) as e:
-        raise SystemExit(f"{path} is not an arena result (JSON): {e}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-        raise SystemExit(f"{path} holds no games (an arena result written with its games)")
+        data = load_result(path)
+    except (FileNotFoundError, ValueError) as e:
+        raise SystemExit(str(e)) from None
     if data.get("settings", {}).get("protocol") != "research":
         raise SystemExit(f"{path}: not a research-protocol arena result")
     for r in data["records"]:

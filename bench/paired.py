@@ -13,18 +13,19 @@ the measure of a run with bidding, where the roles' win rates compare different 
 
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from qipai.core.stats import Estimate
+from qipai.games.doudizhu.bots.arena import load_result
 
 
 def _load(path: Path) -> Any:
-    raw = path.read_bytes()
-    return json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    try:
+        return load_result(path)
+    except (FileNotFoundError, ValueError) as e:
+        raise SystemExit(str(e)) from None
 
 
 def net_per_deal(path: Path) -> dict[int, float]:

@@ -496,18 +496,37 @@ def run_arena(
     return result
 
 
+def load_result(path: Path | str, games: bool = True) -> dict[str, Any]:
+    """An arena result written with ``json_path`` (or the same gzipped, as in ``bench/results``).
+
+    A missing file is a :class:`FileNotFoundError`, a file that is not one a ``ValueError``, each saying which;
+    with ``games`` the result must hold its games (``records``)."""
+    import gzip
+    import json
+
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no arena result at {path}") from None
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not an arena result (a JSON object)")
+    if games and not isinstance(data.get("records"), list):
+        raise ValueError(f"{path} holds no games (an arena result written with its games)")
+    return data
+
+
 def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
              seed: int, deals_file: str | None = None) -> tuple[list[GameRecord], float]:
     """The finished deals' games and the seconds spent of an earlier run to carry on."""
-    import json
-
     try:
-        data = json.loads(path.read_text())
+        data = load_result(path, games=False)
     except FileNotFoundError:
         raise FileNotFoundError(f"no arena result to resume at {path}") from None
-    except ValueError as e:
-        raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
-    s = data.get("settings", {}) if isinstance(data, dict) else {}
+    s = data.get("settings", {})
     want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed,
             "deals_file": deals_file}
     differ = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
