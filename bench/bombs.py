@@ -20,17 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from qipai.core.stats import Estimate
-from qipai.games.doudizhu.bots.arena import load_result
 from qipai.games.doudizhu.bots.research import load_deals, research_game
+from recorded import research_records
 
 ROLES = ("landlord", "farmers")
-
-
-def _load(path: Path) -> Any:
-    try:
-        return load_result(path)
-    except (FileNotFoundError, ValueError) as e:
-        raise SystemExit(str(e)) from None
 
 
 def bombs_in(counts: list[int]) -> int:
@@ -44,12 +37,7 @@ def bombs_in(counts: list[int]) -> int:
 
 def games_of(path: Path) -> dict[tuple[int, str], dict[str, Any]]:
     """``(deal, A's role)`` → ``won``, ``groups`` (the deal's rows) and ``played`` (did each side bomb)."""
-    data = _load(path)
-    if data.get("settings", {}).get("protocol") != "research":
-        raise SystemExit(f"{path}: not a research-protocol arena result")
-    recs = data["records"]
-    if any(not r.get("actions") for r in recs):
-        raise SystemExit(f"{path}: its games hold no actions (written before the arena recorded them)")
+    recs = research_records(path)
     deals = load_deals(max((r["deal"] for r in recs), default=0) + 1)
     out: dict[tuple[int, str], dict[str, Any]] = {}
     for r in recs:

@@ -28,25 +28,18 @@ import argparse
 import collections
 from collections.abc import Iterator
 
-from qipai.games.doudizhu.bots.arena import load_result, make_bot, seats_for
+from qipai.games.doudizhu.bots.arena import make_bot, seats_for
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.bots.view import action_moves, read_view
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
+from recorded import research_records
 
 
 def _recorded(path: str, only: str) -> Iterator[tuple[int, int, list[str], list[str]]]:
     """``(deal, half, seats, actions)`` of each recorded game (``only``: all, lost or won by A)."""
-    try:
-        data = load_result(path)
-    except (FileNotFoundError, ValueError) as e:
-        raise SystemExit(str(e)) from None
-    if data.get("settings", {}).get("protocol") != "research":
-        raise SystemExit(f"{path}: not a research-protocol arena result")
-    for r in data["records"]:
-        if not r.get("actions"):
-            raise SystemExit(f"{path}: its games hold no actions (written before the arena recorded them)")
+    for r in research_records(path):
         a_side = "landlord" if r["seats"][0] == "A" else "farmers"
         if only == "all" or (r["winner"] == a_side) == (only == "won"):
             yield r["deal"], r["half"], r["seats"], r["actions"]

@@ -15,30 +15,22 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from qipai.core.stats import Estimate
-from qipai.games.doudizhu.bots.arena import load_result
-
-
-def _load(path: Path) -> Any:
-    try:
-        return load_result(path)
-    except (FileNotFoundError, ValueError) as e:
-        raise SystemExit(str(e)) from None
+from recorded import load
 
 
 def net_per_deal(path: Path) -> dict[int, float]:
     """A's net score per deal: its seats' scores summed over the deal's two games (complete deals only)."""
     games: dict[int, list[float]] = {}
-    for r in _load(path)["records"]:
+    for r in load(path)["records"]:
         games.setdefault(r["deal"], []).append(sum(sc for s, sc in zip(r["seats"], r["scores"], strict=True)
                                                    if s == "A"))
     return {d: sum(v) for d, v in games.items() if len(v) == 2}
 
 
 def per_deal(path: Path) -> dict[int, dict[str, float]]:
-    data = _load(path)
+    data = load(path)
     out: dict[int, dict[str, float]] = {}
     for r in data["records"]:
         if r["winner"] is None or r["landlord"] is None:
