@@ -256,7 +256,10 @@ def wait_version_change(page: Page, old: str, timeout: float = 10_000) -> None:
 def shot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
-    page.wait_for_timeout(250)  # let card movements finish
+    page.wait_for_timeout(250)  # let card movements start
+    # and finish: a deal's cards fly in for longer than that (shell/motion.js); endless ones (a pulse) are not waited
+    page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running'"
+                           " && a.effect?.getTiming().iterations !== Infinity)", timeout=5000)
     page.screenshot(path=str(path))
     return path
 
