@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwr
 
 from qipai.core.registry import get_factory
 from qipai.games.mahjong.bots import BOTS
+from qipai.games.mahjong.tiles import tile_name
 
 from web_helpers import FakeTable, ThreadServer, as_guest, launch, shot, table, wait_version_change, web_settings
 
@@ -91,6 +92,34 @@ def inside(page: Page, rects: list[list[float]], what: str) -> None:
     assert vp is not None
     for x, y, w, h in rects:
         assert x >= -1 and x + w <= vp["width"] + 1 and y >= -1 and y + h <= vp["height"] + 1, (what, x, y, w, h, vp)
+
+
+OVERLAPS = """(root) => {
+  const t = document.querySelector(root);
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].map(Math.round) };
+  const felt = box(t.querySelector('.felt'));
+  const parts = [];
+  const put = (what, e) => { const r = box(e); if (r[2] > r[0] && r[3] > r[1]) parts.push({ what, r }); };
+  // each seat box (name, standing, badges, the concealed count), each zone's melds, river and face-up hand, the middle
+  for (const s of t.querySelectorAll('.seat-layer .seat')) put(`seat ${s.dataset.pos}`, s);
+  for (const z of t.querySelectorAll('.mj-zone')) for (const e of z.children) put(`${e.className} ${z.dataset.pos}`, e);
+  for (const e of t.querySelectorAll('.mj-mid > *')) put(e.className, e);
+  const out = [];
+  for (const { what, r } of parts) {
+    const off = r[0] < felt[0] - 1 || r[1] < felt[1] - 1 || r[2] > felt[2] + 1 || r[3] > felt[3] + 1;
+    if (off) out.push([what, 'off the felt', r, felt]);
+  }
+  const cross = (a, b) => a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1;
+  parts.forEach((p, i) => parts.slice(i + 1).forEach((q) => cross(p.r, q.r) && out.push([p.what, q.what, p.r, q.r])));
+  return out;
+}"""
+
+
+def nothing_overlaps(page: Page, what: str, root: str = ".tablev.live") -> None:
+    """No seat box (name, count) overlaps any zone's melds, river or face-up hand, nor the middle, nor one zone another;
+    all of them lie on the felt.  (The right seat's melds once covered its count, the left seat's river its box.)"""
+    out = page.evaluate(OVERLAPS, root)
+    assert not out, (what, out)
 
 
 def click_at(page: Page, rect: list[float]) -> None:
@@ -264,6 +293,8 @@ def test_a_whole_deal_by_mouse_to_the_settlement(browser: Browser, server: Threa
     expect(page.locator(".replay-table .mj-river")).to_have_count(4)
     page.locator('.replay-controls [data-action="last"]').click()
     expect(page.locator(".replay-table .mj-shown").first).to_be_visible()
+    nothing_overlaps(page, "replay", ".replay-table .tablev")  # every hand face up
+    shot(page, f"mahjong-{lang}-{viewport}-replay.png")
     assert not errors, errors
     page.context.close()
 
@@ -337,6 +368,8 @@ def test_a_claim_window_with_a_ready_claim(browser: Browser, server: ThreadServe
     d = g.observe(0)["discard"]
     expect(page.locator(f'.tablev.live .mj-claim-on[data-tile="{d["tile"]}"][data-seat="{d["seat"]}"]')).to_be_visible()
     in_viewport(page, ".tablev.live .act-main button")
+    assert page.locator(".tablev.live .mj-zone .mj-meld").count() >= 2  # the moment has melds on the board
+    nothing_overlaps(page, "claim")
     shot(page, f"mahjong-{lang}-{viewport}-claim.png")
     ting = next(a for a in legal if a.endswith("ting"))
     main.locator(f'[data-action="{ting}"]').click()
@@ -390,5 +423,43 @@ def test_a_long_settlement_stays_within_a_phone(browser: Browser, server: Thread
     in_viewport(page, "#settlement .settle-table td")
     in_viewport(page, "#settlement .settle-table th")
     shot(page, "mahjong-en-phone-long-settlement.png")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "desktop"), ("zh", "phone"), ("en", "phone")])
+def test_seats_melds_and_rivers_keep_apart(browser: Browser, server: ThreadServer, lang: str, viewport: str) -> None:
+    """The felt at its fullest — a claim window with every seat's river as long as an exhausted wall makes them (20
+    tiles), four melds each (two of them kongs of four tiles, as other rules have), people's names with their title
+    and points, 庄 听 托管 badges — seen from each of the four seats: no seat box (name, count) overlaps a zone's
+    melds or river, nor the middle, nor another zone, and all of them lie on the felt."""
+    page, errors = logged_in(browser, server, lang, viewport == "phone")
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
+    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
+             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
+             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
+             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    me = page.evaluate("() => window.qipai.store.user.name")
+    for you in range(4):
+        names = ["Wolfeschlegelsteinhausen", "Aleksandrovna", "bot:heuristic:3", "Konstantinopolskaya"]
+        names[you] = me
+        ft = MahjongTable(page, g, you=you, table_id=f"T{you + 1}", deal=you + 1, names=names)
+        # the viewer's own melds are the real ones (four melds leave one concealed tile, not thirteen)
+        ft.extra_obs = {"melds": [g.observe(0)["melds"][s] if s == you else melds for s in range(4)], "rivers": rivers}
+        ft.extra_state = {"autoplay": [s != you for s in range(4)]}
+        ft.open()
+        expect(page.locator(".tablev.live .mj-zone .mj-meld")).to_have_count(12)  # four at each other seat
+        people = [s for s in range(4) if s != you and not names[s].startswith("bot:")]
+        expect(page.locator(".tablev.live .seat .standing")).to_have_count(len(people))
+        if you == 0:
+            shot(page, f"mahjong-{lang}-{viewport}-full.png")
+        nothing_overlaps(page, f"seat {you}")
+    # a spectator sees four seat boxes, the bottom one under its zone
+    ft = MahjongTable(page, g, you=None, table_id="T5", deal=5, names=names)
+    ft.extra_obs = {"melds": [melds] * 4, "rivers": rivers}
+    ft.open()
+    expect(page.locator(".tablev.live .seat")).to_have_count(4)
+    nothing_overlaps(page, "spectator")
     assert not errors, errors
     page.context.close()
