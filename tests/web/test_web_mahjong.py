@@ -461,5 +461,42 @@ def test_seats_melds_and_rivers_keep_apart(browser: Browser, server: ThreadServe
     ft.open()
     expect(page.locator(".tablev.live .seat")).to_have_count(4)
     nothing_overlaps(page, "spectator")
+    # a spectator has no hand: the felt reaches down to the bar and the (empty) action row, no hand-high gap below
+    rows = page.evaluate("""() => { const t = document.querySelector('.tablev.live.spectating');
+      const b = (s) => t.querySelector(s).getBoundingClientRect();
+      return { table: t.getBoundingClientRect().bottom, felt: b('.felt').bottom, bar: b('.mebar').height,
+               actions: b('.actions').height }; }""")
+    assert rows["table"] - rows["felt"] <= rows["bar"] + rows["actions"] + 2, rows
+    shot(page, f"mahjong-{lang}-{viewport}-spectator.png")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_the_claim_countdown_in_autoplay_and_without_a_deadline(browser: Browser, server: ThreadServer, lang: str,
+                                                                 viewport: str) -> None:
+    """Seat 0 in auto-play (托管) may claim a discard: the server still gives the seat its window's deadline (its
+    auto-play answers for it within the window, and until then the seat may claim by hand), so the countdown shows
+    the seconds next to the claim buttons.  A state that gives the seat no deadline shows no countdown, never an
+    empty circle; the buttons stay."""
+    page, errors = logged_in(browser, server, lang, viewport == "phone")
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting)
+    ft = MahjongTable(page, g)
+    ft.extra_state = {"autoplay": [True, False, False, False], "deadline_ms": 8_000}
+    ft.open()
+    live = page.locator(".tablev.live")
+    expect(live).to_have_attribute("data-autoplay", "1")
+    main = live.locator(".act-main")
+    expect(main.locator("button")).to_have_count(len(g.legal_actions(0)))
+    cd = main.locator(".mj-countdown")
+    expect(cd).to_have_text(re.compile(r"^[78] (秒|s)$"))
+    page.wait_for_timeout(1300)
+    expect(cd).to_have_text(re.compile(r"^[567] (秒|s)$"))  # it counts down
+    shot(page, f"mahjong-{lang}-{viewport}-claim-auto.png")
+    ft.version += 1
+    ft.push_state(autoplay=[True, False, False, False], deadline_ms=None)
+    expect(main.locator("button")).to_have_count(len(g.legal_actions(0)))
+    page.wait_for_timeout(600)  # the view's tick (four a second) adds none either
+    expect(cd).to_have_count(0)
     assert not errors, errors
     page.context.close()

@@ -406,7 +406,7 @@ class FakeTable:
             "you": you,
             "your_turn": mine,
             "decision": g.decision_index(you) if mine and you is not None else None,
-            "deadline_ms": 60_000 if acting else None,
+            "deadline_ms": 60_000 if acting or mine else None,  # as the server: the viewer's own decision's, if any
             "autoplay": list(obs["autoplay"]),
             "legal": g.legal_actions(you) if mine else None,
             "observation": obs,

@@ -42,7 +42,7 @@ export function settlementContent(result, model) {
     cls = d > 0 ? "win" : d < 0 ? "lose" : "";
   } else title = o.winner === "landlord" ? t("landlord_wins") : o.winner === "farmers" ? t("farmers_win") : t("settlement");
   const sub = o.winner ? (o.winner === "landlord" ? t("landlord_wins") : t("farmers_win")) : "";
-  const body = h("div.settle-body");
+  const body = h("div.settle-body.ddz-settle");
   const common = (o.factors || []).map(parseFactor);
   // an escape: what it cost, and how
   if (esc !== null && esc !== undefined) {

@@ -732,7 +732,7 @@ export class DoudizhuView extends TableView {
   showPrevTrick() {
     const obs = this.obs();
     const trick = obs ? previousTrick(obs) : [];
-    const body = h("div.prev-trick");
+    const body = h("div.ddz-prev-trick");
     if (!trick.length) add(body, h("p.muted", t("no_prev_trick")));
     for (const [seat, move, kind] of trick) {
       add(body, h("div.pt-row", { dataset: { seat } }, h("span.pt-name", this.ctx.seatName(seat)),

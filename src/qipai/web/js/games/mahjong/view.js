@@ -293,8 +293,12 @@ export class MahjongView extends TableView {
       for (const a of [...legal].sort((x, y) => order(x) - order(y))) {
         add(main, this.button(a, { cls: a === "pass" ? "ghost" : a === "hu" ? "primary hu" : "primary" }));
       }
+      // the window's seconds, as the server counts them for this seat (in 托管 too: the seat may still claim by
+      // hand until its auto-play answers); no deadline known, no countdown (never an empty circle)
       const left = this.secondsLeft();
-      add(main, h("span.mj-countdown", { dataset: { left: left ?? "" } }, left === null ? "" : t("claim_left", { n: left })));
+      if (left !== null) {
+        add(main, h("span.mj-countdown", { dataset: { left }, class: left <= 3 ? "low" : undefined }, t("claim_left", { n: left })));
+      }
       return;
     }
     if (obs.must === "win" || obs.must === "dailou") {
@@ -325,9 +329,13 @@ export class MahjongView extends TableView {
     const el = this.s.actMain.querySelector(".mj-countdown");
     if (!el) return;
     const left = this.secondsLeft();
-    el.dataset.left = left ?? "";
-    el.textContent = left === null ? "" : t("claim_left", { n: left });
-    el.classList.toggle("low", left !== null && left <= 3);
+    if (left === null) {
+      el.remove();
+      return;
+    }
+    el.dataset.left = left;
+    el.textContent = t("claim_left", { n: left });
+    el.classList.toggle("low", left <= 3);
   }
 
   key(e) {
