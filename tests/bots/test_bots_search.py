@@ -105,7 +105,7 @@ def test_a_margin_of_one_keeps_the_heuristics_move_unless_it_was_dropped() -> No
     ("search:belief=2", "search option belief must be at most 1, got 2.0"),
     ("search:nodes=0", "search option nodes must be at least 1, got 0"),
     ("search:margin=-0.1", "search option margin must be at least 0, got -0.1"),
-    ("search:playout=slow", "search option playout must be one of ['heuristic', 'fast'], got 'slow'"),
+    ("search:playout=slow", "search option playout must be one of ['heuristic', 'fast', 'learned'], got 'slow'"),
     ("search:clock=sun", "search option clock must be one of ['cpu', 'wall'], got 'sun'"),
     ("search:speed=1", "unknown search option speed: expected time=X (0.001 to 3600), samples=N"),
     ("noisy:p=1.5", "noisy option p must be at most 1, got 1.5"),

@@ -143,7 +143,7 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
                          max_candidates=o["candidates"], clock=o["clock"], belief=o["belief"],
                          proposals=o["proposals"], bidding=o["bid"], leaf=o["leaf"], depth=o["depth"],
                          solve_cards=o["solve"], solve_nodes=o["nodes"], margin=o["margin"],
-                         reply=o["reply"])
+                         reply=o["reply"], playout_policy=_playout_policy(o["playout"], o["weights"]))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 
@@ -165,6 +165,27 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     if opts:
         raise OptionError(f"bot {sp.name!r} takes no options")
     return get_bot(sp.name, seed)
+
+
+def _playout_policy(playout: str, weights: str) -> Any:
+    """The learned play-out policy a search spec names (``None`` for the others)."""
+    if weights and playout != "learned":
+        raise OptionError("search option weights is for playout=learned")
+    if playout != "learned":
+        return None
+    from .playout import cached_policy, load_policy
+
+    if not weights:
+        return cached_policy()
+    if weights not in _PLAYOUT_CACHE:
+        try:
+            _PLAYOUT_CACHE[weights] = load_policy(Path(weights))
+        except (OSError, ValueError, KeyError) as e:
+            raise OptionError(f"search play-out weights {weights}: {e}") from None
+    return _PLAYOUT_CACHE[weights]
+
+
+_PLAYOUT_CACHE: dict[str, Any] = {}
 
 
 # ---------------------------------------------------------------------------------------------- one game

@@ -16,9 +16,10 @@ sampled deal and the deal is finished quickly; the move that wins most often acr
    measured precisely), and each sample is finished by a **play-out** in which every seat plays the heuristic
    bot's policy from its own point of view (its hand, and the other hands together as the unseen cards).
    ``fast_playouts=True`` uses a leaner policy instead (plan once, lead the weakest play of the plan, answer
-   with the cheapest play of the plan that beats): five times faster, weaker.  When few cards are left
-   (:data:`SOLVE_CARDS` in all hands) the sample is instead **solved exactly** by a perfect-information AND/OR
-   search with a transposition table.
+   with the cheapest play of the plan that beats): five times faster, weaker; a ``playout_policy``
+   (:mod:`~qipai.games.doudizhu.bots.playout`, learned from the search's own choices) draws the moves instead.
+   When few cards are left (:data:`SOLVE_CARDS` in all hands) the sample is instead **solved exactly** by a
+   perfect-information AND/OR search with a transposition table.
 4. **Budget.**  Samples are drawn until the time budget per move is spent (default 1 s on one core,
    ``time_budget``) or, for reproducible games, exactly ``samples`` of them.  Every 8 samples a candidate
    clearly worse than the best (its paired difference more than three standard errors) is dropped; when one
@@ -53,6 +54,7 @@ from ..moves import legal_moves
 from ..rules import Rules
 from .hand import best_plan, minus, plan_score, rules_key
 from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
+from .playout import PlayoutPolicy
 from .view import View, action_moves, read_view
 
 PASS_EVIDENCE = 0.35
@@ -80,7 +82,9 @@ OPTIONS = OptionSet([
     Option("time", float, 1.0, lo=0.001, hi=3600.0, doc="seconds per move"),
     Option("samples", int, None, lo=1, hi=10**7, nullable=True,
            doc="a fixed number of sampled deals per move (reproducible) instead of a time budget"),
-    Option("playout", str, "heuristic", choices=("heuristic", "fast"), doc="the play-out policy"),
+    Option("playout", str, "heuristic", choices=("heuristic", "fast", "learned"),
+           doc="the play-out policy (learned: the heuristic corrected by weights fitted to the search's choices)"),
+    Option("weights", str, "", doc="the learned play-out policy's weights file (default: the committed ones)"),
     Option("candidates", int, 8, lo=1, hi=1000, doc="how many moves are compared at most"),
     Option("clock", str, "cpu", choices=("cpu", "wall"), doc="how the budget is measured (the arena: CPU time)"),
     Option("belief", float, 1.0, lo=0.001, hi=1.0, doc="weight of a deal per decision it does not explain"),
@@ -102,11 +106,15 @@ OPTIONS = OptionSet([
 class Sim:
     """A perfect-information deal in the play phase, played to the end by the fast play-out policy."""
 
-    __slots__ = ("fast", "hands", "landlord", "last", "last_by", "left", "n", "plans", "rules", "to_act", "total")
+    __slots__ = ("fast", "hands", "landlord", "last", "last_by", "learned", "left", "n", "plans", "rng", "rules",
+                 "to_act", "total")
 
     def __init__(self, rules: Rules, hands: list[list[int]], landlord: int, to_act: int, last: Move | None,
-                 last_by: int, fast: bool = True) -> None:
+                 last_by: int, fast: bool = True, learned: PlayoutPolicy | None = None,
+                 rng: random.Random | None = None) -> None:
         self.fast = fast
+        self.learned = learned
+        self.rng = rng
         self.rules = rules
         self.n = len(hands)
         self.hands = hands
@@ -131,6 +139,8 @@ class Sim:
         s.last_by = self.last_by
         s.plans = [None if p is None else list(p) for p in self.plans]
         s.fast = self.fast
+        s.learned = self.learned
+        s.rng = self.rng
         return s
 
     def apply(self, m: Move | None) -> int | None:
@@ -176,11 +186,14 @@ class Sim:
         return tuple([t - x for t, x in zip(self.total, h, strict=True)])
 
     def policy(self) -> Move | None:
-        """The play-out policy for the seat to act: the fast one, or the heuristic bot's."""
+        """The play-out policy for the seat to act: the fast one, the heuristic bot's, or the learned one."""
         if not self.fast:
             s = self.to_act
-            return choose_play(Situation(self.rules, s, self.n, self.landlord, tuple(self.hands[s]), self.left,
-                                         self.last, self.last_by, self.pool(s)))
+            sit = Situation(self.rules, s, self.n, self.landlord, tuple(self.hands[s]), self.left, self.last,
+                            self.last_by, self.pool(s))
+            if self.learned is not None:
+                return self.learned.choose(sit, self.rng)
+            return choose_play(sit)
         return self.fast_policy()
 
     def fast_policy(self) -> Move | None:
@@ -540,7 +553,7 @@ class SearchBot:
                  max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall", belief: float = 1.0,
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
-                 margin: float = MARGIN, reply: int = 0) -> None:
+                 margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -574,6 +587,7 @@ class SearchBot:
         if reply < 0:
             raise ValueError(f"search reply must be 0 or more, not {reply}")
         self.reply = reply
+        self.playout_policy = playout_policy
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -720,6 +734,7 @@ class SearchBot:
             if timed and n >= 2 and now() >= deadline:
                 break
             hands = sampler.deal()
+            stream_seed = self.rng.getrandbits(32) if self.playout_policy is not None else 0
             total_cards = sum(sum(h) for h in hands)
             solver = None
             if solve_ok and total_cards <= self.solve_cards:
@@ -736,8 +751,11 @@ class SearchBot:
                         solver = None
                         solve_ok = False
                 if win is None:
+                    # a learned play-out draws its moves; every candidate's from the same stream (common
+                    # random numbers)
+                    stream = None if self.playout_policy is None else random.Random(stream_seed)
                     sim = Sim(v.rules, [list(h) for h in hands], v.landlord, v.seat, v.last, v.last_by,
-                              self.fast_playouts)
+                              self.fast_playouts, self.playout_policy, stream)
                     out = sim.apply(m)
                     if out is None:
                         if net is not None:

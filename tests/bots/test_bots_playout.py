@@ -1,0 +1,182 @@
+"""The learned play-out policy: its candidates, its features, the committed weights, reproducible training, and
+the search and the arena with it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from qipai.core.options import OptionError
+from qipai.games.doudizhu.bots.arena import make_bot
+from qipai.games.doudizhu.bots.heuristic import Situation, choose_play
+from qipai.games.doudizhu.bots.playout import (
+    CANDIDATES,
+    FEATURES,
+    WEIGHTS,
+    PlayoutPolicy,
+    candidates,
+    features,
+    load_policy,
+)
+from qipai.games.doudizhu.bots.research import load_deals, research_game
+from qipai.games.doudizhu.bots.search import SearchBot, Sim
+from qipai.games.doudizhu.bots.view import counts_of_text
+from qipai.games.doudizhu.combos import beats
+from qipai.games.doudizhu.moves import legal_moves
+from qipai.games.doudizhu.rules import PRESETS
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = PRESETS["classic"]
+
+
+def trainer() -> object:
+    spec = importlib.util.spec_from_file_location("train_playout", ROOT / "bench" / "train_playout.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["train_playout"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def situations(n_deals: int = 6) -> list[Situation]:
+    """Situations met in heuristic play-outs of a few research deals (every seat's point of view)."""
+    out: list[Situation] = []
+    for d in load_deals(n_deals):
+        hands = [counts_of_text(h) for h in d.hands]
+        for r, k in enumerate(counts_of_text(d.kitty)):
+            hands[0][r] += k
+        sim = Sim(RULES, hands, 0, 0, None, -1, fast=False)
+        for _ in range(400):
+            s = sim.to_act
+            out.append(Situation(RULES, s, 3, 0, tuple(sim.hands[s]), list(sim.left), sim.last, sim.last_by,
+                                 sim.pool(s)))
+            if sim.apply(sim.policy()) is not None:
+                break
+    return out
+
+
+def test_candidates_are_legal_distinct_and_start_with_the_heuristic() -> None:
+    for s in situations():
+        cands = candidates(s)
+        assert cands[0] == choose_play(s)
+        assert 1 <= len(cands) <= CANDIDATES
+        keys = [None if m is None else m.counts for m in cands]
+        assert len(set(keys)) == len(keys)
+        for m in cands:
+            if m is None:
+                assert s.last is not None  # no passing on a lead
+                continue
+            assert all(s.hand[r] >= k for r, k in m.parts)
+            assert s.last is None or beats(m, s.last)
+
+
+def test_a_policy_of_the_pick_alone_is_the_heuristic() -> None:
+    p = PlayoutPolicy({"pick": 1.0})
+    for s in situations(4):
+        assert p.choose(s) == choose_play(s)
+
+
+def test_features_name_what_a_move_is() -> None:
+    s = Situation(RULES, 1, 3, 0, tuple(counts_of_text("33456789TJQ")), [2, 11, 17], None, 0,
+                  tuple(counts_of_text("44556677889TJQKKAA22BR")))
+    single = max((m for m in legal_moves(s.hand, RULES, None) if m.kind == "single"), key=lambda m: m.main)
+    names = {FEATURES[i]: x for i, x in features(s, single, False)}
+    assert names["lead_farmer_single"] == 1.0 and "pick" not in names
+    assert names["lead_single_enemy_low"] == 1.0  # the landlord holds two cards
+    assert names["out_after"] == pytest.approx(10 / 20)
+    passing = {FEATURES[i] for i, _ in features(
+        Situation(RULES, 1, 3, 0, s.hand, [2, 11, 17], single, 0, s.pool), None, True)}
+    assert passing == {"pick", "pass", "pass_vs_enemy", "pass_enemy_low"}
+
+
+def test_weights_of_unknown_features_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"unknown play-out features.*speed"):
+        PlayoutPolicy({"pick": 1.0, "speed": 2.0})
+    with pytest.raises(FileNotFoundError, match="train_playout"):
+        load_policy(tmp_path / "none.json")
+
+
+def test_the_committed_weights_load_and_differ_from_the_heuristic() -> None:
+    doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert set(doc["weights"]) <= set(FEATURES) and doc["weights"]["pick"] > 0
+    assert doc["recipe"]["script"] == "bench/train_playout.py"
+    p = load_policy()
+    import math
+
+    least = 1.0
+    for s in situations(8):
+        moves = candidates(s)
+        if len(moves) > 1:
+            sc = p.scores(s, moves)
+            least = min(least, 1 / sum(math.exp(x - sc[0]) for x in sc))
+    assert least < 0.5  # somewhere the heuristic's choice is not the likelier move of the learned policy
+
+
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    tp = trainer()
+    args = ["--games", "3", "--samples", "4", "--jobs", "1", "--steps", "20", "--valid", "0.34"]
+    assert tp.main([*args, "--data", str(tmp_path / "d.json.gz"), "--out", str(tmp_path / "a.json")]) == 0  # type: ignore[attr-defined]
+    assert tp.main(["--train-only", "--data", str(tmp_path / "d.json.gz"), "--steps", "20", "--valid", "0.34",  # type: ignore[attr-defined]
+                    "--out", str(tmp_path / "b.json")]) == 0
+    a = json.loads((tmp_path / "a.json").read_text())
+    b = json.loads((tmp_path / "b.json").read_text())
+    assert a["weights"] == b["weights"] and a["weights"] != {"pick": 1.0}
+    assert a["recipe"]["games"] == 3 and a["recipe"]["samples"] == 4
+    load_policy(tmp_path / "a.json")
+
+
+def test_search_with_learned_playouts_is_legal_and_reproducible() -> None:
+    def play(seed: int) -> list[str]:
+        g = research_game(load_deals(2)[1])
+        bot = SearchBot(seed, samples=8, playout_policy=load_policy())
+        out = []
+        for _ in range(8):
+            a = bot.act(g.observe(g.to_act), g.legal_actions())
+            assert a in g.legal_actions()
+            out.append(a)
+            g.apply(a)
+        return out
+
+    assert play(4) == play(4)
+
+
+def test_arena_specs_of_the_learned_playouts(tmp_path: Path) -> None:
+    bot = make_bot("search:playout=learned,samples=4", 1)
+    assert isinstance(bot, SearchBot) and bot.playout_policy is not None
+    assert make_bot("search:samples=4", 1).playout_policy is None  # type: ignore[attr-defined]
+    with pytest.raises(OptionError, match="weights is for playout=learned"):
+        make_bot("search:weights=/tmp/x.json", 1)
+    with pytest.raises(OptionError, match="no play-out weights at"):
+        make_bot(f"search:playout=learned,weights={tmp_path / 'missing.json'}", 1)
+    (tmp_path / "bad.json").write_text(json.dumps({"weights": {"pick": 1, "luck": 3}}))
+    with pytest.raises(OptionError, match="unknown play-out features"):
+        make_bot(f"search:playout=learned,weights={tmp_path / 'bad.json'}", 1)
+    (tmp_path / "broken.json").write_text("{")
+    with pytest.raises(OptionError, match=r"broken\.json"):
+        make_bot(f"search:playout=learned,weights={tmp_path / 'broken.json'}", 1)
+
+
+def test_drawn_moves_follow_the_policy_distribution() -> None:
+    import math
+    import random
+
+    sure = PlayoutPolicy({"pick": 60.0})
+    rng = random.Random(3)
+    for s in situations(3):
+        assert sure.choose(s, rng) == choose_play(s)  # one move holds all the probability
+    p = load_policy()
+    s = next(s for s in situations(8) if len(candidates(s)) >= 3)
+    moves = candidates(s)
+    sc = p.scores(s, moves)
+    probs = [math.exp(x - max(sc)) for x in sc]
+    probs = [x / sum(probs) for x in probs]
+    rng = random.Random(5)
+    n = 4000
+    drawn = [p.choose(s, rng) for _ in range(n)]
+    for m, q in zip(moves, probs, strict=True):
+        share = sum(d == m for d in drawn) / n
+        assert abs(share - q) < 4 * math.sqrt(q * (1 - q) / n) + 1e-9, (m, share, q)
