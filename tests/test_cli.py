@@ -148,3 +148,10 @@ def test_serve_rejects_a_bad_option() -> None:
     assert out.returncode == 2
     out = run("serve", "--bot-fill-wait", "soon")
     assert out.returncode == 2 and "bot-fill-wait" in out.stderr
+
+
+def test_selfplay_refuses_a_record_path_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    for path, words in [(tmp_path / "missing" / "deal.json", "no folder"), (tmp_path, "is a folder")]:
+        out = run("selfplay", "--seed", "3", "--quiet", "--record", str(path))
+        assert out.returncode == 2 and out.stderr.startswith("error: --record") and words in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr and "winner" not in out.stdout

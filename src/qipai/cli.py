@@ -114,6 +114,8 @@ def selfplay(
         names *= r.players
     if len(names) != r.players:
         _fail(f"--bots needs 1 or {r.players} names, got {len(names)}")
+    if record is not None:
+        _check_out(record, "--record")
     try:
         seats = [get_bot(name, seed * 31 + i) for i, name in enumerate(names)]
     except KeyError as e:
