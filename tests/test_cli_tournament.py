@@ -63,3 +63,10 @@ def test_bad_input_is_refused_with_a_reason() -> None:
     assert p.returncode == 2 and "JSON object" in p.stderr
     p = run("--entrants", "10")
     assert p.returncode == 2 and "at most 9" in p.stderr
+
+
+def test_a_json_path_it_cannot_write_is_refused_before_the_match_is_played(tmp_path: Path) -> None:
+    for path, words in [(tmp_path / "missing" / "s.json", "no folder"), (tmp_path, "is a folder")]:
+        p = run("--preset", "sit_and_go_9", "--no-progress", "--json", str(path))
+        assert p.returncode == 2 and p.stderr.startswith("error: --json") and words in p.stderr, p.stderr
+        assert "Traceback" not in p.stderr and "place" not in p.stdout

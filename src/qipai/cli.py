@@ -369,6 +369,8 @@ def tournament(
 
     if preset not in PRESETS:
         _fail(f"unknown match preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    if json_out is not None:
+        _check_out(json_out, "--json")
     data: dict[str, Any] = {"preset": preset}
     if override:
         try:
