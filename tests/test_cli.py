@@ -155,3 +155,11 @@ def test_selfplay_refuses_a_record_path_it_cannot_write_before_playing(tmp_path:
         out = run("selfplay", "--seed", "3", "--quiet", "--record", str(path))
         assert out.returncode == 2 and out.stderr.startswith("error: --record") and words in out.stderr, out.stderr
         assert "Traceback" not in out.stderr and "winner" not in out.stdout
+
+
+def test_replay_refuses_a_record_with_a_number_too_long_to_read(tmp_path: Path) -> None:
+    rec = tmp_path / "huge.json"
+    rec.write_text('{"format": "qipai-record", "seed": 1' + "0" * 5000 + "}")
+    out = run("replay", str(rec))
+    assert out.returncode == 2 and out.stderr.startswith("error:") and "number too long" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr

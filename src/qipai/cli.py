@@ -51,6 +51,8 @@ def _read_json(file: Path, what: str = "a JSON game record") -> Any:
         _fail(f"{file} is not text (UTF-8), not {what}")
     except json.JSONDecodeError as e:
         _fail(f"{file} is not JSON: {e}")
+    except ValueError:  # a number of more than 4300 digits
+        _fail(f"{file} holds a number too long to be {what}")
     except RecursionError:
         _fail(f"{file} is JSON nested too deeply to be {what}")
 
