@@ -70,3 +70,11 @@ def test_a_json_path_it_cannot_write_is_refused_before_the_match_is_played(tmp_p
         p = run("--preset", "sit_and_go_9", "--no-progress", "--json", str(path))
         assert p.returncode == 2 and p.stderr.startswith("error: --json") and words in p.stderr, p.stderr
         assert "Traceback" not in p.stderr and "place" not in p.stdout
+
+
+def test_set_with_a_number_too_long_or_nesting_too_deep_is_a_one_line_error() -> None:
+    for text, words in [('{"stages": [{"rounds": [{"deals": 1' + "0" * 5000 + "}]}]}", "number too long"),
+                        ("[" * 20_000 + "]" * 20_000, "nested too deeply")]:
+        p = run("--no-progress", "--set", text)
+        assert p.returncode == 2 and p.stderr.startswith("error: --set") and words in p.stderr, p.stderr[-500:]
+        assert "Traceback" not in p.stderr

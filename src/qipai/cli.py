@@ -379,6 +379,10 @@ def tournament(
             extra = json.loads(override)
         except json.JSONDecodeError as e:
             _fail(f"--set is not JSON: {e}")
+        except ValueError:  # a number of more than 4300 digits
+            _fail("--set holds a number too long to read")
+        except RecursionError:
+            _fail("--set is JSON nested too deeply to be a definition")
         if not isinstance(extra, dict):
             _fail("--set must be a JSON object")
         data.update(extra)
