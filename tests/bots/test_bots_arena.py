@@ -346,3 +346,28 @@ def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path) -> N
     again = run_arena("heuristic", "random", deals=data["deals"] + 1, protocol="research", progress=False,
                       resume=out)
     assert again["deals"] == data["deals"] + 1
+
+
+def test_resume_refuses_a_result_with_foreign_or_corrupt_games_before_playing(tmp_path: Path) -> None:
+    """A result whose games are not arena games is a one-line error naming the game and the field, before any
+    deal is played (it used to be a traceback, or one after the whole run when the summary was made)."""
+    first = tmp_path / "r.json"
+    run_arena("heuristic", "random", deals=2, progress=False, json_path=first)
+    good = json.loads(first.read_text())
+    cases: list[tuple[object, object, str]] = [
+        ("settings", [1], "settings are not a JSON object"),
+        ("records", "junk", "records are not a list"),
+        ("records", [1], "game 1 of its records is not a JSON object"),
+        ("records", [{**good["records"][0], "x": 1}], "unknown field(s) x"),
+        ("records", [{k: v for k, v in good["records"][0].items() if k != "seats"}], "lacks seats"),
+        ("records", [good["records"][0], {**good["records"][1], "seats": None}], "game 2 of its records has bad"),
+        ("records", [{**good["records"][0], "landlord": 7, "scores": [1]}], "landlord, scores"),
+        ("seconds", "abc", "seconds are not a number"),
+    ]
+    for key, value, words in cases:
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**good, key: value}))
+        res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--deals", "3", "--no-progress",
+                                       "--resume", str(bad)])
+        assert res.exit_code == 2 and words in res.output, (key, value, res.output, res.exception)
+        assert "cannot resume" in res.output or "not an arena result" in res.output

@@ -39,7 +39,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -548,6 +548,8 @@ def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
     except FileNotFoundError:
         raise FileNotFoundError(f"no arena result to resume at {path}") from None
     s = data.get("settings", {})
+    if not isinstance(s, dict):
+        raise ValueError(f"{path} is not an arena result: its settings are not a JSON object")
     want = {"bot_a": bot_a, "bot_b": bot_b, "rules": rules, "protocol": protocol, "seed": seed,
             "deals_file": deals_file}
     differ = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
@@ -556,11 +558,60 @@ def _resumed(path: Path, bot_a: str, bot_b: str, rules: str, protocol: str,
                          + ", ".join(f"{k} ({a!r} there, {b!r} here)" for k, (a, b) in differ.items()))
     if "records" not in data:
         raise ValueError(f"cannot resume {path}: it holds no games (written without keep_games)")
-    records = [GameRecord(**r) for r in data["records"]]
+    raw = data["records"]
+    if not isinstance(raw, list):
+        raise ValueError(f"cannot resume {path}: its records are not a list of games")
+    players = PRESETS[rules].players
+    records = []
+    for i, r in enumerate(raw):
+        why = _bad_record(r, players)
+        if why:
+            raise ValueError(f"cannot resume {path}: game {i + 1} of its records {why}")
+        records.append(GameRecord(**r))
+    seconds = data.get("seconds") or 0.0
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not math.isfinite(seconds):
+        raise ValueError(f"cannot resume {path}: its seconds are not a number")
     halves: dict[int, int] = {}
     for x in records:
         halves[x.deal] = halves.get(x.deal, 0) + 1
-    return [x for x in records if halves[x.deal] == 2], float(data.get("seconds") or 0.0)
+    return [x for x in records if halves[x.deal] == 2], float(seconds)
+
+
+def _bad_record(r: object, players: int) -> str | None:
+    """What is wrong with one game of a result read back for a resume (``None``: it is a game of ``players``
+    seats), so a foreign or corrupt file is refused before any deal is played, not when the summary is made."""
+    if not isinstance(r, dict):
+        return "is not a JSON object"
+    names = [f.name for f in fields(GameRecord)]
+    extra = sorted(set(r) - set(names))
+    if extra:
+        return f"has unknown field(s) {', '.join(map(str, extra))}"
+    missing = [n for n in names[:8] if n not in r]  # deal .. bombs; the later fields have defaults
+    if missing:
+        return f"lacks {', '.join(missing)}"
+
+    def whole(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    checks = [
+        ("deal", whole(r["deal"]) and r["deal"] >= 0),
+        ("half", r["half"] in (0, 1) and whole(r["half"])),
+        ("seats", isinstance(r["seats"], list) and len(r["seats"]) == players
+         and all(x in ("A", "B") for x in r["seats"])),
+        ("landlord", r["landlord"] is None or (whole(r["landlord"]) and 0 <= r["landlord"] < players)),
+        ("winner", r["winner"] in (None, "landlord", "farmers")),
+        ("points", whole(r["points"])),
+        ("scores", isinstance(r["scores"], list) and len(r["scores"]) == players and all(map(whole, r["scores"]))),
+        ("bombs", whole(r["bombs"])),
+        ("cards", isinstance(r.get("cards", ""), str)),
+        ("decisions", isinstance(r.get("decisions", {}), dict)
+         and all(whole(v) for v in r.get("decisions", {}).values())),
+        ("seconds", isinstance(r.get("seconds", {}), dict)
+         and all(isinstance(v, (int, float)) for v in r.get("seconds", {}).values())),
+        ("actions", isinstance(r.get("actions", []), list) and all(isinstance(a, str) for a in r.get("actions", []))),
+    ]
+    bad = [name for name, ok in checks if not ok]
+    return f"has bad field(s) {', '.join(bad)} for an arena game of {players} seats" if bad else None
 
 
 def _ci_reached(result: dict[str, Any], target: float) -> bool:
