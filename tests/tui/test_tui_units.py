@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -222,6 +223,36 @@ def test_line_reader_times_out_and_splits_lines() -> None:
         os.close(w)
         with pytest.raises(EOFError):
             reader.readline(1)
+
+
+def test_line_reader_cuts_a_line_too_long_and_reads_the_next() -> None:
+    """A megabyte typed or piped on one line is cut to MAX_LINE characters (the rest is read and dropped, never
+    kept whole), so it can neither fill memory nor come back in full in the error message."""
+    from qipai.tui.reader import MAX_LINE
+
+    long = "3" * 1_000_000
+    text = long + "\npass\n" + long
+
+    def check(reader: LineReader) -> None:
+        assert reader.readline(10) == "3" * MAX_LINE
+        assert len(reader.buf) < 5 * MAX_LINE
+        assert reader.readline(10) == "pass"
+        assert reader.readline(10) == "3" * MAX_LINE
+        with pytest.raises(EOFError):
+            reader.readline(10)
+
+    check(LineReader(io.StringIO(text)))
+    r, w = os.pipe()
+
+    def write() -> None:
+        with os.fdopen(w, "wb") as wf:
+            wf.write(text.encode())
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    with os.fdopen(r, "r") as rf:
+        check(LineReader(rf))
+    writer.join()
 
 
 def test_line_reader_without_a_descriptor() -> None:

@@ -17,10 +17,14 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
+MAX_LINE = 2000
+"""The most characters of a line that are kept (far more than any command); the rest of a longer line is
+read and dropped, so a pasted or piped megabyte neither fills memory nor comes back whole in an error message."""
+
 
 class LineReader:
     """Reads one line at a time; :meth:`readline` returns ``None`` when the time is up and raises
-    :class:`EOFError` at the end of input."""
+    :class:`EOFError` at the end of input.  A line longer than :data:`MAX_LINE` is cut to that length."""
 
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.stream = stream if stream is not None else sys.stdin
@@ -40,10 +44,13 @@ class LineReader:
     def readline(self, timeout: float | None = None) -> str | None:
         """The next line without its line ending, or ``None`` if ``timeout`` seconds pass first."""
         if self.fd is None:
-            line = self.stream.readline()
+            line = self.stream.readline(MAX_LINE + 1)
             if not line:
                 raise EOFError
-            return line.rstrip("\r\n")
+            rest = line
+            while len(rest) == MAX_LINE + 1 and not rest.endswith("\n"):  # drop the rest of a long line
+                rest = self.stream.readline(MAX_LINE + 1)
+            return line.rstrip("\r\n")[:MAX_LINE]
         import select
 
         deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
@@ -59,11 +66,20 @@ class LineReader:
             if not chunk:
                 if self.buf:
                     rest, self.buf = self.buf, b""
-                    return rest.decode("utf-8", "replace").rstrip("\r")
+                    return self._text(rest)
                 raise EOFError
+            if len(self.buf) > 4 * MAX_LINE:  # a line too long: keep its start, drop the rest up to its end
+                end = chunk.find(b"\n")
+                if end < 0:
+                    continue
+                chunk = chunk[end:]
             self.buf += chunk
         line, _, self.buf = self.buf.partition(b"\n")
-        return line.decode("utf-8", "replace").rstrip("\r")
+        return self._text(line)
+
+    @staticmethod
+    def _text(line: bytes) -> str:
+        return line.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE]
 
 
 def ask_line(console: Console, reader: LineReader, prompt: str, deadline: float | None = None,
