@@ -163,3 +163,12 @@ def test_replay_refuses_a_record_with_a_number_too_long_to_read(tmp_path: Path) 
     out = run("replay", str(rec))
     assert out.returncode == 2 and out.stderr.startswith("error:") and "number too long" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_an_unknown_rule_option_lists_every_option_the_game_accepts() -> None:
+    out = run("play", "--game", "mahjong", "-o", "speed=1")
+    assert out.returncode == 2 and out.stderr.startswith("error: unknown rule option 'speed'"), out.stderr
+    from qipai.core.registry import get_factory
+
+    for name in [o.name for o in get_factory("mahjong").info.options]:
+        assert name in out.stderr, (name, out.stderr)

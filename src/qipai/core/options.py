@@ -212,7 +212,7 @@ def options_from_text(declared: OptionSet, raw: Mapping[str, Any]) -> dict[str, 
     >>> options_from_text(opts, {"speed": "1"})
     Traceback (most recent call last):
     ...
-    qipai.core.options.OptionError: unknown rule option 'speed': known options are level, limit, ...
+    qipai.core.options.OptionError: unknown rule option 'speed': known options are level, limit, step, throws
     """
     out: dict[str, Any] = {}
     for k, v in raw.items():
@@ -221,7 +221,7 @@ def options_from_text(declared: OptionSet, raw: Mapping[str, Any]) -> dict[str, 
             continue
         if k not in declared:
             names = sorted(o.name for o in declared)
-            raise OptionError(f"unknown rule option {k!r}: known options are {', '.join(names[:2])}, ...")
+            raise OptionError(f"unknown rule option {k!r}: known options are {', '.join(names)}")
         opt = declared[k]
         if not isinstance(v, str) or opt.kind is str:
             out[k] = v
