@@ -18,6 +18,7 @@ One step of expert iteration, on CPU, from data this project makes:
 
     python bench/train_playout.py --games 1200 --jobs 2 --data /tmp/playout_data.json.gz
     python bench/train_playout.py --data /tmp/playout_data.json.gz --train-only   # refit from the saved data
+    python bench/train_playout.py --duel 500 --jobs 2     # the policy's likeliest moves against the heuristic
 """
 
 from __future__ import annotations
@@ -181,6 +182,32 @@ def accuracy(w: Any, x: Any, mask: Any, y: Any) -> float:
     return float((z.argmax(axis=1) == y).mean())
 
 
+def duel(weights: Path, deals: int, jobs: int) -> None:
+    """The policy as a bot of its own (its likeliest move at every play) against the heuristic, in the arena's
+    research protocol."""
+    from qipai.bots import register
+    from qipai.games.doudizhu.bots.arena import report_lines, run_arena
+    from qipai.games.doudizhu.bots.heuristic import HeuristicBot, action_for, situation_of
+    from qipai.games.doudizhu.bots.playout import load_policy
+    from qipai.games.doudizhu.bots.view import action_moves, read_view
+
+    policy = load_policy(weights)
+
+    class PolicyBot(HeuristicBot):
+        name = "playout_policy"
+
+        def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+            if observation.get("phase") != "play" or len(legal_actions) == 1:
+                return super().act(observation, legal_actions)
+            v = read_view(observation)
+            return action_for(policy.choose(situation_of(v)), action_moves(legal_actions, v.rules), legal_actions)
+
+    register("playout_policy", PolicyBot, game="doudizhu")  # worker processes are forked: they have it too
+    r = run_arena("playout_policy", "heuristic", deals=deals, jobs=jobs, protocol="research", progress=False,
+                  keep_games=False)
+    print("\n".join(report_lines(r)))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1200)
@@ -193,7 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=400)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--duel", type=int, metavar="DEALS", help="play the weights of --out against the heuristic")
     a = ap.parse_args(argv)
+    if a.duel:
+        duel(a.out, a.duel, a.jobs)
+        return 0
     from qipai.games.doudizhu.bots.playout import CANDIDATES, FEATURES
 
     if a.train_only:

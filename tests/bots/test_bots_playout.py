@@ -180,3 +180,10 @@ def test_drawn_moves_follow_the_policy_distribution() -> None:
     for m, q in zip(moves, probs, strict=True):
         share = sum(d == m for d in drawn) / n
         assert abs(share - q) < 4 * math.sqrt(q * (1 - q) / n) + 1e-9, (m, share, q)
+
+
+def test_the_duel_plays_the_policy_against_the_heuristic(capsys: pytest.CaptureFixture[str]) -> None:
+    tp = trainer()
+    assert tp.main(["--duel", "2", "--jobs", "1"]) == 0  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
+    assert "A playout_policy" in out and "B heuristic" in out and "2 deals, 4 games" in out
