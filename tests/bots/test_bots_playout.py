@@ -3,13 +3,13 @@ the search and the arena with it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from benchscripts import bench_script
 from qipai.core.options import OptionError
 from qipai.games.doudizhu.bots.arena import make_bot
 from qipai.games.doudizhu.bots.heuristic import Situation, choose_play
@@ -33,13 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = PRESETS["classic"]
 
 
-def trainer() -> object:
-    spec = importlib.util.spec_from_file_location("train_playout", ROOT / "bench" / "train_playout.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_playout"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def trainer() -> ModuleType:
+    return bench_script("train_playout")
 
 
 def situations(n_deals: int = 6) -> list[Situation]:
@@ -119,8 +114,8 @@ def test_the_committed_weights_load_and_differ_from_the_heuristic() -> None:
 def test_training_is_reproducible(tmp_path: Path) -> None:
     tp = trainer()
     args = ["--games", "3", "--samples", "4", "--jobs", "1", "--steps", "20", "--valid", "0.34"]
-    assert tp.main([*args, "--data", str(tmp_path / "d.json.gz"), "--out", str(tmp_path / "a.json")]) == 0  # type: ignore[attr-defined]
-    assert tp.main(["--train-only", "--data", str(tmp_path / "d.json.gz"), "--steps", "20", "--valid", "0.34",  # type: ignore[attr-defined]
+    assert tp.main([*args, "--data", str(tmp_path / "d.json.gz"), "--out", str(tmp_path / "a.json")]) == 0
+    assert tp.main(["--train-only", "--data", str(tmp_path / "d.json.gz"), "--steps", "20", "--valid", "0.34",
                     "--out", str(tmp_path / "b.json")]) == 0
     a = json.loads((tmp_path / "a.json").read_text())
     b = json.loads((tmp_path / "b.json").read_text())
@@ -147,7 +142,7 @@ def test_search_with_learned_playouts_is_legal_and_reproducible() -> None:
 def test_arena_specs_of_the_learned_playouts(tmp_path: Path) -> None:
     bot = make_bot("search:playout=learned,samples=4", 1)
     assert isinstance(bot, SearchBot) and bot.playout_policy is not None
-    assert make_bot("search:samples=4", 1).playout_policy is None  # type: ignore[attr-defined]
+    assert make_bot("search:samples=4", 1).playout_policy is None
     with pytest.raises(OptionError, match="weights is for playout=learned"):
         make_bot("search:weights=/tmp/x.json", 1)
     with pytest.raises(OptionError, match="no play-out weights at"):
@@ -184,6 +179,6 @@ def test_drawn_moves_follow_the_policy_distribution() -> None:
 
 def test_the_duel_plays_the_policy_against_the_heuristic(capsys: pytest.CaptureFixture[str]) -> None:
     tp = trainer()
-    assert tp.main(["--duel", "2", "--jobs", "1"]) == 0  # type: ignore[attr-defined]
+    assert tp.main(["--duel", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "A playout_policy" in out and "B heuristic" in out and "2 deals, 4 games" in out

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
 
+from benchscripts import bench_script
 from qipai.games.doudizhu.bots.research import load_deals, research_game
 from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.bots.value import INPUTS, ValueNet, load_value, position_features
@@ -19,13 +19,8 @@ from qipai.games.doudizhu.rules import PRESETS
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def trainer() -> object:
-    spec = importlib.util.spec_from_file_location("train_value", ROOT / "bench" / "train_value.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["train_value"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+def trainer() -> ModuleType:
+    return bench_script("train_value")
 
 
 def test_features_are_relative_to_the_landlord() -> None:
@@ -55,14 +50,14 @@ def test_committed_weights_load_fast_and_predict() -> None:
 
 def test_training_is_reproducible(tmp_path: Path) -> None:
     tv = trainer()
-    x, y, g = tv.make_data(30)  # type: ignore[attr-defined]
+    x, y, g = tv.make_data(30)
     assert x.shape[1] == INPUTS and len(x) == len(y) == len(g) and set(np.unique(y)) <= {0.0, 1.0}
-    a = tv.train(x, y, 1, log=False)  # type: ignore[attr-defined]
-    b = tv.train(x, y, 1, log=False)  # type: ignore[attr-defined]
+    a = tv.train(x, y, 1, log=False)
+    b = tv.train(x, y, 1, log=False)
     for k, v in a.params().items():
         assert np.array_equal(v, b.params()[k])
-    tv.save(a, tmp_path / "a.npz")  # type: ignore[attr-defined]
-    tv.save(b, tmp_path / "b.npz")  # type: ignore[attr-defined]
+    tv.save(a, tmp_path / "a.npz")
+    tv.save(b, tmp_path / "b.npz")
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     assert load_value(tmp_path / "a.npz").w[0].shape == (INPUTS, 128)
     assert not np.array_equal(a.w[0], ValueNet.random(5).w[0])  # it did learn something

@@ -32,6 +32,7 @@ import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..cards import ACE, TWO
 from ..combos import Move
@@ -70,11 +71,15 @@ FEATURES = _feature_names()
 _INDEX = {n: i for i, n in enumerate(FEATURES)}
 
 
-def candidates(s: Situation, k: int = CANDIDATES) -> list[Move | None]:
-    """At most ``k`` moves for situation ``s``, the heuristic's choice first: when leading, the plays of its
-    plan (weakest first); when answering, passing, the highest answer, the smallest bomb, then the others from
-    the lowest."""
-    pick = choose_play(s)
+_PICK: Any = object()
+
+
+def candidates(s: Situation, k: int = CANDIDATES, first: Move | None = _PICK,
+               plan: Sequence[Move] | None = None) -> list[Move | None]:
+    """At most ``k`` moves for situation ``s``: ``first`` (by default the heuristic's choice), then when leading
+    the plays of the plan (``plan``, by default the hand's best plan; weakest first), when answering passing,
+    the highest answer, the smallest bomb, then the others from the lowest."""
+    pick = choose_play(s) if first is _PICK else first
     out: list[Move | None] = [pick]
     seen = {None if pick is None else pick.counts}
 
@@ -85,7 +90,7 @@ def candidates(s: Situation, k: int = CANDIDATES) -> list[Move | None]:
             out.append(m)
 
     if s.last is None:
-        for g in sorted(best_plan(s.hand, s.rules).moves, key=_lead_key):
+        for g in sorted(best_plan(s.hand, s.rules).moves if plan is None else plan, key=_lead_key):
             add(g)
         return out
     add(None)

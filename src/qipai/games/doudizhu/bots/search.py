@@ -54,7 +54,7 @@ from ..moves import legal_moves
 from ..rules import Rules
 from .hand import best_plan, minus, plan_score, rules_key
 from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
-from .playout import PlayoutPolicy
+from .playout import PlayoutPolicy, candidates
 from .view import View, action_moves, read_view
 
 PASS_EVIDENCE = 0.35
@@ -275,31 +275,11 @@ class Sim:
     def replies(self, k: int) -> list[Move | None]:
         """At most ``k`` moves for the seat to act, its policy's first: passing, the highest answer and the
         smallest bomb when facing a play; the plays of its plan (lowest first) when leading."""
-        out: list[Move | None] = [self.policy()]
-        seen = {None if out[0] is None else out[0].counts}
-
-        def add(m: Move | None) -> None:
-            key = None if m is None else m.counts
-            if len(out) < k and key not in seen:
-                seen.add(key)
-                out.append(m)
-
-        last = self.last
-        if last is None:
-            for g in sorted(self.plan(self.to_act), key=_lead_key):
-                add(g)
-            return out
-        add(None)
-        answers = legal_moves(tuple(self.hands[self.to_act]), self.rules, last)
-        normal = [a for a in answers if not a.is_bomb]
-        if normal:
-            add(max(normal, key=lambda a: (a.main, -a.size)))
-        bombs = [a for a in answers if a.is_bomb]
-        if bombs:
-            add(min(bombs, key=lambda a: (a.size, a.main)))
-        for a in sorted(normal, key=lambda a: (a.main, -a.size)):
-            add(a)
-        return out
+        first = self.policy()
+        s = self.to_act
+        sit = Situation(self.rules, s, self.n, self.landlord, tuple(self.hands[s]), self.left, self.last,
+                        self.last_by, self.pool(s))
+        return candidates(sit, k, first, self.plan(s))
 
     def playout_upto(self, moves: int) -> int | None:
         """Play at most ``moves`` moves; the seat that went out, or ``None`` if nobody has yet."""

@@ -1,0 +1,21 @@
+"""Load a script of ``bench/`` as a module in a test (the scripts are not a package: each runs on its own)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def bench_script(name: str) -> ModuleType:
+    """``bench/<name>.py`` as the module ``name`` (registered in ``sys.modules``, as its worker processes
+    and pickled functions expect)."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
