@@ -371,3 +371,15 @@ def test_resume_refuses_a_result_with_foreign_or_corrupt_games_before_playing(tm
                                        "--resume", str(bad)])
         assert res.exit_code == 2 and words in res.output, (key, value, res.output, res.exception)
         assert "cannot resume" in res.output or "not an arena result" in res.output
+
+
+def test_a_run_without_a_terminal_logs_its_progress_in_lines(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import qipai.games.doudizhu.bots.arena as arena
+
+    monkeypatch.setattr(arena, "PROGRESS_SECONDS", 0.0)
+    arena.run_arena("heuristic", "random", deals=3, protocol="research", progress=True)
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert lines[0].startswith("heuristic vs random: 1/6 games, 0:") and "left" in lines[0]
+    assert lines[-1].startswith("heuristic vs random: 6/6 games") and lines[-1].endswith("about 0:00 left")
+    assert not any("━" in x for x in lines)  # no bar drawn into a log

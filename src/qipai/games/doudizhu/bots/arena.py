@@ -36,6 +36,7 @@ import multiprocessing as mp
 import pickle
 import random
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -684,9 +685,27 @@ def _ray_address_from_env() -> bool:
     return bool(os.environ.get("RAY_ADDRESS"))
 
 
+PROGRESS_SECONDS = 60.0
+"""How often a run whose standard error is not a terminal (a background run's log) reports its progress."""
+
+
 def _progress(it: Iterator[GameRecord], total: int, show: bool, label: str) -> Iterator[GameRecord]:
+    """Pass the games through, showing progress: a bar on a terminal, else a line on standard error every
+    :data:`PROGRESS_SECONDS` and at the end (a log of ``nohup qipai arena ... &`` says how far the run is)."""
     if not show:
         yield from it
+        return
+    if not sys.stderr.isatty():
+        t0 = last = time.monotonic()
+        for done, rec in enumerate(it, 1):
+            yield rec
+            now = time.monotonic()
+            if now - last >= PROGRESS_SECONDS or done == total:
+                last = now
+                took = now - t0
+                left = took / done * (total - done)
+                print(f"{label}: {done}/{total} games, {_clock(took)} elapsed, about {_clock(left)} left",
+                      file=sys.stderr, flush=True)
         return
     from rich.console import Console
     from rich.progress import (
@@ -705,6 +724,13 @@ def _progress(it: Iterator[GameRecord], total: int, show: bool, label: str) -> I
         for rec in it:
             yield rec
             bar.advance(task)
+
+
+def _clock(seconds: float) -> str:
+    """``h:mm:ss`` (or ``m:ss``) of a duration."""
+    m, sec = divmod(int(seconds + 0.5), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 def report_lines(result: dict[str, Any]) -> list[str]:
