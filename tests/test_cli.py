@@ -172,3 +172,24 @@ def test_an_unknown_rule_option_lists_every_option_the_game_accepts() -> None:
 
     for name in [o.name for o in get_factory("mahjong").info.options]:
         assert name in out.stderr, (name, out.stderr)
+
+
+def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tmp_path: Path) -> None:
+    """What fails only once the server starts (uvicorn's or the driver's traceback, exit 3, after "serving on")
+    is a one-line usage error before it starts; a password in the URL is not shown."""
+    (tmp_path / "file").write_text("")
+    cases = [
+        (("--port", "99999"), "--port must be 0 to 65535"),
+        (("--port", "-1"), "--port must be 0 to 65535"),
+        (("--database-url", "nonsense"), "is not a database URL"),
+        (("--database-url", "postgresql://qipai:secret@db/qipai"), "not an async driver"),
+        (("--database-url", "nosuch+driver://qipai:secret@db/qipai"), "no database 'nosuch+driver'"),
+        (("--database-url", f"sqlite+aiosqlite:///{tmp_path}/missing/q.db"), "no folder"),
+        (("--data-dir", str(tmp_path / "file")), "is a file"),
+        (("--data-dir", str(tmp_path / "file" / "data")), "cannot make it in"),
+    ]
+    for args, words in cases:
+        out = run("serve", "--data-dir", str(tmp_path / "data"), *args)
+        assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr and "serving on" not in out.stdout and "secret" not in out.stderr
+    assert not (tmp_path / "data").exists()

@@ -474,7 +474,7 @@ def serve(
     """
     from .host.settings import Settings
     from .server.__main__ import build_parser, overrides_from
-    from .server.run import Server, make_config
+    from .server.run import Server, check_settings, make_config
 
     if server_help:
         typer.echo(build_parser("qipai serve").format_help())
@@ -490,6 +490,7 @@ def serve(
         overrides["matches"] = DEFAULT_MATCHES
     try:
         settings = Settings.from_env(**overrides)
+        check_settings(settings)
     except (ValueError, TypeError) as e:
         _fail(str(e))
     url = f"http://{'127.0.0.1' if settings.host in ('0.0.0.0', '::') else settings.host}:{settings.port}/"

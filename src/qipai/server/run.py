@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import socket
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -70,6 +72,49 @@ def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
         lifespan="on",
         **kwargs,
     )
+
+
+def check_settings(settings: Settings) -> None:
+    """Raise a one-line :class:`ValueError` for what would only fail once the server starts (a traceback from
+    uvicorn or the database driver then): a port out of range, a database URL that is no URL or names no async
+    driver installed here, or a SQLite file whose folder cannot be there."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    if not 0 <= settings.port <= 65535:
+        raise ValueError(f"--port must be 0 to 65535 (0: any free port), got {settings.port}")
+    accepted = "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
+    try:
+        url = make_url(settings.db_url())
+    except (ArgumentError, ValueError):
+        raise ValueError(f"--database-url is not a database URL: expected {accepted}") from None
+    shown = url.render_as_string(hide_password=True)
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        raise ValueError(f"--database-url {shown}: no database {url.drivername!r}; expected {accepted}") from None
+    if not getattr(dialect, "is_async", False):
+        raise ValueError(f"--database-url {shown}: {url.drivername} is not an async driver; expected {accepted}")
+    try:
+        dialect.import_dbapi()
+    except ImportError:
+        raise ValueError(f"--database-url {shown}: the {url.drivername} driver is not installed") from None
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
+            or "mode=memory" in str(url.query):
+        return
+    if not settings.database_url:  # the default SQLite file in --data-dir, made at start-up
+        folder = settings.data_dir
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"--data-dir {folder} is a file; it names the folder for the database")
+        top = folder
+        while not top.exists() and top != top.parent:
+            top = top.parent
+        if not top.is_dir() or not os.access(top, os.W_OK):
+            raise ValueError(f"--data-dir {folder}: cannot make it in {top}")
+        return
+    folder = Path(url.database).parent
+    if not folder.is_dir():
+        raise ValueError(f"--database-url {shown}: no folder {folder} for the SQLite file")
 
 
 def serve(settings: Settings | None = None, **overrides: Any) -> None:
