@@ -193,3 +193,13 @@ def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tm
         assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr and "serving on" not in out.stdout and "secret" not in out.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_replay_review_of_a_record_of_another_game_is_refused_not_ignored(tmp_path: Path) -> None:
+    played = subprocess.run([*QIPAI, "play", "--game", "mahjong", "--seed", "2", "--deals", "1", "--records",
+                             str(tmp_path)], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    (rec,) = tmp_path.glob("*.json")
+    assert run("replay", str(rec)).returncode == 0
+    out = run("replay", str(rec), "--review", "0")
+    assert out.returncode == 2 and out.stderr.startswith("error: --review is for Dou Dizhu"), out.stderr

@@ -160,6 +160,9 @@ def replay(
     if data.get("game", "doudizhu") != "doudizhu":
         from .tui.games import replay_lines
 
+        if review is not None:
+            _fail(f"--review is for Dou Dizhu records; {file} is a {data.get('game')!r} record (replay it without)")
+
         try:
             lines = replay_lines(data, lang)
         except (ValueError, KeyError) as e:
