@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from qipai.games.doudizhu.record import replay
 
 QIPAI = [sys.executable, "-m", "qipai.cli"]
@@ -193,6 +195,33 @@ def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tm
         assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
         assert "Traceback" not in out.stderr and "serving on" not in out.stdout and "secret" not in out.stderr
     assert not (tmp_path / "data").exists()
+
+
+def test_serve_on_a_database_it_cannot_reach_is_one_line_before_starting(tmp_path: Path) -> None:
+    """A PostgreSQL server that refuses the connection is one line and exit 1 before "serving on" (was the
+    driver's traceback from inside uvicorn's start-up, exit 3); the password is not shown."""
+    url = f"postgresql+asyncpg://qipai:secret@127.0.0.1:{_free_port()}/qipai"  # released: nothing listens there
+    out = run("serve", "--data-dir", str(tmp_path / "data"), "--database-url", url)
+    shown = url.replace(":secret@", ":***@")
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    assert out.stderr.strip() == f"error: cannot reach the database at {shown}: connection refused", out.stderr
+    assert "Traceback" not in out.stderr and "serving on" not in out.stdout and "secret" not in out.stderr
+
+
+def test_check_database_gives_up_on_a_server_that_never_answers() -> None:
+    from qipai.host.settings import Settings
+    from qipai.server.run import check_database
+
+    with socket.socket() as s:  # listening, never accepting: the connection is made, the handshake never answered
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        settings = Settings(database_url=f"postgresql+asyncpg://qipai@127.0.0.1:{port}/qipai")
+        started = time.monotonic()
+        with pytest.raises(ValueError, match=r"^cannot reach the database at .*: no answer within 0.5 s$"):
+            check_database(settings, timeout=0.5)
+        assert time.monotonic() - started < 5
+    check_database(Settings(database_url="sqlite+aiosqlite:///nowhere/q.db"))  # SQLite: nothing is opened
 
 
 def test_replay_review_of_a_record_of_another_game_is_refused_not_ignored(tmp_path: Path) -> None:

@@ -477,7 +477,7 @@ def serve(
     """
     from .host.settings import Settings
     from .server.__main__ import build_parser, overrides_from
-    from .server.run import Server, check_settings, make_config
+    from .server.run import Server, check_database, check_settings, make_config
 
     if server_help:
         typer.echo(build_parser("qipai serve").format_help())
@@ -496,6 +496,11 @@ def serve(
         check_settings(settings)
     except (ValueError, TypeError) as e:
         _fail(str(e))
+    try:
+        check_database(settings)  # PostgreSQL: a server that cannot be reached is one line, not uvicorn's traceback
+    except ValueError as e:
+        typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1) from None
     url = f"http://{'127.0.0.1' if settings.host in ('0.0.0.0', '::') else settings.host}:{settings.port}/"
     server = Server(make_config(settings))
     if open_browser:

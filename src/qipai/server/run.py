@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -115,6 +116,62 @@ def check_settings(settings: Settings) -> None:
     folder = Path(url.database).parent
     if not folder.is_dir():
         raise ValueError(f"--database-url {shown}: no folder {folder} for the SQLite file")
+
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds :func:`check_database` waits for the database server to accept a connection."""
+
+
+def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise a one-line :class:`ValueError` when a database server (PostgreSQL) cannot be connected to: refused,
+    an unknown host, no answer within ``timeout`` seconds, or refused by the server itself (no such database or
+    role, a wrong password).  Without it that is the driver's traceback from inside uvicorn's start-up (exit 3).
+    SQLite is not tried here: the file is made at start-up, and :func:`check_settings` checked its folder."""
+    import asyncio
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.ext.asyncio import create_async_engine
+    from sqlalchemy.pool import NullPool
+
+    url = make_url(settings.db_url())
+    if url.get_backend_name() == "sqlite":
+        return
+    shown = url.render_as_string(hide_password=True)
+
+    async def connect() -> None:
+        engine = create_async_engine(url, poolclass=NullPool)
+        try:
+            async with asyncio.timeout(timeout), engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(connect())
+    except DBAPIError as e:  # the server answered and refused
+        raise ValueError(f"cannot connect to the database at {shown}: {_first_line(e.orig)}") from None
+    except ConnectionRefusedError:
+        raise ValueError(f"cannot reach the database at {shown}: connection refused") from None
+    except TimeoutError:
+        raise ValueError(f"cannot reach the database at {shown}: no answer within {timeout:g} s") from None
+    except socket.gaierror as e:
+        reason = f"unknown host {url.host}" if e.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)) \
+            else f"cannot look up host {url.host}: {e.strerror or e}"
+        raise ValueError(f"cannot reach the database at {shown}: {reason}") from None
+    except OSError as e:  # e.g. asyncio's "Multiple exceptions: …" when each of a host's addresses failed
+        if f"[Errno {errno.ECONNREFUSED}]" in str(e):
+            raise ValueError(f"cannot reach the database at {shown}: connection refused") from None
+        reason = _first_line(e.strerror or e)
+        raise ValueError(f"cannot reach the database at {shown}: {reason[:1].lower()}{reason[1:]}") from None
+    except Exception as e:  # another driver's own error class, not wrapped by SQLAlchemy
+        raise ValueError(f"cannot connect to the database at {shown}: {_first_line(e)}") from None
+
+
+def _first_line(error: object) -> str:
+    """The first line of an error's text, or its class's name when it has none."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def serve(settings: Settings | None = None, **overrides: Any) -> None:
