@@ -516,7 +516,10 @@ def serve(
                 time.sleep(0.1)
 
         threading.Thread(target=open_when_listening, daemon=True).start()
-    typer.echo(f"qipai: serving on {url} (database: {settings.db_url()})")
+    from sqlalchemy.engine import make_url
+
+    database = make_url(settings.db_url()).render_as_string(hide_password=True)
+    typer.echo(f"qipai: serving on {url} (database: {database})")
     server.run()
 
 

@@ -6,18 +6,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 
 from qipai.core.registry import get_factory
 from qipai.games.doudizhu.record import RecordError, replay
 from qipai.host.settings import Room
 
-from server_helpers import Client, LiveServer, StartServer
+from server_helpers import Client, Database, LiveServer, StartServer, free_port
 from toygames import CountFactory, CountGame, ToyFactory
 
 DEEP = "[" * 4000 + "]" * 4000
@@ -188,6 +194,27 @@ async def test_tokens_are_never_read_from_or_logged_with_the_url(
         await ws.send(json.dumps({"type": "auth", "token": c.token}))
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome" and welcome["user"]["id"] == c.user["id"]
+
+
+async def test_serve_does_not_print_the_database_password(pg_db: Database, tmp_path: Path) -> None:
+    """``qipai serve`` names its database on the "serving on" line with the password as ``***``."""
+    url = make_url(pg_db.url)
+    if not url.password:  # the test server trusts local connections: any password is accepted
+        url = url.set(password="secret-pw")
+    secret = str(url.password)
+    proc = subprocess.Popen([sys.executable, "-m", "qipai.cli", "serve", "--port", str(free_port()), "--data-dir",
+                             str(tmp_path), "--database-url", url.render_as_string(hide_password=False),
+                             "--log-level", "warning", "--bot-processes", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        first = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        rest, _ = await asyncio.to_thread(proc.communicate, timeout=30)
+    assert first.startswith("qipai: serving on ") and ":***@" in first, first + rest
+    assert secret not in first + rest
 
 
 # ---------------------------------------------------------------------------------------- 4. rate limits
