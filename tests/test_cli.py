@@ -36,6 +36,21 @@ def test_rules_lists_every_preset() -> None:
     assert bad.returncode == 2 and "unknown preset 'nope'" in bad.stderr
 
 
+def test_dash_h_is_help_for_qipai_and_every_command() -> None:
+    """``-h`` is ``--help`` at the top level too (it was "No such option: -h" there, and on most commands)."""
+    import typer
+
+    from qipai.cli import app
+
+    top = run("-h")
+    assert top.returncode == 0 and top.stdout == run("--help").stdout and "Usage: qipai" in top.stdout, top.stderr
+    commands = sorted(typer.main.get_group(app).commands)
+    assert "serve" in commands and "play" in commands
+    for name in commands:
+        out = run(name, "-h")
+        assert out.returncode == 0 and f"Usage: qipai {name}" in out.stdout, (name, out.stderr)
+
+
 def test_selfplay_every_preset_prints_deal_and_outcome(tmp_path: Path) -> None:
     for preset in ["classic", "chengdu", "four_player", "four_player_show"]:
         rec = tmp_path / f"{preset}.json"

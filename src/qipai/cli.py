@@ -18,6 +18,7 @@ app = typer.Typer(
     help="qipai (棋牌): Dou Dizhu rules engine, bots, terminal play and a multiplayer server.",
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["--help", "-h"]},  # every command's too: they inherit it
 )
 
 
