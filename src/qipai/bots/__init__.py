@@ -51,7 +51,7 @@ def get_bot(name: str, seed: int = 0, game: str = "doudizhu") -> Bot:
     try:
         make = bots[name]
     except KeyError:
-        raise KeyError(f"unknown bot {name!r} for {game}: known bots are {sorted(bots)}") from None
+        raise KeyError(f"unknown bot {name!r} for {game}: known bots are {', '.join(sorted(bots))}") from None
     return make(seed)
 
 

@@ -379,7 +379,7 @@ def option_values(options: OptionSet, presets: Mapping[str, Mapping[str, Any]], 
     raw = dict(raw)
     preset = raw.pop("preset", default_preset)
     if not isinstance(preset, str) or preset not in presets:
-        raise OptionError(f"unknown preset {preset!r}: expected one of {sorted(presets)}")
+        raise OptionError(f"unknown preset {preset!r}: expected one of {', '.join(sorted(presets))}")
     checked = options.check(raw)
     out = {o.name: o.default for o in options}
     out.update(presets[preset])

@@ -20,7 +20,7 @@ qipai.core.options.OptionError: stake must be at most 1000000, got 1000000000000
 >>> opts.check({"bidding": "auction"})
 Traceback (most recent call last):
 ...
-qipai.core.options.OptionError: bidding must be one of ['score', 'call'], got 'auction'
+qipai.core.options.OptionError: bidding must be one of score, call, got 'auction'
 >>> opts.check({"colour": "red"})
 Traceback (most recent call last):
 ...
@@ -65,7 +65,7 @@ class Option:
 
     def __post_init__(self) -> None:
         if self.kind not in OPTION_TYPES:
-            raise TypeError(f"option {self.name}: kind must be one of {[t.__name__ for t in OPTION_TYPES]}")
+            raise TypeError(f"option {self.name}: kind must be one of {', '.join(t.__name__ for t in OPTION_TYPES)}")
         if self.kind is int and (self.lo is None or self.hi is None):
             raise TypeError(f"option {self.name}: a whole-number option needs lo and hi")
         if self.kind is list and not self.choices:
@@ -98,15 +98,15 @@ class Option:
             if not isinstance(value, str):
                 raise OptionError(f"{name} must be text, got {_show(value)}")
             if self.choices is not None and value not in self.choices:
-                raise OptionError(f"{name} must be one of {list(self.choices)}, got {_show(value)}")
+                raise OptionError(f"{name} must be one of {', '.join(self.choices)}, got {_show(value)}")
             return value
         # a list of choices
         assert self.choices is not None
         if not isinstance(value, list | tuple | set | frozenset) or not all(isinstance(v, str) for v in value):
-            raise OptionError(f"{name} must be a list of names from {list(self.choices)}")
+            raise OptionError(f"{name} must be a list of names from {', '.join(self.choices)}")
         bad = sorted(set(value) - set(self.choices))
         if bad:
-            raise OptionError(f"unknown {name} {bad}: expected some of {list(self.choices)}")
+            raise OptionError(f"unknown {name} {', '.join(map(repr, bad))}: expected some of {', '.join(self.choices)}")
         return [c for c in self.choices if c in set(value)]
 
     def _span(self) -> str:

@@ -52,7 +52,7 @@ def get_factory(name: str) -> GameFactory:
         return loaded
     where = GAMES.get(name)
     if not where:
-        raise KeyError(f"unknown game {name!r}: known games are {sorted(GAMES)}")
+        raise KeyError(f"unknown game {name!r}: known games are {', '.join(sorted(GAMES))}")
     module, _, attr = where.partition(":")
     f: GameFactory = getattr(importlib.import_module(module), attr)
     _LOADED[name] = f

@@ -201,7 +201,8 @@ def parse_client(raw: Any) -> ClientMessage:
         raise ProtocolError("bad_message", "a message needs a 'type' (text)", ref)
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
-            "unknown_type", f"unknown message type {kind[:40]!r}: expected one of {sorted(CLIENT_TYPES)}", ref
+            "unknown_type", f"unknown message type {kind[:40]!r}: expected one of {', '.join(sorted(CLIENT_TYPES))}",
+            ref,
         )
     if "v" in raw and raw["v"] != PROTOCOL_VERSION:
         raise ProtocolError("bad_version", f"protocol version {raw['v']!r} is not spoken here (this server: 1)", ref)

@@ -102,7 +102,7 @@ def from_data(tp: Any, data: Any) -> Any:
         return from_data(rest[0], data)
     if origin is typing.Literal:
         if data not in get_args(tp):
-            raise TournamentError(f"expected one of {list(get_args(tp))}, got {data!r}")
+            raise TournamentError(f"expected one of {', '.join(map(str, get_args(tp)))}, got {data!r}")
         return data
     if origin is list:
         (arg,) = get_args(tp)

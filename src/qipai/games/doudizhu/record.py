@@ -69,7 +69,8 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a qipai record: format is {rec.get('format')!r}, expected {FORMAT!r}")
     if rec.get("version") not in READS:
-        raise RecordError(f"unsupported record version {rec.get('version')!r} (this build reads {list(READS)})")
+        raise RecordError(f"unsupported record version {rec.get('version')!r} "
+                          f"(this build reads {', '.join(map(str, READS))})")
     if rec.get("game") != "doudizhu":
         raise RecordError(f"not a Dou Dizhu record: game is {rec.get('game')!r}")
     if rec.get("rules") and not isinstance(rec["rules"], Mapping):

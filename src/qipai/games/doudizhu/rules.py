@@ -163,7 +163,7 @@ class Rules:
             )
         unknown = set(self.kinds) - set(KINDS)
         if unknown:
-            raise bad(f"unknown kinds {sorted(unknown)}: expected some of {list(KINDS)}")
+            raise bad(f"unknown kinds {', '.join(map(repr, sorted(unknown)))}: expected some of {', '.join(KINDS)}")
         if "single" not in self.kinds:
             # a leader must always have a play, and a timed-out leader plays its smallest single (RULES.md §6)
             raise bad("kinds must include single: without it a leader can be left with no legal play")
@@ -175,7 +175,7 @@ class Rules:
             ("autoplay", AUTOPLAY_STYLES),
         ):
             if getattr(self, name) not in allowed:
-                raise bad(f"{name} must be one of {list(allowed)}, got {getattr(self, name)!r}")
+                raise bad(f"{name} must be one of {', '.join(map(str, allowed))}, got {getattr(self, name)!r}")
         if not 1 <= self.straight_min <= self.straight_max <= 12:
             raise bad("need 1 <= straight_min <= straight_max <= 12")
         if not 1 <= self.pair_straight_min <= self.pair_straight_max <= 12:
@@ -229,7 +229,7 @@ class Rules:
         preset = opts.pop("preset", None)
         if preset is not None:
             if not isinstance(preset, str) or preset not in PRESETS:
-                raise RulesError(f"unknown preset {preset!r}: expected one of {sorted(PRESETS)}")
+                raise RulesError(f"unknown preset {preset!r}: expected one of {', '.join(sorted(PRESETS))}")
             base = PRESETS[preset]
         try:
             opts = OPTIONS.check(opts)

@@ -84,7 +84,7 @@ class Rules:
         raw = dict(raw)
         preset = raw.pop("preset", "daqing")
         if preset not in PRESETS:
-            raise OptionError(f"unknown preset {preset!r}: expected one of {sorted(PRESETS)}")
+            raise OptionError(f"unknown preset {preset!r}: expected one of {', '.join(sorted(PRESETS))}")
         checked = OPTIONS.check(raw)
         return dataclasses.replace(PRESETS[preset], **checked)
 

@@ -6,7 +6,7 @@
 >>> resolve_options({"start_level": "2"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-qipai.core.options.OptionError: start_level must be one of ['3', '4', ..., 'A'], got '2'
+qipai.core.options.OptionError: start_level must be one of 3, 4, ..., A, got '2'
 """
 
 from __future__ import annotations

@@ -424,11 +424,11 @@ def run_arena(
     import json
 
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: expected one of {ENGINES}")
+        raise ValueError(f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}")
     if protocol not in PROTOCOLS:
-        raise ValueError(f"unknown protocol {protocol!r}: expected one of {PROTOCOLS}")
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
     if rules not in PRESETS:
-        raise ValueError(f"unknown preset {rules!r}: expected one of {sorted(PRESETS)}")
+        raise ValueError(f"unknown preset {rules!r}: expected one of {', '.join(sorted(PRESETS))}")
     if deals < 1:
         raise ValueError("deals must be at least 1")
     r = PRESETS[rules]

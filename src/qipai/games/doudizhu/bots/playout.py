@@ -165,7 +165,8 @@ class PlayoutPolicy:
     def __init__(self, weights: dict[str, float], k: int = CANDIDATES) -> None:
         unknown = sorted(set(weights) - set(FEATURES))
         if unknown:
-            raise ValueError(f"unknown play-out features {unknown}; expected some of {list(FEATURES)}")
+            raise ValueError(f"unknown play-out features {', '.join(map(repr, unknown))}; "
+                             f"expected some of {', '.join(FEATURES)}")
         self.w = [float(weights.get(n, 0.0)) for n in FEATURES]
         self.k = k
 

@@ -334,7 +334,7 @@ def resnet_bot(seed: int, weights: str | Path | None = None, bid: str = "ones") 
     """A bot over the networks in ``weights`` (loaded once per process and folder), with the named bid
     vector of :data:`BID_VECTORS`."""
     if bid not in BID_VECTORS:
-        raise ValueError(f"unknown bid vector {bid!r}: expected one of {sorted(BID_VECTORS)}")
+        raise ValueError(f"unknown bid vector {bid!r}: expected one of {', '.join(sorted(BID_VECTORS))}")
     key = str(Path(weights) if weights is not None else default_weights_dir())
     if key not in _NETWORKS:
         _NETWORKS[key] = load_networks(key)

@@ -535,7 +535,7 @@ class SearchBot:
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
                  margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None) -> None:
         if clock not in CLOCKS:
-            raise ValueError(f"search clock must be one of {sorted(CLOCKS)}, not {clock!r}")
+            raise ValueError(f"search clock must be one of {', '.join(sorted(CLOCKS))}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
             raise ValueError(f"search needs time > 0, samples >= 1 and candidates >= 1, not {time_budget}, "
                              f"{samples} and {max_candidates}")
