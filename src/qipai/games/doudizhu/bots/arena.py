@@ -174,19 +174,12 @@ def _playout_policy(playout: str, weights: str) -> Any:
         raise OptionError("search option weights is for playout=learned")
     if playout != "learned":
         return None
-    from .playout import cached_policy, load_policy
+    from .playout import cached_policy
 
-    if not weights:
-        return cached_policy()
-    if weights not in _PLAYOUT_CACHE:
-        try:
-            _PLAYOUT_CACHE[weights] = load_policy(Path(weights))
-        except (OSError, ValueError, KeyError) as e:
-            raise OptionError(f"search play-out weights {weights}: {e}") from None
-    return _PLAYOUT_CACHE[weights]
-
-
-_PLAYOUT_CACHE: dict[str, Any] = {}
+    try:
+        return cached_policy(Path(weights) if weights else None)
+    except (OSError, ValueError, KeyError) as e:
+        raise OptionError(f"search play-out weights {weights or 'committed'}: {e}") from None
 
 
 # ---------------------------------------------------------------------------------------------- one game

@@ -158,7 +158,8 @@ def features(s: Situation, m: Move | None, is_pick: bool, base: float | None = N
 
 
 class PlayoutPolicy:
-    """A linear policy over :func:`candidates`: the move whose features score highest (ties: the earlier)."""
+    """A linear policy over :func:`candidates`: a move drawn with probability ∝ exp(score), or the one whose
+    features score highest (ties: the earlier)."""
 
     __slots__ = ("k", "w")
 
@@ -210,12 +211,13 @@ def load_policy(path: Path | None = None) -> PlayoutPolicy:
                                                                                             CANDIDATES)))
 
 
-_LOADED: dict[str, PlayoutPolicy] = {}
+_LOADED: dict[Path, PlayoutPolicy] = {}
 
 
-def cached_policy() -> PlayoutPolicy:
-    """The committed policy, loaded once per process."""
-    got = _LOADED.get("default")
+def cached_policy(path: Path | None = None) -> PlayoutPolicy:
+    """The committed (or the given) weights as a policy, loaded once per process."""
+    p = path or WEIGHTS
+    got = _LOADED.get(p)
     if got is None:
-        got = _LOADED["default"] = load_policy()
+        got = _LOADED[p] = load_policy(p)
     return got
