@@ -237,6 +237,28 @@ async def test_forwarded_for_does_not_bypass_the_limit_and_accounts_back_off(sta
         r = await h.post("/api/login", json={"name": "VICTIM2", "password": "right-pw"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "login_backoff"
         assert r.json()["error"]["params"]["seconds"] >= 1
+    # the guesser locked only its own address out: the owner, from another one (127.0.0.2 is loopback too),
+    # logs in at once, and that clears the account's count
+    owner = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=server2.http, transport=owner) as h:
+        r = await h.post("/api/login", json={"name": "victim2", "password": "right-pw"})
+        assert r.status_code == 200, r.text
+
+
+async def test_guessing_spread_over_many_addresses_is_bounded_per_account(start_server: StartServer) -> None:
+    from qipai.server.auth import LoginBackoff
+
+    server = await start_server(login_backoff_after=1)
+    await Client.register(server, "spread", "right-pw")
+    codes = []
+    # login_backoff_after=1: each address waits after its first failure, the account after 1 × ACCOUNT_FACTOR
+    for i in range(LoginBackoff.ACCOUNT_FACTOR + 1):
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.1.{i + 1}")
+        async with httpx.AsyncClient(base_url=server.http, transport=transport) as h:
+            r = await h.post("/api/login", json={"name": "spread", "password": "wrong-pw"})
+            codes.append(r.status_code)
+    assert codes[: LoginBackoff.ACCOUNT_FACTOR] == [401] * LoginBackoff.ACCOUNT_FACTOR, codes
+    assert codes[-1] == 429, codes
 
 
 # ---------------------------------------------------------------------------------------- 5. crafted input

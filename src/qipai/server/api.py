@@ -227,18 +227,18 @@ async def login(request: Request) -> Response:
     password = field(data, "password", str)[:256]
     lobby = lobby_of(request)
     backoff: auth.LoginBackoff = request.app.state.login_backoff
-    key = name_key(name)
-    wait = backoff.wait(key)
+    key, address = name_key(name), client_address(request)
+    wait = backoff.wait(key, address)
     if wait > 0:
-        raise ApiError("login_backoff", f"too many failed log-ins for this account: wait {wait:.0f} s", 429,
+        raise ApiError("login_backoff", f"too many failed log-ins for this account from here: wait {wait:.0f} s", 429,
                        seconds=int(wait) + 1)
     found = await lobby.store.login_info(name)
     pw_hash = found[1] if found is not None else None
     ok = await auth.verify_password(pw_hash, password)  # the same work whether or not the account exists
     if found is None or not ok:
-        backoff.failed(key)
+        backoff.failed(key, address)
         raise ApiError("bad_login", "wrong name or password", 401)
-    backoff.succeeded(key)
+    backoff.succeeded(key, address)
     user = found[0]
     if pw_hash is not None and auth.needs_rehash(pw_hash):
         await lobby.store.set_password_hash(user.id, await auth.hash_password(password))

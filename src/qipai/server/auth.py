@@ -103,30 +103,49 @@ def guest_name() -> str:
 
 
 class LoginBackoff:
-    """Failed log-ins per account: after ``after`` failures in a row the account waits before the next try,
-    1 s then doubling up to 15 minutes; a success clears it.  (Per account, so changing address does not
-    help; per-address limits are :class:`RateLimiter`'s.)"""
+    """Failed log-ins: after ``after`` failures in a row the next try waits, 1 s then doubling up to 15 minutes;
+    a success clears it.
+
+    Failures are counted per account *and client address*, so somebody who guesses wrong from one address locks
+    only that address out of the account, not its owner elsewhere; and per account over every address, where the
+    wait starts after ``after × ACCOUNT_FACTOR`` failures, which bounds guessing spread over many addresses (only
+    such a spread can lock an owner out).  A success clears both.  (Per-address limits on every attempt are
+    :class:`RateLimiter`'s.)
+
+    >>> b = LoginBackoff(after=2)
+    >>> for _ in range(3):
+    ...     b.failed("ann", "10.0.0.1")
+    >>> b.wait("ann", "10.0.0.1") > 0, b.wait("ann", "10.0.0.2")
+    (True, 0.0)
+    """
 
     MAX_WAIT = 900.0
+    ACCOUNT_FACTOR = 20
 
     def __init__(self, after: int) -> None:
         self.after = after
-        self.fails: dict[str, tuple[int, float]] = {}
+        self.fails: dict[tuple[str, str], tuple[int, float]] = {}
 
-    def wait(self, key: str) -> float:
-        """Seconds the account must still wait (0: it may try now)."""
+    def _wait(self, key: tuple[str, str], after: int) -> float:
         n, last = self.fails.get(key, (0, 0.0))
-        if n < self.after:
+        if n < after:
             return 0.0
-        wait = min(self.MAX_WAIT, 2.0 ** (n - self.after))
+        wait = min(self.MAX_WAIT, 2.0 ** (n - after))
         return max(0.0, last + wait - time.monotonic())
 
-    def failed(self, key: str) -> None:
-        n, _ = self.fails.get(key, (0, 0.0))
-        self.fails[key] = (n + 1, time.monotonic())
+    def wait(self, account: str, address: str) -> float:
+        """Seconds this address must still wait before it tries this account again (0: it may try now)."""
+        return max(self._wait((account, address), self.after),
+                   self._wait((account, ""), self.after * self.ACCOUNT_FACTOR))
+
+    def failed(self, account: str, address: str) -> None:
+        now = time.monotonic()
+        for key in ((account, address), (account, "")):
+            n, _ = self.fails.get(key, (0, 0.0))
+            self.fails[key] = (n + 1, now)
         if len(self.fails) > 100_000:
-            now = time.monotonic()
             self.fails = {k: v for k, v in self.fails.items() if now - v[1] < self.MAX_WAIT}
 
-    def succeeded(self, key: str) -> None:
-        self.fails.pop(key, None)
+    def succeeded(self, account: str, address: str) -> None:
+        self.fails.pop((account, address), None)
+        self.fails.pop((account, ""), None)

@@ -239,7 +239,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_password": "a password that may not be used (6 to 128 characters)",
     "name_taken": "the name (or one that looks the same) is taken (params: name)",
     "bad_login": "wrong name or password",
-    "login_backoff": "too many failed log-ins for this account: wait (params: seconds)",
+    "login_backoff": "too many failed log-ins for this account from this address: wait (params: seconds)",
     "no_password": "a guest account has no password to change",
     "unknown_user": "no such user (params: user)",
     "unknown_game": "no such game (params: game)",
