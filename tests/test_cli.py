@@ -240,6 +240,54 @@ def test_check_database_gives_up_on_a_server_that_never_answers() -> None:
     check_database(Settings(database_url="sqlite+aiosqlite:///nowhere/q.db"))  # SQLite: nothing is opened
 
 
+def test_serve_on_a_database_a_newer_qipai_made_or_no_database_is_one_line_before_starting(tmp_path: Path) -> None:
+    """A schema revision these migrations do not know (a newer qipai's database, after a downgrade) and a SQLite
+    file that is no database were each alembic's or the driver's traceback from uvicorn's start-up (exit 3)."""
+    import asyncio
+
+    from qipai.host.settings import Settings
+    from qipai.server.run import check_database
+    from qipai.store.db import make_engine, newest_revision, upgrade
+
+    db = tmp_path / "q.db"
+    url = f"sqlite+aiosqlite:///{db}"
+
+    async def make(revision: str | None) -> None:
+        engine = make_engine(url)
+        try:
+            await upgrade(engine)
+            if revision is not None:
+                async with engine.begin() as conn:
+                    await conn.exec_driver_sql(f"UPDATE alembic_version SET version_num = '{revision}'")
+        finally:
+            await engine.dispose()
+
+    asyncio.run(make(None))
+    check_database(Settings(database_url=url))  # this qipai's own database: fine
+    asyncio.run(make("ffff9999"))
+    out = run("serve", "--database-url", url)
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    assert out.stderr.strip() == (f"error: the database at {url} has schema revision 'ffff9999', which this qipai "
+                                  f"does not know (its newest is '{newest_revision()}'): a newer qipai made it; "
+                                  "run that one, or give another database"), out.stderr
+    assert "serving on" not in out.stdout
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database\n" * 100)
+    out = run("serve", "--database-url", f"sqlite+aiosqlite:///{bad}")
+    assert out.returncode == 1 and out.stderr.strip() == (
+        f"error: cannot open the database at sqlite+aiosqlite:///{bad}: file is not a database"), out.stderr
+    assert bad.read_text() == "not a database\n" * 100  # untouched
+    # the server without the CLI checks the same
+    out = subprocess.run([sys.executable, "-m", "qipai.server", "--database-url", url], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and out.stderr.startswith(f"error: the database at {url} has schema revision"), \
+        out.stderr
+    out = subprocess.run([sys.executable, "-m", "qipai.server", "--port", "99999"], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stderr.strip() == "error: --port must be 0 to 65535 (0: any free port), got " \
+        "99999", out.stderr
+
+
 def test_replay_review_of_a_record_of_another_game_is_refused_not_ignored(tmp_path: Path) -> None:
     played = subprocess.run([*QIPAI, "play", "--game", "mahjong", "--seed", "2", "--deals", "1", "--records",
                              str(tmp_path)], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from qipai.host.settings import Settings
-from qipai.server.run import serve
+from qipai.server.run import check_database, check_settings, serve
 
 SKIP = ("rooms", "games", "bots", "inline_bots")
 
@@ -44,9 +44,22 @@ def overrides_from(argv: list[str], prog: str = "python -m qipai.server") -> dic
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Check the settings and the database as ``qipai serve`` does (a one-line error and exit 2, or 1 for a
+    database that cannot be used), then serve."""
     import sys
 
-    serve(Settings.from_env(**overrides_from(sys.argv[1:] if argv is None else argv)))
+    try:
+        settings = Settings.from_env(**overrides_from(sys.argv[1:] if argv is None else argv))
+        check_settings(settings)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        check_database(settings)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
+    serve(settings)
 
 
 if __name__ == "__main__":

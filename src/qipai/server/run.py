@@ -125,32 +125,48 @@ CONNECT_TIMEOUT = 5.0
 def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None:
     """Raise a one-line :class:`ValueError` when a database server (PostgreSQL) cannot be connected to: refused,
     an unknown host, no answer within ``timeout`` seconds, or refused by the server itself (no such database or
-    role, a wrong password).  Without it that is the driver's traceback from inside uvicorn's start-up (exit 3).
-    SQLite is not tried here: the file is made at start-up, and :func:`check_settings` checked its folder."""
+    role, a wrong password); when an existing SQLite file is no database; or when the database was made by a
+    newer qipai (a schema revision these migrations do not know, which they cannot upgrade from).  Without it
+    each is a traceback from inside uvicorn's start-up (exit 3).  A SQLite file that is not there yet is not
+    opened (it is made at start-up; :func:`check_settings` checked its folder)."""
     import asyncio
 
+    from sqlalchemy import inspect, text
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError
     from sqlalchemy.ext.asyncio import create_async_engine
     from sqlalchemy.pool import NullPool
 
-    url = make_url(settings.db_url())
-    if url.get_backend_name() == "sqlite":
-        return
-    shown = url.render_as_string(hide_password=True)
+    from ..store.db import known_revision, newest_revision
 
-    async def connect() -> None:
-        engine = create_async_engine(url, poolclass=NullPool)
+    url = make_url(settings.db_url())
+    sqlite = url.get_backend_name() == "sqlite"
+    if sqlite and (not url.database or url.database == ":memory:" or "mode=memory" in str(url.query)
+                   or not Path(url.database).is_file()):
+        return  # a new database: made at start-up
+    shown = url.render_as_string(hide_password=True)
+    schema = settings.database_schema
+
+    async def connect() -> str | None:
+        """The database's schema revision (None: no qipai tables yet)."""
+        kwargs: dict[str, Any] = {}
+        if schema is not None and not sqlite:
+            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        engine = create_async_engine(url, poolclass=NullPool, **kwargs)
         try:
-            async with asyncio.timeout(timeout), engine.connect():
-                pass
+            async with asyncio.timeout(timeout), engine.connect() as conn:
+                has = await conn.run_sync(lambda c: inspect(c).has_table("alembic_version"))
+                if not has:
+                    return None
+                return (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
         finally:
             await engine.dispose()
 
     try:
-        asyncio.run(connect())
-    except DBAPIError as e:  # the server answered and refused
-        raise ValueError(f"cannot connect to the database at {shown}: {_first_line(e.orig)}") from None
+        revision = asyncio.run(connect())
+    except DBAPIError as e:  # the server answered and refused, or the SQLite file is no database
+        what = "open" if sqlite else "connect to"
+        raise ValueError(f"cannot {what} the database at {shown}: {_first_line(e.orig)}") from None
     except ConnectionRefusedError:
         raise ValueError(f"cannot reach the database at {shown}: connection refused") from None
     except TimeoutError:
@@ -166,6 +182,10 @@ def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
         raise ValueError(f"cannot reach the database at {shown}: {reason[:1].lower()}{reason[1:]}") from None
     except Exception as e:  # another driver's own error class, not wrapped by SQLAlchemy
         raise ValueError(f"cannot connect to the database at {shown}: {_first_line(e)}") from None
+    if revision is not None and not known_revision(revision):
+        raise ValueError(f"the database at {shown} has schema revision {revision!r}, which this qipai does not "
+                         f"know (its newest is {newest_revision()!r}): a newer qipai made it; run that one, or "
+                         "give another database")
 
 
 def _first_line(error: object) -> str:

@@ -84,6 +84,27 @@ def _upgrade_sync(connection: Connection, revision: str) -> None:
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
+def newest_revision() -> str:
+    """The newest schema revision this code's migrations make."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revision(revision: str) -> bool:
+    """Whether ``revision`` (a database's ``alembic_version``) is one of this code's migrations: a database made
+    by a newer qipai holds one this code cannot upgrade from (or run on)."""
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Apply the migrations to ``revision`` (default: the newest) in one transaction."""
     async with engine.begin() as conn:
