@@ -136,15 +136,9 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     sp = BotSpec.parse(spec) if isinstance(spec, str) else spec
     opts = dict(sp.options)
     if sp.name == "search":
-        from .search import OPTIONS, SearchBot
+        from .search import SearchBot
 
-        o = bot_options("search", OPTIONS, opts)
-        # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
-        return SearchBot(seed, time_budget=o["time"], samples=o["samples"], fast_playouts=o["playout"] == "fast",
-                         max_candidates=o["candidates"], clock=o["clock"], belief=o["belief"],
-                         proposals=o["proposals"], bidding=o["bid"], leaf=o["leaf"], depth=o["depth"],
-                         solve_cards=o["solve"], solve_nodes=o["nodes"], margin=o["margin"],
-                         reply=o["reply"], playout_policy=_playout_policy(o["playout"], o["weights"]))
+        return SearchBot(seed, **search_arguments(opts))
     if sp.name == "douzero":
         from .baselines import DouZeroBot, load_douzero_agents
 
@@ -166,6 +160,20 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
     if opts:
         raise OptionError(f"bot {sp.name!r} takes no options")
     return get_bot(sp.name, seed)
+
+
+def search_arguments(opts: dict[str, str]) -> dict[str, Any]:
+    """The keyword arguments of :class:`~qipai.games.doudizhu.bots.search.SearchBot` for the options of a
+    ``search:...`` spec, checked (:func:`bot_options`)."""
+    from .search import OPTIONS
+
+    o = bot_options("search", OPTIONS, opts)
+    # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
+    return {"time_budget": o["time"], "samples": o["samples"], "fast_playouts": o["playout"] == "fast",
+            "max_candidates": o["candidates"], "clock": o["clock"], "belief": o["belief"],
+            "proposals": o["proposals"], "bidding": o["bid"], "leaf": o["leaf"], "depth": o["depth"],
+            "solve_cards": o["solve"], "solve_nodes": o["nodes"], "margin": o["margin"], "reply": o["reply"],
+            "playout_policy": _playout_policy(o["playout"], o["weights"])}
 
 
 def _playout_policy(playout: str, weights: str) -> Any:

@@ -66,6 +66,9 @@ BELIEF_DECISIONS = 8
 BELIEF_PROPOSALS = 3
 """Candidate deals drawn for each sample kept (beliefs)."""
 
+BELIEF_SEATS = ("all", "partner", "enemy")
+"""Whose decisions weigh the samples (beliefs): every other seat's, the partner's only, or the enemies' only."""
+
 SOLVE_CARDS = 18
 """Samples with at most this many cards in all hands together are solved exactly."""
 
@@ -377,12 +380,16 @@ class Sampler:
     well it explains the other seats' recent decisions: for each of their last :data:`BELIEF_DECISIONS` plays
     and passes, the heuristic's policy is run from that seat's point of view at that moment (its hand then
     being the sampled hand plus what it played since); a decision the policy would have made counts 1, any
-    other ``belief`` (sampling-importance-resampling under a model of their play).
+    other ``belief`` (sampling-importance-resampling under a model of their play).  ``belief_seats`` says whose
+    decisions count (:data:`BELIEF_SEATS`; ``bench/inference.py`` compares them).
     """
 
     def __init__(self, view: View, rng: random.Random, evidence: float = PASS_EVIDENCE, belief: float = 1.0,
-                 proposals: int = BELIEF_PROPOSALS) -> None:
+                 proposals: int = BELIEF_PROPOSALS, belief_seats: str = "all") -> None:
+        if belief_seats not in BELIEF_SEATS:
+            raise ValueError(f"belief seats must be one of {', '.join(BELIEF_SEATS)}, not {belief_seats!r}")
         self.v = view
+        self.belief_seats = belief_seats
         self.rng = rng
         self.evidence = evidence
         self.belief = belief
@@ -426,12 +433,18 @@ class Sampler:
                     later[ev.seat][r] += k
                     played[r] -= k
                 counts[ev.seat] += ev.move.size
-            if ev.seat != v.seat:
+            if ev.seat != v.seat and self._believed(ev.seat):
                 out.append((ev.seat, list(later[ev.seat]), list(counts), ev.facing, ev.facing_by, list(played),
                             ev.move))
                 if len(out) >= BELIEF_DECISIONS:
                     break
         return out
+
+    def _believed(self, seat: int) -> bool:
+        """Whether ``seat``'s decisions weigh the samples (``belief_seats``)."""
+        if self.belief_seats == "all":
+            return True
+        return self.v.is_partner(seat) == (self.belief_seats == "partner")
 
     def consistency(self, hands: list[list[int]]) -> float:
         """How well a sample explains the other seats' recent decisions under the heuristic's policy."""
@@ -692,7 +705,7 @@ class SearchBot:
         """Play every alive candidate on sampled deals: per candidate its results (1 win, 0 loss), the samples
         drawn, the exact solves, and the candidates still alive."""
         assert v.landlord is not None
-        sampler = Sampler(v, self.rng, belief=self.belief, proposals=self.proposals)
+        sampler = self.sampler(v)
         k = len(cands)
         alive = list(range(k))
         values: list[list[float]] = [[] for _ in range(k)]
@@ -765,6 +778,10 @@ class SearchBot:
                                 or all(sum(values[i]) <= 0.02 * n for i in alive)):
                     break
         return values, n, solved, alive
+
+    def sampler(self, v: View) -> Sampler:
+        """What deals this decision's samples (``bench/oracle.py`` gives a bot one that knows the real hands)."""
+        return Sampler(v, self.rng, belief=self.belief, proposals=self.proposals)
 
     def _best_reply(self, sim: Sim, landlord: int, my_side_landlord: bool) -> int:
         """Play on to the first enemy decision (at most 3 moves of this side), let the enemy choose the best for

@@ -1,0 +1,139 @@
+"""What would perfect inference be worth?  The search with the real hands, against a bot, on the research deals.
+
+The search samples the hidden hands; how much better could it play if every sample were the real deal?  Here
+bot A is ``search`` whose sampler deals the real hands (a cheat: it is a bound for research, never a bot of the
+platform), against bot B (``douzero_resnet`` by default), on the research deals, both halves, as the arena
+plays them.  Every sample being the same deal, a handful is enough (``--search search:samples=8``, the
+default; any option of the search may be given there).  The result file
+is an arena result (``bench/paired.py`` pairs it with a run of the honest search on the same deals), so the
+gap between the two is what better inference of the hidden hands could buy at most with these play-outs.
+
+``--known none`` makes A the honest search (a control on the same code path; with a time budget it is as slow
+as the arena).  With three players a farmer who knew its partner's hand would know every hand: for the farmers
+this is what perfect inference of the partner is worth.
+
+    python bench/oracle.py --deals 300 --jobs 2 --json oracle.json
+    python bench/oracle.py --deals 300 --search search:samples=8,solve=0 --json oracle_solve0.json
+    python bench/paired.py oracle.json search025_cover_vs_douzero_resnet.json.gz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from qipai.games.doudizhu.bots.arena import BotSpec, make_bot, search_arguments, seats_for, summarize
+from qipai.games.doudizhu.bots.research import load_deals, research_game, research_points
+from qipai.games.doudizhu.bots.search import Sampler, SearchBot
+from qipai.games.doudizhu.bots.view import View
+from qipai.games.doudizhu.cards import NUM_RANKS
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+
+class _Truth(Sampler):
+    """A sampler whose every deal is the real one."""
+
+    def __init__(self, view: View, rng: random.Random, hands: list[list[int]]) -> None:
+        super().__init__(view, rng)
+        self.hands = hands
+
+    def deal(self) -> list[list[int]]:
+        return [list(h) for h in self.hands]
+
+
+class OracleSearch(SearchBot):
+    """``search`` whose samples are the real hands (set :attr:`game` before each decision)."""
+
+    game: Game | None = None
+
+    def sampler(self, v: View) -> Sampler:
+        assert self.game is not None
+        hands = [[0] * NUM_RANKS for _ in range(v.players)]
+        for seat, hand in enumerate(self.game.hands):
+            for c in hand:
+                hands[seat][c.rank] += 1
+        return _Truth(v, self.rng, hands)
+
+
+def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
+    deal, half, spec_a, spec_b, known = args
+    g = research_game(load_deals(deal + 1)[deal], PRESETS["classic"])
+    seats = seats_for("research", 3, deal, half)
+    bots: list[Any] = []
+    for s in range(3):
+        seed = deal * 10 + half * 3 + s
+        if seats[s] == "A":
+            kwargs = search_arguments(dict(BotSpec.parse(spec_a).options))
+            bots.append(OracleSearch(seed, **kwargs) if known == "all" else SearchBot(seed, **kwargs))
+        else:
+            bots.append(make_bot(spec_b, seed))
+    actions: list[str] = []
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        bot = bots[s]
+        if isinstance(bot, OracleSearch):
+            bot.game = g
+        a = bot.act(g.observe(s), list(g.legal_actions()))
+        g.apply(a, s)
+        actions.append(a)
+    out = g.outcome()
+    assert out is not None
+    return {"deal": deal, "half": half, "seats": seats, "landlord": g.landlord, "winner": out["winner"],
+            "points": research_points(g), "scores": list(out["scores"]), "bombs": len(g.bombs), "actions": actions}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bot", default="douzero_resnet", help="bot B")
+    ap.add_argument("--deals", type=int, default=224)
+    ap.add_argument("--known", choices=("all", "none"), default="all",
+                    help="all: A's samples are the real hands; none: the honest search (a control)")
+    ap.add_argument("--search", default="search:samples=8",
+                    help="bot A's search spec (as in the arena; with --known all, a fixed number of samples)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", required=True, help="where the result goes (an arena result with its games)")
+    args = ap.parse_args(argv)
+    spec = BotSpec.parse(args.search)
+    if spec.name != "search":
+        raise SystemExit(f"--search takes a search spec, not {args.search!r}")
+    kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
+    if args.known == "all" and kwargs["samples"] is None:
+        raise SystemExit("--known all needs samples=N in --search: every sample is the same deal")
+    tasks = [(d, h, args.search, args.bot, args.known) for h in (0, 1) for d in range(args.deals)]
+    t0 = time.perf_counter()
+    with multiprocessing.Pool(args.jobs) as pool:
+        records = list(pool.imap_unordered(play, tasks))
+    records.sort(key=lambda r: (r["deal"], r["half"]))
+    spec_a = f"{args.search} (samples are the real hands)" if args.known == "all" else args.search
+    result = {"settings": {"bot_a": spec_a, "bot_b": args.bot, "rules": "classic", "protocol": "research",
+                           "deals": args.deals, "jobs": args.jobs, "seed": 0},
+              "deals": args.deals, "games": len(records), "seconds": time.perf_counter() - t0, "records": records}
+    Path(args.json).write_text(json.dumps(result))
+    a = summarize([_Rec(r) for r in records], "research")["bots"]["A"]  # type: ignore[list-item]
+    wp = {role: a["roles"][role]["wp"] for role in ("landlord", "farmers")}
+    print(f"{spec_a} vs {args.bot}, {args.deals} deals: A's WP landlord {wp['landlord']['mean']:.3f} ± "
+          f"{wp['landlord']['ci']:.3f}, farmers {wp['farmers']['mean']:.3f} ± {wp['farmers']['ci']:.3f}, both "
+          f"{a['both']['wp']['mean']:.3f} ± {a['both']['wp']['ci']:.3f} ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+class _Rec:
+    """A record dict as the attributes :func:`summarize` reads."""
+
+    def __init__(self, r: dict[str, Any]) -> None:
+        self.__dict__.update(r)
+        self.decisions: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    raise SystemExit(main())
