@@ -4,13 +4,16 @@ The search samples the hidden hands; how much better could it play if every samp
 bot A is ``search`` whose sampler deals the real hands (a cheat: it is a bound for research, never a bot of the
 platform), against bot B (``douzero_resnet`` by default), on the research deals, both halves, as the arena
 plays them.  Every sample being the same deal, a handful is enough (``--search search:samples=8``, the
-default; any option of the search may be given there).  The result file
-is an arena result (``bench/paired.py`` pairs it with a run of the honest search on the same deals), so the
-gap between the two is what better inference of the hidden hands could buy at most with these play-outs.
+default; any option of the search may be given there).  The result file is an arena result
+(``bench/paired.py`` pairs it with a run of the honest search on the same deals), so the gap between the two
+is what better inference of the hidden hands could buy at most with these play-outs.  With three players a
+farmer who knew its partner's hand would know every hand: for the farmers this is also what perfect inference
+of the partner is worth.
 
-``--known none`` makes A the honest search (a control on the same code path; with a time budget it is as slow
-as the arena).  With three players a farmer who knew its partner's hand would know every hand: for the farmers
-this is what perfect inference of the partner is worth.
+``--known rollout:OWN/OTHER`` goes further: each candidate is played out once on the real deal, this side's
+seats by bot OWN and the other side's by bot OTHER (``rollout:heuristic/douzero_resnet``: what an exact model
+of the opponents, on top of perfect information, would be worth).  ``--known none`` makes A the honest search
+(a control on the same code path; with a time budget it is as slow as the arena).
 
     python bench/oracle.py --deals 300 --jobs 2 --json oracle.json
     python bench/oracle.py --deals 300 --search search:samples=8,solve=0 --json oracle_solve0.json
@@ -31,7 +34,7 @@ from typing import Any
 from qipai.games.doudizhu.bots.arena import BotSpec, make_bot, search_arguments, seats_for, summarize
 from qipai.games.doudizhu.bots.research import load_deals, research_game, research_points
 from qipai.games.doudizhu.bots.search import Sampler, SearchBot
-from qipai.games.doudizhu.bots.view import View
+from qipai.games.doudizhu.bots.view import View, action_moves, read_view
 from qipai.games.doudizhu.cards import NUM_RANKS
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
@@ -62,6 +65,42 @@ class OracleSearch(SearchBot):
         return _Truth(v, self.rng, hands)
 
 
+class OracleRollout:
+    """The real deal played on from each candidate (the search's candidates), once, by named bots on real game
+    copies: this side's seats by ``own``, the other side's by ``other``; the candidate whose play-out wins is
+    played (the heuristic's choice on a tie).  With ``other`` a strong bot it measures what an exact model of the
+    opponents would be worth (set :attr:`game` before each decision)."""
+
+    def __init__(self, seed: int, own: str, other: str, candidates: int = 8) -> None:
+        self.search = SearchBot(seed, samples=1, max_candidates=candidates)
+        self.own = make_bot(own, seed)
+        self.other = make_bot(other, seed + 1)
+        self.game: Game | None = None
+
+    def act(self, observation: dict[str, Any], legal: list[str]) -> str:
+        g = self.game
+        assert g is not None
+        if observation.get("phase") != "play" or len(legal) == 1:
+            return self.own.act(observation, legal)
+        v = read_view(observation)
+        moves = action_moves(legal, v.rules)
+        cands = self.search.candidates(v, moves, legal)
+        me = g.to_act
+        assert me is not None
+        mine = me == g.landlord
+        for a, _ in cands:
+            sim = g.clone()
+            sim.apply(a, me)
+            while not sim.is_over:
+                s = sim.to_act
+                assert s is not None
+                bot = self.own if (s == sim.landlord) == mine else self.other
+                sim.apply(bot.act(sim.observe(s), list(sim.legal_actions())), s)
+            if (sim.winner == sim.landlord) == mine:
+                return a
+        return cands[0][0]
+
+
 def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
     deal, half, spec_a, spec_b, known = args
     g = research_game(load_deals(deal + 1)[deal], PRESETS["classic"])
@@ -69,7 +108,10 @@ def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
     bots: list[Any] = []
     for s in range(3):
         seed = deal * 10 + half * 3 + s
-        if seats[s] == "A":
+        if seats[s] == "A" and known.startswith("rollout:"):
+            own, other = known.split(":", 1)[1].split("/")
+            bots.append(OracleRollout(seed, own, other))
+        elif seats[s] == "A":
             kwargs = search_arguments(dict(BotSpec.parse(spec_a).options))
             bots.append(OracleSearch(seed, **kwargs) if known == "all" else SearchBot(seed, **kwargs))
         else:
@@ -79,7 +121,7 @@ def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
         s = g.to_act
         assert s is not None
         bot = bots[s]
-        if isinstance(bot, OracleSearch):
+        if isinstance(bot, OracleSearch | OracleRollout):
             bot.game = g
         a = bot.act(g.observe(s), list(g.legal_actions()))
         g.apply(a, s)
@@ -94,8 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bot", default="douzero_resnet", help="bot B")
     ap.add_argument("--deals", type=int, default=224)
-    ap.add_argument("--known", choices=("all", "none"), default="all",
-                    help="all: A's samples are the real hands; none: the honest search (a control)")
+    ap.add_argument("--known", default="all",
+                    help="all: A's samples are the real hands; none: the honest search (a control); rollout:OWN/OTHER: "
+                         "each candidate played out once on the real deal, this side by bot OWN, the other by OTHER")
     ap.add_argument("--search", default="search:samples=8",
                     help="bot A's search spec (as in the arena; with --known all, a fixed number of samples)")
     ap.add_argument("--jobs", type=int, default=2)
@@ -105,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     if spec.name != "search":
         raise SystemExit(f"--search takes a search spec, not {args.search!r}")
     kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
+    if args.known not in ("all", "none") and not (args.known.startswith("rollout:")
+                                                 and args.known.count("/") == 1):
+        raise SystemExit(f"--known takes all, none or rollout:OWN/OTHER, not {args.known!r}")
     if args.known == "all" and kwargs["samples"] is None:
         raise SystemExit("--known all needs samples=N in --search: every sample is the same deal")
     tasks = [(d, h, args.search, args.bot, args.known) for h in (0, 1) for d in range(args.deals)]
@@ -112,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     with multiprocessing.Pool(args.jobs) as pool:
         records = list(pool.imap_unordered(play, tasks))
     records.sort(key=lambda r: (r["deal"], r["half"]))
-    spec_a = f"{args.search} (samples are the real hands)" if args.known == "all" else args.search
+    spec_a = f"{args.search} (samples are the real hands)" if args.known == "all" else args.search \
+        if args.known == "none" else f"one play-out per candidate on the real deal ({args.known[8:]})"
     result = {"settings": {"bot_a": spec_a, "bot_b": args.bot, "rules": "classic", "protocol": "research",
                            "deals": args.deals, "jobs": args.jobs, "seed": 0},
               "deals": args.deals, "games": len(records), "seconds": time.perf_counter() - t0, "records": records}

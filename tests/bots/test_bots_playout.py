@@ -182,3 +182,60 @@ def test_the_duel_plays_the_policy_against_the_heuristic(capsys: pytest.CaptureF
     assert tp.main(["--duel", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "A playout_policy" in out and "B heuristic" in out and "2 deals, 4 games" in out
+
+
+def test_exploring_playouts_play_another_candidate_as_often_as_asked() -> None:
+    """``search:explore=P``: at each heuristic play-out decision with a choice, another of the candidate moves is
+    played with probability P (uniformly among them); P = 0 is the heuristic play-out, move for move."""
+    import math
+    import random
+
+    d = load_deals(3)[2]
+    hands = [counts_of_text(h) for h in d.hands]
+    for r, k in enumerate(counts_of_text(d.kitty)):
+        hands[0][r] += k
+
+    def run(explore: float, seed: int) -> tuple[list[object], int, int]:
+        sim = Sim(RULES, [list(h) for h in hands], 0, 0, None, -1, fast=False, rng=random.Random(seed),
+                  explore=explore)
+        moves: list[object] = []
+        other = choices = 0
+        for _ in range(400):
+            s = sim.to_act
+            sit = Situation(RULES, s, 3, 0, tuple(sim.hands[s]), list(sim.left), sim.last, sim.last_by, sim.pool(s))
+            cands = candidates(sit)
+            m = sim.policy()
+            assert m in cands  # always one of the candidates
+            if len(cands) > 1:
+                choices += 1
+                other += m != cands[0]
+            moves.append(m)
+            if sim.apply(m) is not None:
+                break
+        return moves, other, choices
+
+    plain = Sim(RULES, [list(h) for h in hands], 0, 0, None, -1, fast=False)
+    expected = []
+    for _ in range(400):
+        m = plain.policy()
+        expected.append(m)
+        if plain.apply(m) is not None:
+            break
+    assert run(0.0, 1)[0] == expected
+    assert run(0.3, 7) == run(0.3, 7)  # the stream makes it reproducible
+    other = choices = 0
+    for seed in range(60):
+        _, o, c = run(0.3, seed)
+        other, choices = other + o, choices + c
+    assert abs(other / choices - 0.3) < 4 * math.sqrt(0.3 * 0.7 / choices), (other, choices)
+
+
+def test_explore_is_a_search_option_for_heuristic_playouts() -> None:
+    bot = make_bot("search:explore=0.25,samples=4", 1)
+    assert isinstance(bot, SearchBot) and bot.explore == 0.25
+    g = research_game(load_deals(1)[0])
+    assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(OptionError, match="explore is for heuristic play-outs, not playout=fast"):
+        make_bot("search:explore=0.2,playout=fast", 1)
+    with pytest.raises(OptionError, match="explore must be at most 1"):
+        make_bot("search:explore=2", 1)

@@ -54,7 +54,7 @@ from ..moves import legal_moves
 from ..rules import Rules
 from .hand import best_plan, minus, plan_score, rules_key
 from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
-from .playout import PlayoutPolicy, candidates
+from .playout import CANDIDATES, PlayoutPolicy, candidates
 from .view import View, action_moves, read_view
 
 PASS_EVIDENCE = 0.35
@@ -98,6 +98,8 @@ OPTIONS = OptionSet([
     Option("solve", int, SOLVE_CARDS, lo=0, hi=200, doc="solve exactly with at most this many cards left"),
     Option("nodes", int, SOLVE_NODES, lo=1, hi=10**8, doc="node limit of one exact solve"),
     Option("margin", float, MARGIN, lo=0.0, hi=1.0, doc="how much better a move must look than the heuristic's"),
+    Option("explore", float, 0.0, lo=0.0, hi=1.0,
+           doc="in heuristic play-outs, the chance that a seat plays another of its candidate moves instead"),
     Option("reply", int, 0, lo=0, hi=20,
            doc="the first enemy decision after a move picks the best for it of this many replies (0 or 1: its "
                "policy's)"),
@@ -109,13 +111,14 @@ OPTIONS = OptionSet([
 class Sim:
     """A perfect-information deal in the play phase, played to the end by the fast play-out policy."""
 
-    __slots__ = ("fast", "hands", "landlord", "last", "last_by", "learned", "left", "n", "plans", "rng", "rules",
-                 "to_act", "total")
+    __slots__ = ("explore", "fast", "hands", "landlord", "last", "last_by", "learned", "left", "n", "plans", "rng",
+                 "rules", "to_act", "total")
 
     def __init__(self, rules: Rules, hands: list[list[int]], landlord: int, to_act: int, last: Move | None,
                  last_by: int, fast: bool = True, learned: PlayoutPolicy | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, explore: float = 0.0) -> None:
         self.fast = fast
+        self.explore = explore
         self.learned = learned
         self.rng = rng
         self.rules = rules
@@ -142,6 +145,7 @@ class Sim:
         s.last_by = self.last_by
         s.plans = [None if p is None else list(p) for p in self.plans]
         s.fast = self.fast
+        s.explore = self.explore
         s.learned = self.learned
         s.rng = self.rng
         return s
@@ -196,7 +200,13 @@ class Sim:
                             self.last_by, self.pool(s))
             if self.learned is not None:
                 return self.learned.choose(sit, self.rng)
-            return choose_play(sit)
+            pick = choose_play(sit)
+            if self.explore and self.rng is not None and self.rng.random() < self.explore:
+                # another of the moves the learned policy would weigh, uniformly
+                others = candidates(sit, CANDIDATES, pick, self.plan(s))[1:]
+                if others:
+                    return others[int(self.rng.random() * len(others))]
+            return pick
         return self.fast_policy()
 
     def fast_policy(self) -> Move | None:
@@ -546,7 +556,8 @@ class SearchBot:
                  max_candidates: int = 8, fast_playouts: bool = False, clock: str = "wall", belief: float = 1.0,
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
-                 margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None) -> None:
+                 margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None,
+                 explore: float = 0.0) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {', '.join(sorted(CLOCKS))}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -581,6 +592,9 @@ class SearchBot:
             raise ValueError(f"search reply must be 0 or more, not {reply}")
         self.reply = reply
         self.playout_policy = playout_policy
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"search explore must be between 0 and 1, not {explore}")
+        self.explore = explore
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -727,7 +741,8 @@ class SearchBot:
             if timed and n >= 2 and now() >= deadline:
                 break
             hands = sampler.deal()
-            stream_seed = self.rng.getrandbits(32) if self.playout_policy is not None else 0
+            stochastic = self.playout_policy is not None or self.explore > 0
+            stream_seed = self.rng.getrandbits(32) if stochastic else 0
             total_cards = sum(sum(h) for h in hands)
             solver = None
             if solve_ok and total_cards <= self.solve_cards:
@@ -746,9 +761,9 @@ class SearchBot:
                 if win is None:
                     # a learned play-out draws its moves; every candidate's from the same stream (common
                     # random numbers)
-                    stream = None if self.playout_policy is None else random.Random(stream_seed)
+                    stream = random.Random(stream_seed) if stochastic else None
                     sim = Sim(v.rules, [list(h) for h in hands], v.landlord, v.seat, v.last, v.last_by,
-                              self.fast_playouts, self.playout_policy, stream)
+                              self.fast_playouts, self.playout_policy, stream, self.explore)
                     out = sim.apply(m)
                     if out is None:
                         if net is not None:
