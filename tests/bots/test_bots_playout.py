@@ -239,3 +239,34 @@ def test_explore_is_a_search_option_for_heuristic_playouts() -> None:
         make_bot("search:explore=0.2,playout=fast", 1)
     with pytest.raises(OptionError, match="explore must be at most 1"):
         make_bot("search:explore=2", 1)
+
+
+def test_the_learned_policy_can_play_one_side_of_a_playout_only() -> None:
+    """``search:playout=learned,learned=own|enemies``: the other side's seats play the heuristic, move for move."""
+    import random
+
+    d = load_deals(4)[3]
+    hands = [counts_of_text(h) for h in d.hands]
+    for r, k in enumerate(counts_of_text(d.kitty)):
+        hands[0][r] += k
+    policy = PlayoutPolicy({"pick": 0.5})  # often not the heuristic's move
+    for side in (True, False):
+        differed = 0
+        for seed in range(5):
+            sim = Sim(RULES, [list(h) for h in hands], 0, 0, None, -1, fast=False, learned=policy,
+                      rng=random.Random(seed), learned_side=side)
+            for _ in range(400):
+                s = sim.to_act
+                sit = Situation(RULES, s, 3, 0, tuple(sim.hands[s]), list(sim.left), sim.last, sim.last_by,
+                                sim.pool(s))
+                m = sim.policy()
+                if (s == 0) != side:
+                    assert m == choose_play(sit)
+                else:
+                    differed += m != choose_play(sit)
+                if sim.apply(m) is not None:
+                    break
+        assert differed > 0  # the learned side did draw other moves
+    assert make_bot("search:playout=learned,learned=enemies,samples=2", 1).learned_seats == "enemies"  # type: ignore[attr-defined]
+    with pytest.raises(OptionError, match="learned is for playout=learned"):
+        make_bot("search:learned=own", 1)

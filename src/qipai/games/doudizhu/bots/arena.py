@@ -168,14 +168,17 @@ def search_arguments(opts: dict[str, str]) -> dict[str, Any]:
     from .search import OPTIONS
 
     o = bot_options("search", OPTIONS, opts)
-    if o["explore"] and o["playout"] != "heuristic":
-        raise OptionError(f"search option explore is for heuristic play-outs, not playout={o['playout']}")
+    if o["explore"] and o["playout"] == "fast":
+        raise OptionError("search option explore is for heuristic play-outs, not playout=fast")
+    if o["learned"] != "all" and o["playout"] != "learned":
+        raise OptionError("search option learned is for playout=learned")
     # in the arena a budget is CPU time by default: a busy machine does not weaken the bot
     return {"time_budget": o["time"], "samples": o["samples"], "fast_playouts": o["playout"] == "fast",
             "max_candidates": o["candidates"], "clock": o["clock"], "belief": o["belief"],
             "proposals": o["proposals"], "bidding": o["bid"], "leaf": o["leaf"], "depth": o["depth"],
             "solve_cards": o["solve"], "solve_nodes": o["nodes"], "margin": o["margin"], "reply": o["reply"],
-            "playout_policy": _playout_policy(o["playout"], o["weights"]), "explore": o["explore"]}
+            "playout_policy": _playout_policy(o["playout"], o["weights"]), "explore": o["explore"],
+            "learned_seats": o["learned"]}
 
 
 def _playout_policy(playout: str, weights: str) -> Any:

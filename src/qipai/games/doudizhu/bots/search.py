@@ -69,6 +69,9 @@ BELIEF_PROPOSALS = 3
 BELIEF_SEATS = ("all", "partner", "enemy")
 """Whose decisions weigh the samples (beliefs): every other seat's, the partner's only, or the enemies' only."""
 
+LEARNED_SEATS = ("all", "own", "enemies")
+"""Which seats of a play-out play the learned policy (the others the heuristic): all, this side's, the other's."""
+
 SOLVE_CARDS = 18
 """Samples with at most this many cards in all hands together are solved exactly."""
 
@@ -98,6 +101,8 @@ OPTIONS = OptionSet([
     Option("solve", int, SOLVE_CARDS, lo=0, hi=200, doc="solve exactly with at most this many cards left"),
     Option("nodes", int, SOLVE_NODES, lo=1, hi=10**8, doc="node limit of one exact solve"),
     Option("margin", float, MARGIN, lo=0.0, hi=1.0, doc="how much better a move must look than the heuristic's"),
+    Option("learned", str, "all", choices=LEARNED_SEATS,
+           doc="which seats play the learned play-out policy: all, this side's or the other side's"),
     Option("explore", float, 0.0, lo=0.0, hi=1.0,
            doc="in heuristic play-outs, the chance that a seat plays another of its candidate moves instead"),
     Option("reply", int, 0, lo=0, hi=20,
@@ -111,14 +116,16 @@ OPTIONS = OptionSet([
 class Sim:
     """A perfect-information deal in the play phase, played to the end by the fast play-out policy."""
 
-    __slots__ = ("explore", "fast", "hands", "landlord", "last", "last_by", "learned", "left", "n", "plans", "rng",
-                 "rules", "to_act", "total")
+    __slots__ = ("explore", "fast", "hands", "landlord", "last", "last_by", "learned", "learned_side", "left", "n",
+                 "plans", "rng", "rules", "to_act", "total")
 
     def __init__(self, rules: Rules, hands: list[list[int]], landlord: int, to_act: int, last: Move | None,
                  last_by: int, fast: bool = True, learned: PlayoutPolicy | None = None,
-                 rng: random.Random | None = None, explore: float = 0.0) -> None:
+                 rng: random.Random | None = None, explore: float = 0.0, learned_side: bool | None = None) -> None:
         self.fast = fast
         self.explore = explore
+        self.learned_side = learned_side
+        """With a learned policy: None, every seat plays it; True, the landlord's side only; False, the farmers."""
         self.learned = learned
         self.rng = rng
         self.rules = rules
@@ -146,6 +153,7 @@ class Sim:
         s.plans = [None if p is None else list(p) for p in self.plans]
         s.fast = self.fast
         s.explore = self.explore
+        s.learned_side = self.learned_side
         s.learned = self.learned
         s.rng = self.rng
         return s
@@ -198,7 +206,7 @@ class Sim:
             s = self.to_act
             sit = Situation(self.rules, s, self.n, self.landlord, tuple(self.hands[s]), self.left, self.last,
                             self.last_by, self.pool(s))
-            if self.learned is not None:
+            if self.learned is not None and (self.learned_side is None or (s == self.landlord) == self.learned_side):
                 return self.learned.choose(sit, self.rng)
             pick = choose_play(sit)
             if self.explore and self.rng is not None and self.rng.random() < self.explore:
@@ -557,7 +565,7 @@ class SearchBot:
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
                  margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None,
-                 explore: float = 0.0) -> None:
+                 explore: float = 0.0, learned_seats: str = "all") -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {', '.join(sorted(CLOCKS))}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -595,6 +603,9 @@ class SearchBot:
         if not 0.0 <= explore <= 1.0:
             raise ValueError(f"search explore must be between 0 and 1, not {explore}")
         self.explore = explore
+        if learned_seats not in LEARNED_SEATS:
+            raise ValueError(f"search learned must be one of {', '.join(LEARNED_SEATS)}, not {learned_seats!r}")
+        self.learned_seats = learned_seats
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -729,6 +740,7 @@ class SearchBot:
             limit = self.samples if self.samples is not None else 1_000_000
         timed = self.samples is None and prune
         my_side_landlord = v.seat == v.landlord
+        learned_side = None if self.learned_seats == "all" else my_side_landlord == (self.learned_seats == "own")
         net = None
         if self.leaf == "value" and v.players == 3 and v.rules.decks == 1:
             from .value import load_value, position_features
@@ -763,7 +775,7 @@ class SearchBot:
                     # random numbers)
                     stream = random.Random(stream_seed) if stochastic else None
                     sim = Sim(v.rules, [list(h) for h in hands], v.landlord, v.seat, v.last, v.last_by,
-                              self.fast_playouts, self.playout_policy, stream, self.explore)
+                              self.fast_playouts, self.playout_policy, stream, self.explore, learned_side)
                     out = sim.apply(m)
                     if out is None:
                         if net is not None:
