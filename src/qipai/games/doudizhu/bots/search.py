@@ -17,7 +17,10 @@ sampled deal and the deal is finished quickly; the move that wins most often acr
    bot's policy from its own point of view (its hand, and the other hands together as the unseen cards).
    ``fast_playouts=True`` uses a leaner policy instead (plan once, lead the weakest play of the plan, answer
    with the cheapest play of the plan that beats): five times faster, weaker; a ``playout_policy``
-   (:mod:`~qipai.games.doudizhu.bots.playout`, learned from the search's own choices) draws the moves instead.
+   (:mod:`~qipai.games.doudizhu.bots.playout`, learned from the search's own choices) draws the moves instead,
+   for every seat or one side's (``learned_seats``); ``explore`` makes a heuristic play-out seat play another of
+   its candidate moves with that probability.  Stochastic play-outs draw from a stream per sample, the same for
+   every candidate (common random numbers).
    When few cards are left (:data:`SOLVE_CARDS` in all hands) the sample is instead **solved exactly** by a
    perfect-information AND/OR search with a transposition table.
 4. **Budget.**  Samples are drawn until the time budget per move is spent (default 1 s on one core,
