@@ -296,3 +296,32 @@ def test_replay_review_of_a_record_of_another_game_is_refused_not_ignored(tmp_pa
     assert run("replay", str(rec)).returncode == 0
     out = run("replay", str(rec), "--review", "0")
     assert out.returncode == 2 and out.stderr.startswith("error: --review is for Dou Dizhu"), out.stderr
+
+
+def test_selfplay_plays_a_hand_of_every_registered_game(tmp_path: Path) -> None:
+    """``qipai selfplay --game shengji|mahjong``: one hand with bots in every seat, its result printed as
+    ``qipai replay`` prints it, and a record that replays; bad input is one line, exit 2."""
+    for game, bots, option in (("shengji", "rule", "start_level=5"), ("mahjong", "efficiency", "base=2")):
+        rec = tmp_path / f"{game}.json"
+        out = run("selfplay", "--game", game, "--seed", "4", "--bots", bots, "-o", option, "--record", str(rec),
+                  "--lang", "en")
+        assert out.returncode == 0, out.stderr
+        data = json.loads(rec.read_text())
+        assert data["game"] == game
+        again = run("replay", str(rec), "--lang", "en")
+        assert again.returncode == 0 and again.stdout.strip() in out.stdout, (again.stdout, out.stdout)
+        assert out.stdout.strip().endswith(f"record: {rec}")
+        same = run("selfplay", "--game", game, "--seed", "4", "--bots", bots, "-o", option, "--lang", "en")
+        assert same.stdout == out.stdout.replace(f"record: {rec}\n", "")  # the seed makes the hand
+    cases = [
+        (("--game", "chess"), "unknown game 'chess': choose one of doudizhu, shengji, mahjong"),
+        (("--game", "shengji", "-o", "speed=1"), "unknown rule option 'speed'"),
+        (("--game", "shengji", "-o", "start_level=Z"), "start_level must be one of"),
+        (("--game", "shengji", "--rules", "jj"), "--rules names a Dou Dizhu preset"),
+        (("-o", "a=b"), "-o/--option is for --game shengji or mahjong"),
+        (("--game", "mahjong", "--bots", "search"), "unknown bot 'search' for mahjong"),
+        (("--game", "mahjong", "--bots", "a,b"), "--bots needs 1 or 4 names, got 2"),
+    ]
+    for args, words in cases:
+        out = run("selfplay", *args)
+        assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)

@@ -15,7 +15,8 @@ DEFAULT_MATCHES = "quick_sit_and_go"
 
 app = typer.Typer(
     name="qipai",
-    help="qipai (棋牌): Dou Dizhu rules engine, bots, terminal play and a multiplayer server.",
+    help="qipai (棋牌): Dou Dizhu, Shengji and Daqing mahjong — rules engines, bots, terminal play, matches and a "
+         "multiplayer server.",
     no_args_is_help=True,
     add_completion=False,
     context_settings={"help_option_names": ["--help", "-h"]},  # every command's too: they inherit it
@@ -101,14 +102,26 @@ def selfplay(
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the JSON game record to this file.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the outcome.")] = False,
+    game: Annotated[str, typer.Option(
+        help="doudizhu, or another registered game: shengji (one hand of 升级) or mahjong (one hand of 大庆麻将).")]
+        = "doudizhu",
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="Shengji or mahjong: a rule option KEY=VALUE, e.g. -o start_level=A.")] = None,
 ) -> None:
-    """Play one deal with bots in every seat and print the deal and its outcome."""
+    """Play one deal with bots in every seat and print the deal and its outcome (--game: any registered game)."""
     from .bots import get_bot
     from .games.doudizhu.rules import PRESETS
     from .games.doudizhu.state import Game
     from .games.doudizhu.text import describe_deal, describe_outcome
 
     lang = _check_lang(lang)
+    if game != "doudizhu":
+        if rules_name != "classic":
+            _fail("--rules names a Dou Dizhu preset; give another game's rules with -o KEY=VALUE")
+        _selfplay_other(game, option, seed, bots, lang, record)
+        return
+    if option:
+        _fail("-o/--option is for --game shengji or mahjong; Dou Dizhu's rules are a preset (--rules)")
     if rules_name not in PRESETS:
         _fail(f"unknown preset {rules_name!r}: choose one of {', '.join(PRESETS)}")
     r = PRESETS[rules_name]
@@ -135,6 +148,57 @@ def selfplay(
         typer.echo(line)
     if record:
         record.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1))
+        typer.echo(f"record: {record}")
+
+
+def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, lang: str,
+                    record: Path | None) -> None:
+    """``qipai selfplay --game GAME``: one hand of a registered game other than Dou Dizhu, bots in every seat,
+    through the game interface; prints the hand's result as ``qipai replay`` does and writes its record."""
+    from .bots import get_bot
+    from .core.game import IllegalAction
+    from .core.options import OptionError, options_from_text, pairs_from_text
+    from .core.registry import game_names, get_factory
+    from .tui.games import TERMINAL_GAMES, replay_lines
+
+    if game not in game_names():
+        _fail(f"unknown game {game!r}: choose one of {', '.join(game_names())}")
+    if game not in TERMINAL_GAMES:
+        _fail(f"no text description of {game!r} hands: choose doudizhu or {', '.join(sorted(TERMINAL_GAMES))}")
+    factory = get_factory(game)
+    try:
+        options = factory.options(options_from_text(factory.info.options, pairs_from_text(option)))
+    except (OptionError, ValueError) as e:
+        _fail(str(e))
+    players = factory.players(options)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        _fail(f"--bots needs 1 or {players} names, got {len(names)}")
+    if record is not None:
+        _check_out(record, "--record")
+    try:
+        seats = [get_bot(name, seed * 31 + i, game=game) for i, name in enumerate(names)]
+    except KeyError as e:
+        _fail(str(e.args[0]))
+    g = factory.new(options, seed, factory.deal_context(options, factory.match_start(options)))
+    limit = 4 * factory.info.max_actions
+    for _ in range(limit):
+        if g.is_over:
+            break
+        seat = g.acting[0]
+        try:
+            g.apply(seats[seat].act(g.observe(seat), g.legal_actions(seat)), seat)
+        except IllegalAction:  # a bot's illegal answer counts as a silent seat, as at a table
+            g.timeout(seat)
+    else:
+        _fail(f"the {game} hand did not end in {limit} decisions")
+    data = g.record()
+    for line in replay_lines(data, lang):
+        typer.echo(line)
+    if record:
+        record.write_text(json.dumps(data, ensure_ascii=False, indent=1))
         typer.echo(f"record: {record}")
 
 
