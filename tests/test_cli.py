@@ -88,6 +88,14 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
     rec.write_text("{not json")
     assert "is not JSON" in run("replay", str(rec)).stderr
     assert "no such file" in run("replay", str(tmp_path / "missing.json")).stderr
+    # steps that are no list (a number was a TypeError traceback; {} was read as no steps), and a record cut short
+    assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
+    good = json.loads(rec.read_text())
+    short = "ends before the deal is over (after 10 actions), yet holds an outcome"
+    for steps, said in ((5, "actions are a list"), ({}, "actions are a list"), (good["actions"][:10], short)):
+        rec.write_text(json.dumps({**good, "actions": steps}))
+        bad = run("replay", str(rec))
+        assert bad.returncode == 2 and bad.stderr.startswith("error:") and said in bad.stderr, (steps, bad.stderr)
 
 
 def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path: Path) -> None:

@@ -324,6 +324,10 @@ def test_replay_refuses_bad_records() -> None:
     tampered = dict(done, outcome=dict(done["outcome"], scores=[1, 2, 3, -6]))
     with pytest.raises(RecordError, match="outcome differs"):
         replay_record(tampered)
+    with pytest.raises(RecordError, match=r"ends before the hand is over \(after 10 steps\), yet holds an outcome"):
+        replay_record(dict(done, actions=done["actions"][:10]))
+    with pytest.raises(RecordError, match="actions are a list"):
+        replay_record(dict(done, actions={}))
 
 
 def test_apply_step_replays_host_events() -> None:

@@ -179,3 +179,8 @@ def test_replay_refuses_garbage() -> None:
     assert FACTORY.replay(rec).outcome() == g.outcome()
     with pytest.raises(IllegalAction, match="result differs"):
         FACTORY.replay({**rec, "result": {"scores": [9, 9, 9, 9]}})
+    # cut short, or its steps not a list ({} read as no steps said "differs")
+    with pytest.raises(IllegalAction, match=r"ends before the hand is over \(after 40 steps\), yet holds a result"):
+        FACTORY.replay({**rec, "actions": rec["actions"][:40]})
+    with pytest.raises(IllegalAction, match="actions are a list"):
+        FACTORY.replay({**rec, "actions": {}})

@@ -92,7 +92,11 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
             game = Game.new(rules, seed, first_bidder=rec.get("first_bidder"), table_points=rec.get("table_points"))
     except (IllegalAction, KeyError, TypeError, ValueError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
-    actions = rec.get("actions") or []
+    actions = rec.get("actions", [])
+    if actions is None:
+        actions = []
+    if not isinstance(actions, list):
+        raise RecordError("bad record: actions are a list of {seat, action} steps")
     for i, item in enumerate(actions[:upto] if upto is not None else actions):
         try:
             seat, text = item["seat"], item["action"]
@@ -107,6 +111,9 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     stored = rec.get("outcome")
     replayed = game.outcome() or {}
     # Records written before an outcome key existed (roles, won, first_bidder) are compared on the keys they hold.
+    if upto is None and isinstance(stored, dict) and not game.is_over:
+        raise RecordError(f"the record ends before the deal is over (after {len(actions)} actions), yet holds an "
+                          "outcome")
     if upto is None and isinstance(stored, dict) and any(replayed.get(k) != v for k, v in stored.items()):
         raise RecordError("the replayed outcome differs from the outcome stored in the record")
     return game

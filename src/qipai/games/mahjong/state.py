@@ -969,7 +969,9 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
             game = MahjongGame.new(rules, seed, dealer)
     except (IllegalAction, KeyError, TypeError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
-    steps = rec.get("actions") or []
+    steps = rec.get("actions", [])
+    if steps is None:
+        steps = []
     if not isinstance(steps, list):
         raise RecordError("bad record: actions are a list of steps")
     for i, item in enumerate(steps[:upto] if upto is not None else steps):
@@ -981,6 +983,9 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
             apply_step(game, s, text)
         except IllegalAction as e:
             raise RecordError(f"step {i + 1} (seat {s}: {text!r}) is illegal: {e}") from None
+    if upto is None and rec.get("outcome") is not None and game.outcome() is None:
+        raise RecordError(f"the record ends before the hand is over (after {len(steps)} steps), yet holds an "
+                          "outcome")
     if upto is None and rec.get("outcome") is not None and game.outcome() != rec["outcome"]:
         raise RecordError("the replayed outcome differs from the outcome stored in the record")
     return game

@@ -90,7 +90,9 @@ class ShengjiFactory:
         options, context = record.get("options") or {}, record.get("context") or {}
         if not isinstance(options, Mapping) or not isinstance(context, Mapping):
             raise IllegalAction("bad record: options and context are objects")
-        actions = record.get("actions") or []
+        actions = record.get("actions", [])
+        if actions is None:
+            actions = []
         if not isinstance(actions, list):
             raise IllegalAction("bad record: actions are a list of [seat, text] steps")
         deal = record.get("deal")
@@ -112,6 +114,9 @@ class ShengjiFactory:
             except IllegalAction as e:
                 raise IllegalAction(f"record step {i} (seat {seat}, {text!r}) is illegal: {e}") from None
         stored = record.get("result")
+        if stored is not None and g.result is None:
+            raise IllegalAction(f"the record ends before the hand is over (after {len(actions)} steps), yet holds a "
+                                "result")
         if stored is not None and stored != json.loads(json.dumps(g.result)):  # as JSON stored it
             raise IllegalAction("the record's result differs from the replayed result")
         return g
