@@ -269,3 +269,35 @@ def test_the_quick_chat_menu_offers_exactly_the_servers_phrases_in_both_language
     assert all(w != "…" and not re.search(r"[\u4e00-\u9fff]", w) for w in got["words"]["en"]), got
     page.context.close()
     assert not errors, errors
+
+
+def test_every_bot_and_level_has_a_name_in_both_languages(browser: Browser, server: ThreadServer) -> None:
+    """A bot account (``bot:<name>``, in standings and histories) reads as a word of the player's language for
+    every registered bot of every game and every strength level (``bot:rule`` read 电脑（rule） in Chinese, and
+    the heuristic was called "expert" while the ``expert`` level is the 1 s search)."""
+    from qipai.bots import game_bots
+    from qipai.core.registry import game_names
+
+    names = sorted({b for g in game_names() for b in game_bots(g)} - {"douzero_resnet", "rlcard", "douzero"})
+    page, errors = new_page(browser)
+    page.goto(server.url + "/#/login")
+    expect(page.locator("section.auth")).to_be_visible()
+    got = page.evaluate(
+        """async (names) => {
+             const i18n = await import('/js/shell/i18n.js');
+             const out = {};
+             for (const lang of ['zh', 'en']) {
+               i18n.setLang(lang);
+               out[lang] = Object.fromEntries(names.map((n) => [n, i18n.displayName('bot:' + n)]));
+             }
+             i18n.setLang('zh');
+             return out;
+           }""",
+        names,
+    )
+    for n in names:
+        assert re.fullmatch(r"电脑（[\u4e00-\u9fff]+）", got["zh"][n]), (n, got["zh"][n])
+        assert re.fullmatch(r"Bot \([a-z]+\)", got["en"][n]), (n, got["en"][n])
+    assert got["en"]["expert"] == got["en"]["search"] != got["en"]["heuristic"] == got["en"]["normal"]
+    page.context.close()
+    assert not errors, errors
