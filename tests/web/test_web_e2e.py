@@ -5,8 +5,10 @@ both languages, and the games the server registers.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
@@ -299,5 +301,34 @@ def test_every_bot_and_level_has_a_name_in_both_languages(browser: Browser, serv
         assert re.fullmatch(r"电脑（[\u4e00-\u9fff]+）", got["zh"][n]), (n, got["zh"][n])
         assert re.fullmatch(r"Bot \([a-z]+\)", got["en"][n]), (n, got["en"][n])
     assert got["en"]["expert"] == got["en"]["search"] != got["en"]["heuristic"] == got["en"]["normal"]
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: ThreadServer) -> None:
+    """The create-table form offers the game's levels (/api/games ``levels``) in words, sends the chosen one as
+    ``seat_bot``, and the server fills the seats with it; a game without levels (Shengji) hides the choice."""
+    page, errors = new_page(browser, "en")
+    sent: list[dict[str, object]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)) if isinstance(payload, str) else None)
+
+    page.on("websocket", on_socket)
+    sign_up(page, server.url, "picky")
+    level = page.locator('select[name="bot-level"]')
+    page.locator('select[name="room"]').select_option("four_deck-1")
+    expect(level).to_be_hidden()
+    page.locator('select[name="room"]').select_option("classic-1")
+    expect(level).to_be_visible()
+    assert level.locator("option").all_inner_texts() == ["default", "easy", "normal", "hard", "expert"]
+    level.select_option("easy")
+    shot(page, "lobby_bot_strength.png")
+    page.locator('select[name="bots"]').select_option("0")
+    page.locator('[data-action="create"]').click()
+    expect(table(page)).to_be_visible()
+    expect(table(page)).to_have_attribute("data-phase", "bid")  # the bots took their seats and the deal began
+    created = [m for m in sent if m.get("type") == "create_table"]
+    assert created and created[-1]["seat_bot"] == "easy" and created[-1]["room"] == "classic-1", created
     page.context.close()
     assert not errors, errors

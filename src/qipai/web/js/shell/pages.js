@@ -97,6 +97,21 @@ export function lobbyPage(root, { go }) {
     h("option", { value: "0" }, t("bots_secs", { n: 0 })),
     h("option", { value: "10" }, t("bots_secs", { n: 10 })),
     h("option", { value: "30" }, t("bots_secs", { n: 30 })));
+  // the strength of the bots that fill the seats, for a game that offers levels (/api/games: Dou Dizhu's
+  // easy, normal, hard, expert); hidden for the others
+  const levelSel = h("select", { name: "bot-level", "aria-label": t("bot_strength") });
+  const levelRow = h("label.row", { hidden: true }, h("span", t("bot_strength")), levelSel);
+  function drawLevels() {
+    const game = rooms.find((r) => r.id === roomSel.value)?.game;
+    const levels = (game && gameInfo(game)?.levels) || [];
+    const prev = levelSel.value;
+    clear(levelSel);
+    add(levelSel, h("option", { value: "" }, t("bot_strength_default")));
+    for (const l of levels) add(levelSel, h("option", { value: l }, t("bot_kind_" + l)));
+    levelSel.value = levels.includes(prev) ? prev : "";
+    levelRow.hidden = levels.length === 0;
+  }
+  roomSel.addEventListener("change", drawLevels);
   const code = h("input", { name: "invite", placeholder: t("invite_code"), maxlength: 8, autocomplete: "off",
     autocapitalize: "characters", spellcheck: "false" });
   const joinForm = h("form.inline", code, h("button.btn.primary", { type: "submit", "data-action": "join" }, t("join")));
@@ -108,11 +123,13 @@ export function lobbyPage(root, { go }) {
   const createForm = h("form.stack",
     h("label.row", h("span", t("room")), roomSel),
     h("label.row", h("span", t("bots_after")), botsSel),
+    levelRow,
     h("button.btn.primary", { type: "submit", "data-action": "create" }, t("create")));
   createForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const msg = { type: "create_table", room: roomSel.value };
     if (botsSel.value !== "") msg.fill_bots_after = Number(botsSel.value);
+    if (!levelRow.hidden && levelSel.value) msg.seat_bot = levelSel.value;
     conn.send(msg);
   });
   const banner = store.user?.table || store.tableId
@@ -218,6 +235,7 @@ export function lobbyPage(root, { go }) {
       add(roomsBox, section);
     }
     if (prevRoom) roomSel.value = prevRoom;
+    drawLevels();
   }
   function drawTables(tables) {
     clear(tablesBox);
