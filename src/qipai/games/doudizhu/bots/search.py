@@ -558,7 +558,9 @@ class SearchBot:
     thread: "1 s on one core" whatever else the machine is doing, as the arena measures it); ``solve_cards`` and
     ``solve_nodes``: samples with at most that many cards left in all hands are solved exactly, within that node
     limit (one solve past it sends the rest of the decision to play-outs); ``margin``: how much better another
-    move must look than the heuristic's choice to be played instead (:data:`MARGIN`).
+    move must look than the heuristic's choice to be played instead (:data:`MARGIN`); ``playout_policy`` and
+    ``learned_seats``: a learned play-out policy and which seats play it (:data:`LEARNED_SEATS`); ``explore``:
+    the chance that a heuristic play-out seat plays another of its candidate moves.
     """
 
     name = "search"
