@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from qipai.bots import get_bot
+from qipai.bots import game_bots, get_bot
 from qipai.core.game import (
     AUTOPLAY_OFF,
     AUTOPLAY_ON,
@@ -200,7 +200,7 @@ def test_phases_and_json_at_every_step(game: str, preset: str) -> None:
 def test_bots_play_whole_deals(game: str) -> None:
     f = _factory(game)
     preset = f.info.presets[0]
-    for name in f.info.bots:
+    for name in dict.fromkeys([*f.info.bots, *f.info.levels]):  # the bots and the strength levels
         g = _new(f, preset, 3)
         # seat 0 plays this bot, the others the game's seat bot (a table of auto-play bots that never bid
         # would redeal for ever under a redeal rule: that is the host's to stop, not the game's)
@@ -224,6 +224,9 @@ def test_info_is_complete(game: str) -> None:
     assert info.min_players <= info.max_players and info.phases and info.presets
     assert info.titles.get("zh") and info.titles.get("en")
     json.dumps(info.describe())
+    if game not in TOYS:  # every bot and level it names is a bot of the game (the web offers the levels by name)
+        known = set(game_bots(game))
+        assert {*info.bots, *info.levels, info.seat_bot} <= known, {*info.bots, *info.levels} - known
     for preset in info.presets:
         opts = _options(f, preset)
         assert info.min_players <= f.players(opts) <= info.max_players

@@ -306,8 +306,8 @@ def test_every_bot_and_level_has_a_name_in_both_languages(browser: Browser, serv
 
 
 def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: ThreadServer) -> None:
-    """The create-table form offers the game's levels (/api/games ``levels``) in words, sends the chosen one as
-    ``seat_bot``, and the server fills the seats with it; a game without levels (Shengji) hides the choice."""
+    """The create-table form offers the chosen room's game's levels (/api/games ``levels``) in words and sends
+    the chosen one as ``seat_bot``; the server fills the seats with it."""
     page, errors = new_page(browser, "en")
     sent: list[dict[str, object]] = []
 
@@ -318,7 +318,8 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     sign_up(page, server.url, "picky")
     level = page.locator('select[name="bot-level"]')
     page.locator('select[name="room"]').select_option("four_deck-1")
-    expect(level).to_be_hidden()
+    expect(level).to_be_visible()
+    assert level.locator("option").all_inner_texts() == ["default", "easy", "normal"]
     page.locator('select[name="room"]').select_option("classic-1")
     expect(level).to_be_visible()
     assert level.locator("option").all_inner_texts() == ["default", "easy", "normal", "hard", "expert"]

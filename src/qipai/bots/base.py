@@ -36,3 +36,31 @@ class RandomBot:
         if not legal_actions:
             raise ValueError("no legal actions to choose from")
         return self.rng.choice(legal_actions)
+
+
+class NoisyBot:
+    """Another bot, except that with probability ``p`` a decision is a uniformly random legal action (seeded:
+    games stay reproducible): the ``easy`` level of a game, a gentle opponent that still plays sensibly most of
+    the time.
+
+    >>> bot = NoisyBot(RandomBot(1), seed=2, p=0.0)
+    >>> bot.act({}, ["pass", "bid 1"]) == RandomBot(1).act({}, ["pass", "bid 1"])
+    True
+    """
+
+    name = "noisy"
+
+    def __init__(self, inner: Bot, seed: int = 0, p: float = 0.3) -> None:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"the noise p must be between 0 and 1, not {p}")
+        self.inner = inner
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.p = p
+
+    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """The inner bot's choice, or with probability ``p`` a random legal action."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        if len(legal_actions) > 1 and self.rng.random() < self.p:
+            return self.rng.choice(legal_actions)
+        return self.inner.act(observation, legal_actions)

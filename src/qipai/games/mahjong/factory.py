@@ -40,6 +40,7 @@ INFO = GameInfo(
     simultaneous=True,
     bots=("random", "passive", "efficiency"),
     seat_bot="efficiency",
+    levels=("easy", "normal"),
     autoplay_bot="passive",
     web="mahjong",
     title_table=TITLE_TABLE,

@@ -41,6 +41,7 @@ INFO = GameInfo(
     match_seats=True,
     bots=("random", "passive", "rule"),
     seat_bot="rule",
+    levels=("easy", "normal"),
     autoplay_bot="passive",
     autoplay_option="auto_play",
     autoplay_bots={"passive": "passive", "smart": "rule"},

@@ -32,10 +32,8 @@ docs/bots.md.
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from ....bots.base import Bot
+from ....bots.base import NoisyBot as _Noisy
 
 LEVELS: dict[str, str] = {
     "easy": "noisy:p=0.3",
@@ -49,29 +47,15 @@ LEVEL_ORDER = ("easy", "normal", "hard", "expert")
 """The levels from weakest to strongest."""
 
 
-class NoisyBot:
+class NoisyBot(_Noisy):
     """``heuristic``, except that with probability ``p`` a decision is a uniformly random legal action
     (seeded: games stay reproducible).  A gentle opponent for beginners: it still bids and plays sensibly
     most of the time."""
 
-    name = "noisy"
-
     def __init__(self, seed: int = 0, p: float = 0.3) -> None:
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"the noise p must be between 0 and 1, not {p}")
         from .heuristic import HeuristicBot
 
-        self.inner = HeuristicBot(seed)
-        self.rng = random.Random(seed ^ 0x5EED)
-        self.p = p
-
-    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
-        """The heuristic's choice, or with probability ``p`` a random legal action."""
-        if not legal_actions:
-            raise ValueError("no legal actions to choose from")
-        if len(legal_actions) > 1 and self.rng.random() < self.p:
-            return self.rng.choice(legal_actions)
-        return self.inner.act(observation, legal_actions)
+        super().__init__(HeuristicBot(seed), seed, p)
 
 
 def level_bot(level: str, seed: int = 0) -> Bot:

@@ -3,7 +3,7 @@
 A bot sees only a seat's observation and its legal actions.  :data:`BOTS` builds one by name from a seed.
 
 >>> sorted(BOTS)
-['efficiency', 'passive', 'random']
+['easy', 'efficiency', 'normal', 'passive', 'random']
 >>> BOTS["passive"](0).act({"phase": "claim"}, ["chi 456m", "pass"])
 'pass'
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ....bots.base import NoisyBot
 from .base import Bot, PassiveBot, RandomBot
 from .efficiency import EfficiencyBot
 
@@ -19,6 +20,9 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "passive": PassiveBot,
     "efficiency": EfficiencyBot,
+    # the strength levels a player may choose for bot seats (GameInfo.levels)
+    "easy": lambda seed: NoisyBot(EfficiencyBot(seed), seed, 0.3),
+    "normal": EfficiencyBot,
 }
 
 __all__ = ["BOTS", "Bot", "EfficiencyBot", "PassiveBot", "RandomBot"]

@@ -2,7 +2,7 @@
 legal-action list (a partial list in play: a bot may build its own plays from its hand, and returns a legal one).
 
 >>> sorted(BOTS)
-['passive', 'random', 'rule']
+['easy', 'normal', 'passive', 'random', 'rule']
 >>> BOTS["passive"](0).act({"phase": "deal"}, ["pass", "declare 3S"])
 'pass'
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ....bots.base import NoisyBot
 from .basic import PassiveBot, RandomBot
 from .rule import RuleBot
 
@@ -26,6 +27,9 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "passive": PassiveBot,
     "rule": RuleBot,
+    # the strength levels a player may choose for bot seats (GameInfo.levels)
+    "easy": lambda seed: NoisyBot(RuleBot(seed), seed, 0.3),
+    "normal": RuleBot,
 }
 
 __all__ = ["BOTS", "Bot", "PassiveBot", "RandomBot", "RuleBot"]
