@@ -144,15 +144,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", required=True, help="where the result goes (an arena result with its games)")
     args = ap.parse_args(argv)
-    spec = BotSpec.parse(args.search)
-    if spec.name != "search":
-        raise SystemExit(f"--search takes a search spec, not {args.search!r}")
-    kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
+    try:
+        spec = BotSpec.parse(args.search)
+        if spec.name != "search":
+            raise SystemExit(f"--search takes a search spec, not {args.search!r}")
+        kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
+    except ValueError as e:  # OptionError is one
+        raise SystemExit(f"--search {args.search}: {e}") from None
     if args.known not in ("all", "none") and not (args.known.startswith("rollout:")
                                                  and args.known.count("/") == 1):
         raise SystemExit(f"--known takes all, none or rollout:OWN/OTHER, not {args.known!r}")
     if args.known == "all" and kwargs["samples"] is None:
         raise SystemExit("--known all needs samples=N in --search: every sample is the same deal")
+    names = [args.bot, *(args.known[8:].split("/") if args.known.startswith("rollout:") else [])]
+    for name in names:  # each bot is built once here, so a bad name is one line, not a traceback in a worker
+        try:
+            make_bot(name, 0)
+        except (KeyError, ValueError) as e:
+            raise SystemExit(f"bot {name!r}: {e.args[0] if e.args else e}") from None
     tasks = [(d, h, args.search, args.bot, args.known) for h in (0, 1) for d in range(args.deals)]
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:

@@ -112,6 +112,10 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
     paired = subprocess.run([sys.executable, str(BENCH / "paired.py"), str(path), str(path)], capture_output=True,
                             text=True, check=True, timeout=60).stdout
     assert "+0.000 ± 0.000 over 2 deals" in paired
-    bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--search", "search:time=0.1", "--json",
-                          str(tmp_path / "x.json")], capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 1 and "needs samples=N" in bad.stderr
+    for args, said in ((("--search", "search:time=0.1"), "needs samples=N"),
+                       (("--search", "search:samples=0"), "samples must be at least 1"),
+                       (("--known", "rollout:heuristic/nobody"), "unknown bot 'nobody'"),
+                       (("--known", "psychic"), "--known takes all, none or rollout:OWN/OTHER")):
+        bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), *args, "--json", str(tmp_path / "x.json")],
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 1 and said in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
