@@ -112,6 +112,13 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
     paired = subprocess.run([sys.executable, str(BENCH / "paired.py"), str(path), str(path)], capture_output=True,
                             text=True, check=True, timeout=60).stdout
     assert "+0.000 ± 0.000 over 2 deals" in paired
+    # one play-out per candidate on the real deal, with named bots for each side
+    rolled = tmp_path / "rollout.json"
+    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
+                    "--known", "rollout:heuristic/heuristic", "--json", str(rolled)], capture_output=True, text=True,
+                   check=True, timeout=300)
+    got = json.loads(rolled.read_text())
+    assert len(got["records"]) == 2 and got["settings"]["bot_a"].startswith("one play-out per candidate")
     for args, said in ((("--search", "search:time=0.1"), "needs samples=N"),
                        (("--search", "search:samples=0"), "samples must be at least 1"),
                        (("--known", "rollout:heuristic/nobody"), "unknown bot 'nobody'"),
