@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from qipai.games.doudizhu.bots.arena import BotSpec, make_bot, search_arguments, seats_for, summarize
+from qipai.games.doudizhu.bots.arena import BotSpec, GameRecord, make_bot, search_arguments, seats_for, summarize
 from qipai.games.doudizhu.bots.research import load_deals, research_game, research_points
 from qipai.games.doudizhu.bots.search import Sampler, SearchBot
 from qipai.games.doudizhu.bots.view import View, action_moves, read_view
@@ -173,21 +173,12 @@ def main(argv: list[str] | None = None) -> int:
                            "deals": args.deals, "jobs": args.jobs, "seed": 0},
               "deals": args.deals, "games": len(records), "seconds": time.perf_counter() - t0, "records": records}
     Path(args.json).write_text(json.dumps(result))
-    a = summarize([_Rec(r) for r in records], "research")["bots"]["A"]  # type: ignore[list-item]
+    a = summarize([GameRecord(**r) for r in records], "research")["bots"]["A"]
     wp = {role: a["roles"][role]["wp"] for role in ("landlord", "farmers")}
     print(f"{spec_a} vs {args.bot}, {args.deals} deals: A's WP landlord {wp['landlord']['mean']:.3f} ± "
           f"{wp['landlord']['ci']:.3f}, farmers {wp['farmers']['mean']:.3f} ± {wp['farmers']['ci']:.3f}, both "
           f"{a['both']['wp']['mean']:.3f} ± {a['both']['wp']['ci']:.3f} ({time.perf_counter() - t0:.0f} s)")
     return 0
-
-
-class _Rec:
-    """A record dict as the attributes :func:`summarize` reads."""
-
-    def __init__(self, r: dict[str, Any]) -> None:
-        self.__dict__.update(r)
-        self.decisions: dict[str, int] = {}
-        self.seconds: dict[str, float] = {}
 
 
 if __name__ == "__main__":

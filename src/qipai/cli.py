@@ -125,11 +125,7 @@ def selfplay(
     if rules_name not in PRESETS:
         _fail(f"unknown preset {rules_name!r}: choose one of {', '.join(PRESETS)}")
     r = PRESETS[rules_name]
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(names) == 1:
-        names *= r.players
-    if len(names) != r.players:
-        _fail(f"--bots needs 1 or {r.players} names, got {len(names)}")
+    names = _seat_bots(bots, r.players)
     if record is not None:
         _check_out(record, "--record")
     try:
@@ -151,12 +147,21 @@ def selfplay(
         typer.echo(f"record: {record}")
 
 
+def _seat_bots(bots: str, players: int) -> list[str]:
+    """``--bots``: one name per seat, or one for all (a usage error otherwise)."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        _fail(f"--bots needs 1 or {players} names, got {len(names)}")
+    return names
+
+
 def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, lang: str,
                     record: Path | None) -> None:
     """``qipai selfplay --game GAME``: one hand of a registered game other than Dou Dizhu, bots in every seat,
     through the game interface; prints the hand's result as ``qipai replay`` does and writes its record."""
-    from .bots import get_bot
-    from .core.game import IllegalAction
+    from .bots import get_bot, play_out
     from .core.options import OptionError, options_from_text, pairs_from_text
     from .core.registry import game_names, get_factory
     from .tui.games import TERMINAL_GAMES, replay_lines
@@ -171,11 +176,7 @@ def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, l
     except (OptionError, ValueError) as e:
         _fail(str(e))
     players = factory.players(options)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        _fail(f"--bots needs 1 or {players} names, got {len(names)}")
+    names = _seat_bots(bots, players)
     if record is not None:
         _check_out(record, "--record")
     try:
@@ -183,17 +184,10 @@ def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, l
     except KeyError as e:
         _fail(str(e.args[0]))
     g = factory.new(options, seed, factory.deal_context(options, factory.match_start(options)))
-    limit = 4 * factory.info.max_actions
-    for _ in range(limit):
-        if g.is_over:
-            break
-        seat = g.acting[0]
-        try:
-            g.apply(seats[seat].act(g.observe(seat), g.legal_actions(seat)), seat)
-        except IllegalAction:  # a bot's illegal answer counts as a silent seat, as at a table
-            g.timeout(seat)
-    else:
-        _fail(f"the {game} hand did not end in {limit} decisions")
+    try:
+        play_out(g, seats, 4 * factory.info.max_actions, f"the {game} hand")
+    except RuntimeError as e:
+        _fail(str(e))
     data = g.record()
     for line in replay_lines(data, lang):
         typer.echo(line)

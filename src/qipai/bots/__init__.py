@@ -13,9 +13,14 @@ True
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from .base import Bot, RandomBot
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 Maker = Callable[[int], Bot]
 _EXTRA: dict[str, dict[str, Maker]] = {}
@@ -55,4 +60,23 @@ def get_bot(name: str, seed: int = 0, game: str = "doudizhu") -> Bot:
     return make(seed)
 
 
-__all__ = ["Bot", "RandomBot", "bot_names", "game_bots", "get_bot", "register"]
+def play_out(game: Game, bots: Sequence[Bot], limit: int, what: str = "the deal") -> None:
+    """Play ``game`` to its end with one bot a seat (the first acting seat answers in a joint decision).  Each
+    bot gets its own copy of its seat's observation; an illegal answer counts as that seat's timeout, as at a
+    table.  More than ``limit`` decisions raise ``RuntimeError`` naming ``what``."""
+    from ..core.game import IllegalAction
+
+    steps = 0
+    while not game.is_over:
+        steps += 1
+        if steps > limit:
+            raise RuntimeError(f"{what} did not end in {limit} decisions")
+        seat = game.acting[0]
+        view = json.loads(json.dumps(game.observe(seat)))  # the bot's own copy, never the game's
+        try:
+            game.apply(bots[seat].act(view, list(game.legal_actions(seat))), seat)
+        except IllegalAction:
+            game.timeout(seat)
+
+
+__all__ = ["Bot", "RandomBot", "bot_names", "game_bots", "get_bot", "play_out", "register"]

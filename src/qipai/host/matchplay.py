@@ -26,12 +26,11 @@ match points as the table points (the 积分最小化原则).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from qipai.core.game import IllegalAction
+from qipai.bots import play_out
 from qipai.core.registry import get_factory
 from qipai.tournaments import Definition, TableAssignment
 
@@ -131,19 +130,7 @@ class BotTables:
             g = factory.new(full, seed, context)
             bots = [get_bot_for(game, self.bots.get(a.seat_entrants[s], self.default), seed, s)
                     for s in range(players)]
-            steps = 0
-            limit = 4 * factory.info.max_actions
-            while not g.is_over:
-                steps += 1
-                if steps > limit:
-                    raise RuntimeError(f"table {a.key} deal {n} did not end in {limit} decisions")
-                seat = g.acting[0]
-                view = json.loads(json.dumps(g.observe(seat)))
-                action = bots[seat].act(view, list(g.legal_actions(seat)))
-                try:
-                    g.apply(action, seat)
-                except IllegalAction:
-                    g.timeout(seat)
+            play_out(g, bots, 4 * factory.info.max_actions, f"table {a.key} deal {n}")
             outcome = g.outcome() or {}
             scores = [int(x) for x in outcome.get("scores") or [0] * players]
             out.append(scores)

@@ -752,13 +752,13 @@ class SearchBot:
 
             net = load_value()
         solve_ok = True
+        stochastic = self.playout_policy is not None or self.explore > 0  # play-outs draw from a stream
         n = 0
         solved = 0
         while n < limit and (len(alive) > 1 or not prune):
             if timed and n >= 2 and now() >= deadline:
                 break
             hands = sampler.deal()
-            stochastic = self.playout_policy is not None or self.explore > 0
             stream_seed = self.rng.getrandbits(32) if stochastic else 0
             total_cards = sum(sum(h) for h in hands)
             solver = None
