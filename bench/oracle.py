@@ -13,7 +13,9 @@ of the partner is worth.
 ``--known rollout:OWN/OTHER`` goes further: each candidate is played out once on the real deal, this side's
 seats by bot OWN and the other side's by bot OTHER (``rollout:heuristic/douzero_resnet``: what an exact model
 of the opponents, on top of perfect information, would be worth).  ``--known none`` makes A the honest search
-(a control on the same code path; with a time budget it is as slow as the arena).
+(a control on the same code path; with a time budget it is as slow as the arena).  ``--known
+sampled:OWN/OTHER:N`` is honest again: the same play-outs on N deals from the search's sampler, rebuilt from the
+public history (does the opponents' model still count when the cards are guessed?).
 
     python bench/oracle.py --deals 300 --jobs 2 --json oracle.json
     python bench/oracle.py --deals 300 --search search:samples=8,solve=0 --json oracle_solve0.json
@@ -26,16 +28,17 @@ import argparse
 import json
 import multiprocessing
 import random
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from qipai.games.doudizhu.bots.arena import BotSpec, GameRecord, make_bot, search_arguments, seats_for, summarize
-from qipai.games.doudizhu.bots.research import load_deals, research_game, research_points
+from qipai.games.doudizhu.bots.research import ResearchDeal, load_deals, research_game, research_points
 from qipai.games.doudizhu.bots.search import Sampler, SearchBot
 from qipai.games.doudizhu.bots.view import View, action_moves, read_view
-from qipai.games.doudizhu.cards import NUM_RANKS
+from qipai.games.doudizhu.cards import NUM_RANKS, RANK_LETTERS
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
@@ -101,6 +104,63 @@ class OracleRollout:
         return cands[0][0]
 
 
+class SampledRollout(OracleRollout):
+    """Honest: like :class:`OracleRollout`, but each of ``samples`` deals comes from the search's sampler (what
+    this seat could know), rebuilt as a game from the public history; every candidate is played out once on each
+    sampled deal (common samples) and the one winning most is played (the heuristic's choice first on a tie).
+    With ``other`` a strong bot it measures what an exact model of the opponents is worth *without* knowing the
+    cards: whether the oracle's gain survives sampling (set :attr:`game` before each decision, for its public
+    history and kitty only)."""
+
+    def __init__(self, seed: int, own: str, other: str, samples: int, candidates: int = 8) -> None:
+        super().__init__(seed, own, other, candidates)
+        self.samples = samples
+
+    def rebuild(self, v: View, hands: list[list[int]]) -> Game:
+        """The game of this deal from its start, every seat dealt its sampled hand plus what it has played."""
+        g = self.game
+        assert g is not None and g.landlord == 0  # research games: seat 0 is the landlord
+        kitty = "".join(RANK_LETTERS[c.rank] for c in g.kitty)
+        start = []
+        for s in range(v.players):
+            counts = [hands[s][r] + v.played[s][r] for r in range(NUM_RANKS)]
+            if s == 0:
+                for ch in kitty:
+                    counts[RANK_LETTERS.index(ch)] -= 1
+            start.append("".join(RANK_LETTERS[r] * k for r, k in enumerate(counts)))
+        sim = research_game(ResearchDeal((start[0], start[1], start[2]), kitty), PRESETS["classic"])
+        for seat, a in g.actions[len(sim.actions):]:
+            sim.apply(a, seat)
+        return sim
+
+    def act(self, observation: dict[str, Any], legal: list[str]) -> str:
+        g = self.game
+        assert g is not None
+        if observation.get("phase") != "play" or len(legal) == 1:
+            return self.own.act(observation, legal)
+        v = read_view(observation)
+        moves = action_moves(legal, v.rules)
+        cands = self.search.candidates(v, moves, legal)
+        me = g.to_act
+        assert me is not None
+        mine = me == g.landlord
+        sampler = Sampler(v, self.search.rng)
+        wins = [0] * len(cands)
+        for _ in range(self.samples):
+            start = self.rebuild(v, sampler.deal())
+            for j, (a, _) in enumerate(cands):
+                sim = start.clone()
+                sim.apply(a, me)
+                while not sim.is_over:
+                    s = sim.to_act
+                    assert s is not None
+                    bot = self.own if (s == sim.landlord) == mine else self.other
+                    sim.apply(bot.act(sim.observe(s), list(sim.legal_actions())), s)
+                wins[j] += (sim.winner == sim.landlord) == mine
+        best = max(range(len(cands)), key=lambda j: (wins[j], -j))
+        return cands[best][0]
+
+
 def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
     deal, half, spec_a, spec_b, known = args
     g = research_game(load_deals(deal + 1)[deal], PRESETS["classic"])
@@ -108,7 +168,11 @@ def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
     bots: list[Any] = []
     for s in range(3):
         seed = deal * 10 + half * 3 + s
-        if seats[s] == "A" and known.startswith("rollout:"):
+        if seats[s] == "A" and known.startswith("sampled:"):
+            spec, n = known.split(":", 1)[1].rsplit(":", 1)
+            own, other = spec.split("/")
+            bots.append(SampledRollout(seed, own, other, int(n)))
+        elif seats[s] == "A" and known.startswith("rollout:"):
             own, other = known.split(":", 1)[1].split("/")
             bots.append(OracleRollout(seed, own, other))
         elif seats[s] == "A":
@@ -121,7 +185,7 @@ def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
         s = g.to_act
         assert s is not None
         bot = bots[s]
-        if isinstance(bot, OracleSearch | OracleRollout):
+        if isinstance(bot, OracleSearch | OracleRollout):  # SampledRollout reads only the public history
             bot.game = g
         a = bot.act(g.observe(s), list(g.legal_actions()))
         g.apply(a, s)
@@ -151,12 +215,14 @@ def main(argv: list[str] | None = None) -> int:
         kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
     except ValueError as e:  # OptionError is one
         raise SystemExit(f"--search {args.search}: {e}") from None
-    if args.known not in ("all", "none") and not (args.known.startswith("rollout:")
-                                                 and args.known.count("/") == 1):
-        raise SystemExit(f"--known takes all, none or rollout:OWN/OTHER, not {args.known!r}")
+    sampled = re.fullmatch(r"sampled:([^/:]+)/([^/:]+):([1-9][0-9]*)", args.known)
+    if args.known not in ("all", "none") and not sampled and not (args.known.startswith("rollout:")
+                                                                  and args.known.count("/") == 1):
+        raise SystemExit(f"--known takes all, none, rollout:OWN/OTHER or sampled:OWN/OTHER:N, not {args.known!r}")
     if args.known == "all" and kwargs["samples"] is None:
         raise SystemExit("--known all needs samples=N in --search: every sample is the same deal")
-    names = [args.bot, *(args.known[8:].split("/") if args.known.startswith("rollout:") else [])]
+    names = [args.bot, *(args.known[8:].split("/") if args.known.startswith("rollout:") else []),
+             *(sampled.group(1, 2) if sampled else [])]
     for name in names:  # each bot is built once here, so a bad name is one line, not a traceback in a worker
         try:
             make_bot(name, 0)
@@ -168,7 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         records = list(pool.imap_unordered(play, tasks))
     records.sort(key=lambda r: (r["deal"], r["half"]))
     spec_a = f"{args.search} (samples are the real hands)" if args.known == "all" else args.search \
-        if args.known == "none" else f"one play-out per candidate on the real deal ({args.known[8:]})"
+        if args.known == "none" else f"one play-out per candidate on the real deal ({args.known[8:]})" \
+        if not sampled else (f"one play-out per candidate on each of {sampled.group(3)} sampled deals "
+                             f"({sampled.group(1)}/{sampled.group(2)})")
     result = {"settings": {"bot_a": spec_a, "bot_b": args.bot, "rules": "classic", "protocol": "research",
                            "deals": args.deals, "jobs": args.jobs, "seed": 0},
               "deals": args.deals, "games": len(records), "seconds": time.perf_counter() - t0, "records": records}

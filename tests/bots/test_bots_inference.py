@@ -122,7 +122,32 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
     for args, said in ((("--search", "search:time=0.1"), "needs samples=N"),
                        (("--search", "search:samples=0"), "samples must be at least 1"),
                        (("--known", "rollout:heuristic/nobody"), "unknown bot 'nobody'"),
-                       (("--known", "psychic"), "--known takes all, none or rollout:OWN/OTHER")):
+                       (("--known", "sampled:heuristic/heuristic:0"), "sampled:OWN/OTHER:N"),
+                       (("--known", "sampled:heuristic/nobody:2"), "unknown bot 'nobody'"),
+                       (("--known", "psychic"), "--known takes all, none, rollout:OWN/OTHER")):
         bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), *args, "--json", str(tmp_path / "x.json")],
                              capture_output=True, text=True, timeout=60)
         assert bad.returncode == 1 and said in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
+
+
+def test_the_sampled_rollout_rebuilds_each_sample_from_the_public_history(tmp_path: Path) -> None:
+    oracle = bench_script("oracle")
+    g = _midgame()
+    seat = g.to_act
+    assert seat is not None
+    bot = oracle.SampledRollout(1, "heuristic", "heuristic", 2)
+    bot.game = g
+    v = read_view(g.observe(seat))
+    sim = bot.rebuild(v, _truth(g))  # the real hands rebuild the real game, to the same position
+    assert sim.to_act == g.to_act and _truth(sim) == _truth(g) and sim.actions == g.actions
+    assert sorted(sim.legal_actions()) == sorted(g.legal_actions())
+    sample = Sampler(v, random.Random(3)).deal()
+    assert sample != _truth(g)
+    other = bot.rebuild(v, sample)  # a sampled deal: the same history, this seat's hand, the sampled others
+    assert _truth(other) == sample and other.actions == g.actions and other.to_act == seat
+    path = tmp_path / "sampled.json"
+    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
+                    "--known", "sampled:heuristic/heuristic:2", "--json", str(path)], capture_output=True, text=True,
+                   check=True, timeout=300)
+    got = json.loads(path.read_text())
+    assert len(got["records"]) == 2 and "on each of 2 sampled deals" in got["settings"]["bot_a"]
