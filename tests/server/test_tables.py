@@ -133,8 +133,34 @@ async def test_leaving_twice_mid_deal_is_answered_both_times(start_server: Start
         await p.send({"type": "leave", "table": joined["table"], "id": ref})
         left = await p.wait_for(lambda m, ref=ref: m["type"] == "left" and m["ref"] == ref, since=mark)
         assert left["reason"] == "leaving_after_deal"
+    # the leave stands: asking for the seat again is refused, saying why (it was answered "joined", and the
+    # seat was freed anyway when the deal ended)
+    await p.send({"type": "quick_match", "room": "classic-1", "id": "back"})
+    refused = await p.error("leaving_table", mark)
+    assert refused["ref"] == "back" and refused["params"]["table"] == joined["table"]
     await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", 60, since=mark)
     await p.close()
+
+
+async def test_a_spectator_who_sits_down_gets_only_the_players_view(start_server: StartServer) -> None:
+    """Joining a table one watches takes the connection off its spectators: once every message came twice,
+    the spectator's copy (no hand, no legal actions) last, and a client keeping the latest state lost its turn."""
+    server = await start_server(next_deal_delay=30)
+    a, b = [await Client.register(server, n) for n in ("host", "watcher")]
+    for x in (a, b):
+        await x.connect()
+    made = await a.post("/api/tables", {"room": "classic-1"})
+    await b.send({"type": "spectate", "table": made["table"], "invite": made["invite_code"]})
+    await b.wait_for(lambda m: m["type"] == "snapshot")
+    mark = b.mark()
+    await b.send({"type": "join", "invite": made["invite_code"]})
+    joined = await b.wait_for(lambda m: m["type"] == "joined", since=mark)
+    await a.send({"type": "fill_bots", "table": made["table"]})
+    await b.play_until_over()
+    states = [m for m in b.msgs[mark:] if m["type"] == "state"]
+    assert states and all(m["you"] == joined["seat"] for m in states)
+    for x in (a, b):
+        await x.close()
 
 
 async def test_leave_by_websocket_echoes_the_request_id(server: LiveServer) -> None:

@@ -586,10 +586,13 @@ class Lobby:
             cur = self._current(user.id)
             if cur is not None and cur[0] is not t:
                 raise self._seated_elsewhere(cur)
-            async with t.lock:
-                if t.closed or t.running or not t.empty_seats():
-                    raise TableError("table_full", "this table has no free seat")
-                seat = await t.sit(user)
+            if cur is not None:  # asked twice: the seat it has
+                seat = self._rejoin(cur)[1]
+            else:
+                async with t.lock:
+                    if t.closed or t.running or not t.empty_seats():
+                        raise TableError("table_full", "this table has no free seat")
+                    seat = await t.sit(user)
         if self.cluster.networked:
             await self.cluster.set_seat(user.id, t.id)
         return {"table": t.id, "seat": seat, "invite_code": t.info.invite_code, "url": self.cluster.public_url}
@@ -927,8 +930,25 @@ class Lobby:
         return self._room_locks.setdefault(room_id, asyncio.Lock())
 
     def _seated_elsewhere(self, cur: tuple[Table, int]) -> TableError:
-        return TableError("already_seated", f"you already sit at table {cur[0].id}: leave it first",
-                          table=cur[0].id)
+        t, seat = cur
+        s = t.seats[seat]
+        if s is not None and s.leaving:
+            return self._leaving(t)
+        return TableError("already_seated", f"you already sit at table {t.id}: leave it first", table=t.id)
+
+    def _rejoin(self, cur: tuple[Table, int]) -> tuple[Table, int]:
+        """A player asks again for the seat they hold: the same seat, unless they left it during the deal."""
+        s = cur[0].seats[cur[1]]
+        if s is not None and s.leaving:
+            raise self._leaving(cur[0])
+        return cur
+
+    @staticmethod
+    def _leaving(t: Table) -> TableError:
+        """The answer to a player who left ``t`` during its deal and asks for a seat (there or anywhere) before
+        the deal ends: the leave stands (the game has already settled it as an escape or auto-play)."""
+        return TableError("leaving_table", f"you left table {t.id} during its deal: your seat there is freed "
+                                           "when the deal ends; sit down again after that", table=t.id)
 
     async def quick_match(self, user_id: int, room_id: str) -> tuple[Table | RemoteSeat, int]:
         """Seat the user now at a waiting table of the room — here, or on another node (then the answer is a
@@ -941,7 +961,7 @@ class Lobby:
             cur = self._current(user_id)
             if cur is not None:
                 if cur[0].info.room == room_id and not cur[0].info.private and not cur[0].tags:
-                    return cur
+                    return self._rejoin(cur)
                 raise self._seated_elsewhere(cur)
             await self._refuse_if_seated_remotely(user_id)
             user = await self._fresh_user(user_id)
@@ -1162,7 +1182,7 @@ class Lobby:
             cur = self._current(user_id)
             if cur is not None:
                 if cur[0] is t:
-                    return cur
+                    return self._rejoin(cur)
                 raise self._seated_elsewhere(cur)
             user = await self._fresh_user(user_id)
             async with t.lock:

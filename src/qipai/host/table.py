@@ -658,6 +658,9 @@ class Table:
             raise TableError("table_full", "this table has no free seat")
         seat = empty[0]
         self.seats[seat] = SeatState(user_id=user.id, bot=None, name=user.name, points=points, account_id=user.id)
+        for c in [c for c in self.spectators if c.user.id == user.id]:  # a player sees the table as a player
+            self.spectators.discard(c)
+            c.spectating.discard(self.id)
         if self.ready is not None:
             self.ready[seat] = True  # sitting down is being ready
         self.lobby.seat_user(user.id, self.id)

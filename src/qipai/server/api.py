@@ -50,6 +50,7 @@ TABLE_ERROR_STATUS = {
     "not_allowed": 403,
     "private_table": 403,
     "already_seated": 409,
+    "leaving_table": 409,
     "table_full": 409,
     "deal_running": 409,
     "not_seated": 409,

@@ -252,6 +252,7 @@ ERROR_CODES: dict[str, str] = {
     "private_table": "a private table: watching needs its invite code",
     "not_enough_points": "not enough points to sit in this room (params: need, have)",
     "already_seated": "already sitting at another table (params: table)",
+    "leaving_table": "you left this table (params: table) during its deal: the seat is freed when the deal ends",
     "table_full": "no free seat",
     "table_closed": "the table is closed",
     "deal_running": "a deal is running (join between deals, or watch)",

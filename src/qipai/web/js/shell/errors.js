@@ -49,6 +49,10 @@ export const ERROR_WORDS = {
     zh: "你已经坐在另一张牌桌上，先离开那张桌",
     en: "You already sit at another table: leave it first",
   },
+  leaving_table: {
+    zh: "你在这一局中离开了牌桌：本局结束后座位才空出来，之后再坐下",
+    en: "You left the table during this deal: your seat is freed when the deal ends; sit down again after that",
+  },
   seated_here: { zh: "你就坐在这张桌上", en: "You sit at this table already" },
   table_full: { zh: "这张桌子坐满了", en: "This table has no free seat" },
   table_closed: { zh: "这张牌桌已经关了", en: "This table is closed" },
