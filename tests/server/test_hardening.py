@@ -63,6 +63,14 @@ async def test_private_options_are_bounded_and_points_options_keep_the_rooms_val
         r = await h.post("/api/tables", json={"room": "jj_match-1", "options": {"cap_by_table_points": False}})
         assert r.status_code == 400 and r.json()["error"]["code"] == "points_option"
         assert r.json()["error"]["params"]["options"] == ["cap_by_table_points"]
+        # so does the game's shape where it changes the multiplier: two decks made 128× deals in a 1-stake room
+        r = await h.post("/api/tables", json={"room": "classic-1", "options": {"decks": 2, "kitty_size": 12}})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "points_option"
+        assert sorted(r.json()["error"]["params"]["options"]) == ["decks", "kitty_size"]
+        for room, moves in (("classic-1", {"kinds": ["single", "pair", "triple", "straight"]}),
+                            ("four_player-1", {"bomb_min": 5}), ("classic-1", {"bidding": "call"})):
+            r = await h.post("/api/tables", json={"room": room, "options": moves})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "points_option", (moves, r.text)
         # a gameplay option is fine
         r = await h.post("/api/tables", json={"room": "classic-1", "options": {"bid_seconds": 30}})
         assert r.status_code == 200, r.text

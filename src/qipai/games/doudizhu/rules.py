@@ -86,20 +86,24 @@ class Rules:
     """
 
     # Every field is a rule option; its metadata declares its type and range (``_opt``), and whether it moves
-    # points (a table playing for points keeps its room's value of those): see :data:`OPTIONS`.
+    # points (a table playing for points keeps its room's value of those): see :data:`OPTIONS`.  Besides the
+    # settlement's own options, those that change how many bombs and doublings a deal can have move points:
+    # the seats, decks and kitty, which kinds exist (no bombs, no rockets), the smallest bomb, and the bidding
+    # style (a call is worth 1, a score bid up to 3).
 
     # --- table and deck (§1, §2) ---
-    players: int = field(default=3, metadata=_opt(int, 3, 4))
+    players: int = field(default=3, metadata=_opt(int, 3, 4, points=True))
     """Number of seats: 3 (one deck) or 4 (two decks)."""
-    decks: int = field(default=1, metadata=_opt(int, 1, 2))
+    decks: int = field(default=1, metadata=_opt(int, 1, 2, points=True))
     """Number of 54-card decks."""
-    kitty_size: int = field(default=3, metadata=_opt(int, 0, 12))
+    kitty_size: int = field(default=3, metadata=_opt(int, 0, 12, points=True))
     """Cards left face down for the landlord (底牌): 3 with one deck, 8 with two."""
     kitty_visible: bool = field(default=True, metadata=_opt(bool))
     """Whether the kitty is shown to everybody once the landlord takes it."""
 
     # --- combinations (§3) ---
-    kinds: frozenset[str] = field(default_factory=lambda: frozenset(KINDS), metadata=_opt(list, choices=KINDS))
+    kinds: frozenset[str] = field(default_factory=lambda: frozenset(KINDS),
+                                  metadata=_opt(list, choices=KINDS, points=True))
     """Which kinds of RULES.md §3 exist at this table."""
     straight_min: int = field(default=5, metadata=_opt(int, 1, 12))
     straight_max: int = field(default=12, metadata=_opt(int, 1, 12))
@@ -107,13 +111,13 @@ class Rules:
     pair_straight_max: int = field(default=12, metadata=_opt(int, 1, 12))
     plane_min: int = field(default=2, metadata=_opt(int, 2, 12))
     plane_max: int = field(default=12, metadata=_opt(int, 2, 12))
-    bomb_min: int = field(default=4, metadata=_opt(int, 4, 8))
+    bomb_min: int = field(default=4, metadata=_opt(int, 4, 8, points=True))
     """Smallest bomb; the largest is every copy of a rank (4 per deck)."""
     single_kickers_share_rank: bool = field(default=True, metadata=_opt(bool))
     """Whether single kickers may share a rank (``333444`` + ``55``) — RULES.md §3 decision."""
 
     # --- bidding (§4) ---
-    bidding: str = field(default="score", metadata=_opt(str, choices=BIDDING_STYLES))
+    bidding: str = field(default="score", metadata=_opt(str, choices=BIDDING_STYLES, points=True))
     first_bidder: str = field(default="random_then_rotate", metadata=_opt(str, choices=FIRST_BIDDER_RULES))
     all_pass: str = field(default="redeal", metadata=_opt(str, choices=ALL_PASS_POLICIES))
     forced_bid_from_redeal: int = field(default=3, metadata=_opt(int, 1, 10))
