@@ -333,3 +333,47 @@ def test_selfplay_plays_a_hand_of_every_registered_game(tmp_path: Path) -> None:
     for args, words in cases:
         out = run("selfplay", *args)
         assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
+
+
+def test_json_outputs_are_strict_json_written_into_what_was_named(tmp_path: Path) -> None:
+    """An arena's --json is JSON any reader takes (NaN and Infinity were written for estimates of one sample);
+    a pipe named as the output is written into, not replaced by a regular file (the result was written beside
+    and renamed over the target, which turned /dev/null into a file when run as root); a write that fails is
+    one line, not a traceback."""
+    def strict(text: str) -> object:
+        return json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON output"))
+
+    out = tmp_path / "a.json"
+    assert run("arena", "heuristic", "random", "--deals", "1", "--no-progress", "--json", str(out)).returncode == 0
+    assert strict(out.read_text())["deals"] == 1
+    gen = tmp_path / "g.json"
+    assert run("arena", "--game", "shengji", "rule", "random", "--deals", "1", "--no-progress",
+               "--json", str(gen)).returncode == 0
+    strict(gen.read_text())
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    res = run("arena", "heuristic", "random", "--deals", "1", "--no-progress", "--json", str(fifo))
+    got = reader.communicate(timeout=60)[0]
+    assert res.returncode == 0 and fifo.is_fifo() and strict(got)["games"] == 2
+    if Path("/dev/full").exists():
+        for args in (("arena", "heuristic", "random", "--deals", "1", "--no-progress", "--json", "/dev/full"),
+                     ("selfplay", "--quiet", "--record", "/dev/full"),
+                     ("tournament", "--no-progress", "--json", "/dev/full")):
+            bad = run(*args)
+            assert bad.returncode == 2 and "cannot write /dev/full: No space left on device" in bad.stderr, args
+            assert "Traceback" not in bad.stderr
+
+
+def test_arena_small_samples_do_not_claim_precision_and_bad_files_are_named(tmp_path: Path) -> None:
+    """Two deals both won read "1.000 ± 0.000", so --target-ci stopped after two deals; a deals file that is a
+    folder was a traceback, and one of random bytes said only "error: utf-8"."""
+    res = run("arena", "heuristic", "random", "--research", "--deals", "12", "--target-ci", "0.1", "--min-deals",
+              "2", "--no-progress")
+    assert res.returncode == 0 and "12 deals" in res.stdout, res.stdout
+    assert run("arena", "heuristic", "random", "--min-deals", "-3").returncode == 2
+    junk = tmp_path / "junk.txt"
+    junk.write_bytes(bytes(range(128, 256)))
+    for path, said in ((tmp_path, "cannot read the deals file"), (junk, "is not text of deals")):
+        bad = run("arena", "heuristic", "random", "--research", "--deals", "2", "--deals-file", str(path))
+        assert bad.returncode == 2 and said in bad.stderr and "Traceback" not in bad.stderr, bad.stderr

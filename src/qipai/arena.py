@@ -44,6 +44,7 @@ from .bots import get_bot
 from .core.game import IllegalAction
 from .core.registry import get_factory
 from .core.stats import Estimate
+from .jsonfile import cannot_write, write_json
 
 
 def _mix(*parts: object) -> int:
@@ -231,7 +232,7 @@ def run_game_arena(game: str, bot_a: str, bot_b: str, *, deals: int = 100, seed:
     tasks = [(d, h) for d in range(deals) for h in (0, 1)]
     results: list[GameResult] = []
     t0 = time.monotonic()
-    for i, r in enumerate(_run(setup, tasks, jobs), start=1):
+    for i, r in enumerate(_run(setup, tasks, min(jobs, len(tasks))), start=1):  # no idle workers
         results.append(r)
         if progress and (i % 10 == 0 or i == len(tasks)):
             import sys
@@ -245,7 +246,10 @@ def run_game_arena(game: str, bot_a: str, bot_b: str, *, deals: int = 100, seed:
     out = summarize(setup, results)
     out["seconds"] = round(time.monotonic() - t0, 2)
     if json_path is not None:
-        json_path.write_text(json.dumps({**out, "results": [asdict(r) for r in results]}, indent=1))
+        try:
+            write_json(json_path, {**out, "results": [asdict(r) for r in results]})
+        except OSError as e:
+            raise ValueError(cannot_write(json_path, e)) from e
     return out
 
 

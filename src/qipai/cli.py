@@ -10,6 +10,8 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from .jsonfile import cannot_write, write_json
+
 DEFAULT_MATCHES = "quick_sit_and_go"
 """The match pool ``qipai serve`` keeps open unless ``--matches`` (or ``QIPAI_MATCHES``) says otherwise."""
 
@@ -69,6 +71,14 @@ def _check_out(path: Path, what: str) -> None:
         _fail(f"{what} {path}: no folder {parent}")
     if not os.access(parent, os.W_OK):
         _fail(f"{what} {path}: cannot write in {parent}")
+
+
+def _write_out(path: Path, obj: Any, indent: int = 1) -> None:
+    """Write a JSON output the user named; a failed write is a one-line error."""
+    try:
+        write_json(path, obj, indent=indent, ensure_ascii=False)
+    except OSError as e:
+        _fail(cannot_write(path, e))
 
 
 def _check_lang(lang: str | None) -> str:
@@ -143,7 +153,7 @@ def selfplay(
     for line in describe_outcome(g, lang):
         typer.echo(line)
     if record:
-        record.write_text(json.dumps(g.record(), ensure_ascii=False, indent=1))
+        _write_out(record, g.record())
         typer.echo(f"record: {record}")
 
 
@@ -192,7 +202,7 @@ def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, l
     for line in replay_lines(data, lang):
         typer.echo(line)
     if record:
-        record.write_text(json.dumps(data, ensure_ascii=False, indent=1))
+        _write_out(record, data)
         typer.echo(f"record: {record}")
 
 
@@ -356,6 +366,8 @@ def arena(
         _fail(f"--jobs must be at least 1, got {jobs}")
     if deals < 1:
         _fail(f"--deals must be at least 1, got {deals}")
+    if min_deals < 1:
+        _fail(f"--min-deals must be at least 1, got {min_deals}")
     if json_out is not None:
         _check_out(json_out, "--json")
     if game != "doudizhu":
@@ -506,11 +518,11 @@ def tournament(
                   str(prize_of.get(r.entrant, 0)))
     out.print(t)
     if json_out:
-        json_out.write_text(json.dumps({
+        _write_out(json_out, {
             "preset": preset, "seed": seed, "phase": res.state.phase, "deals": res.deals, "tables": res.tables,
             "standings": [{"place": r.place, "entrant": r.entrant, "bot": r.bot, "program": bot_of.get(r.entrant),
                            "points": r.points, "prize": prize_of.get(r.entrant, 0)} for r in rows],
-        }, ensure_ascii=False, indent=2))
+        }, indent=2)
 
 
 # --- serve command (server) ---

@@ -30,6 +30,7 @@ game.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import math
 import multiprocessing as mp
@@ -48,6 +49,7 @@ from ....bots import get_bot
 from ....bots.base import Bot
 from ....core.options import Option, OptionError, OptionSet, options_from_text
 from ....core.stats import Estimate
+from ....jsonfile import cannot_write, write_json
 from ..rules import PRESETS, Rules
 from ..state import Game
 
@@ -362,7 +364,7 @@ def summarize(records: list[GameRecord], protocol: str) -> dict[str, Any]:
                  for role in ("landlord", "farmers")}
         paired = [d for d in per_deal.values() if len(d) == 2]
         if paired and len(paired) == len(per_deal):
-            both_wp = Estimate.of([(d["landlord"][0] + d["farmers"][0]) / 2 for d in paired])
+            both_wp = Estimate.of_shares([(d["landlord"][0] + d["farmers"][0]) / 2 for d in paired])
             both_adp = Estimate.of([(d["landlord"][1] + d["farmers"][1]) / 2 for d in paired])
         else:
             el, ef = Estimate.of_rate(wins["landlord"]), Estimate.of_rate(wins["farmers"])
@@ -427,7 +429,6 @@ def run_arena(
     Seeds, results, checkpoints and resume are the same as with local processes: every game's bots are seeded
     by the deal, the half and the seat, whichever machine plays it.
     """
-    import json
 
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: expected one of {', '.join(ENGINES)}")
@@ -448,6 +449,11 @@ def run_arena(
             lines = tuple(d.line() for d in load_deals(deals, deals_file))
         except FileNotFoundError:
             raise FileNotFoundError(f"no deals file at {deals_file}") from None
+        except OSError as e:  # a folder, no permission
+            raise ValueError(f"cannot read the deals file {deals_file}: {e.strerror or e}") from None
+        except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as e:  # (a ValueError that said only "utf-8")
+            raise ValueError(f"the deals file {deals_file} is not text of deals (one 'LANDLORD17 DOWN17 UP17 "
+                             f"KITTY3' per line, optionally gzipped): {e}") from None
     for spec in (bot_a, bot_b):  # fail early on a bad name or a missing package
         make_bot(spec, 0)
     if target_ci is not None and not target_ci > 0:
@@ -495,14 +501,15 @@ def run_arena(
 
     def write(res: dict[str, Any]) -> None:
         if json_path is not None:
-            tmp = Path(str(json_path) + ".tmp")
-            tmp.write_text(json.dumps(res, indent=1, default=_json_default))
-            tmp.replace(json_path)
+            try:
+                write_json(json_path, res, atomic=True)
+            except OSError as e:
+                raise ValueError(cannot_write(json_path, e)) from e
 
     restore = _stop_on_sigterm()
     try:
-        games = _run(setup, tasks, max(1, jobs)) if engine == "local" else _run_ray(setup, tasks, max(1, jobs),
-                                                                                    ray_address)
+        workers = max(1, min(jobs, len(tasks)))  # no idle workers: --jobs 1000 for one deal started 1000
+        games = _run(setup, tasks, workers) if engine == "local" else _run_ray(setup, tasks, workers, ray_address)
         for rec in _progress(games, len(tasks), progress, f"{bot_a} vs {bot_b}"):
             records.append(rec)
             halves[rec.deal] = halves.get(rec.deal, 0) + 1
@@ -628,12 +635,6 @@ def _ci_reached(result: dict[str, Any], target: float) -> bool:
         if not (isinstance(ci, float) and ci <= target):
             return False
     return True
-
-
-def _json_default(x: object) -> object:
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    raise TypeError(f"not JSON: {x!r}")
 
 
 def _run(setup: _Setup, tasks: list[tuple[int, int]], jobs: int) -> Iterator[GameRecord]:
