@@ -213,6 +213,18 @@ def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tm
         (("--database-url", f"sqlite+aiosqlite:///{tmp_path}/missing/q.db"), "no folder"),
         (("--data-dir", str(tmp_path / "file")), "is a file"),
         (("--data-dir", str(tmp_path / "file" / "data")), "cannot make it in"),
+        # settings read as their type only (a time scale of 0, a bot no game has, a bad pool of matches, a log
+        # level: each was accepted, or was a traceback from uvicorn's start-up)
+        (("--time-scale", "0"), "--time-scale must be above 0"),
+        (("--bot-delay", "-1"), "--bot-delay must be at least 0"),
+        (("--start-points", "-100"), "--start-points must be at least 0"),
+        (("--max-message-bytes", "0"), "--max-message-bytes must be at least 1024"),
+        (("--seat-bot", "nobot"), "no game has a bot 'nobot'"),
+        (("--log-level", "foo"), "--log-level must be one of"),
+        (("--redis-url", "garbage"), "--redis-url must be redis://"),
+        (("--matches", "garbage"), "--matches: unknown preset 'garbage'"),
+        (("--matches", '[{"preset": "nope"}]'), "--matches: unknown preset 'nope'"),
+        (("--matches", "[oops"), "--matches: a JSON list of match definitions that is no JSON"),
     ]
     for args, words in cases:
         out = run("serve", "--data-dir", str(tmp_path / "data"), *args)

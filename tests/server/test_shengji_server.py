@@ -308,3 +308,15 @@ async def test_restart_mid_hand_and_between_hands_keeps_the_match(start_server: 
     assert me["games_played"] == 2
     assert me["points"] == 1000 + hand1["outcome"]["scores"][obs["seat"]] + hand2["outcome"]["scores"][obs["seat"]]
     await back.close()
+
+
+async def test_a_seat_bot_setting_of_another_game_leaves_shengji_its_own(start_server: StartServer) -> None:
+    """``--seat-bot heuristic`` (Dou Dizhu's bot) once made every Shengji and mahjong table fail to fill: the
+    setting serves each game that has the bot, the others keep their default."""
+    server = await start_server(seat_bot="heuristic", autoplay_bot="heuristic")
+    lobby = server.lobby
+    assert lobby.seat_bot("doudizhu") == "heuristic" and lobby.autoplay_bot("doudizhu") == "heuristic"
+    assert lobby.seat_bot("shengji") == "rule" and lobby.seat_bot("mahjong") == "efficiency"
+    assert lobby.autoplay_bot("shengji") == "passive"
+    shared = await start_server(seat_bot="easy")  # a level every game has
+    assert {shared.lobby.seat_bot(g) for g in ("doudizhu", "shengji", "mahjong")} == {"easy"}

@@ -108,6 +108,7 @@ class Lobby:
         """When the latest storage failures happened (the probe waits longer when they come back fast)."""
         self._factories: dict[str, GameFactory] = {}
         self._bot_accounts: dict[str, int] = {}
+        self._bot_known: dict[tuple[str, str], bool] = {}  # (game, bot name): whether the game has it
         self.prefs: dict[int, dict[str, Any]] = {}
         self._pending: set[asyncio.Task[Any]] = set()
         """Each user's table preferences for this server run (``auto_pass``: 要不起 passes by itself)."""
@@ -137,13 +138,26 @@ class Lobby:
         return f
 
     def seat_bot(self, game: str) -> str:
-        """The bot that fills empty seats of ``game``'s tables (the setting, else the game's default)."""
-        return self.settings.seat_bot or self.factory(game).info.seat_bot
+        """The bot that fills empty seats of ``game``'s tables (the setting where ``game`` has that bot — one
+        setting serves every game, and ``heuristic`` is Dou Dizhu's only — else the game's default)."""
+        name = self.settings.seat_bot
+        return name if name and self._has_bot(game, name) else self.factory(game).info.seat_bot
 
     def autoplay_bot(self, game: str, options: dict[str, Any] | None = None) -> str:
-        """The bot that plays for a human in auto-play: the setting, else the style the table's options choose,
-        else the game's seed behaviour."""
-        return self.settings.autoplay_bot or autoplay_bot_for(self.factory(game).info, options or {})
+        """The bot that plays for a human in auto-play: the setting (where ``game`` has that bot), else the style
+        the table's options choose, else the game's seed behaviour."""
+        name = self.settings.autoplay_bot
+        return name if name and self._has_bot(game, name) else autoplay_bot_for(self.factory(game).info, options or {})
+
+    def _has_bot(self, game: str, name: str) -> bool:
+        key = (game, name)
+        if key not in self._bot_known:
+            try:
+                self.settings.bots(game, name, 0)
+                self._bot_known[key] = True
+            except KeyError:
+                self._bot_known[key] = False
+        return self._bot_known[key]
 
     def bot(self, game: str, name: str, seed: int) -> Bot:
         return self.settings.bots(game, name, seed)

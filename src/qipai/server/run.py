@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import os
 import re
@@ -84,6 +85,7 @@ def check_settings(settings: Settings) -> None:
 
     if not 0 <= settings.port <= 65535:
         raise ValueError(f"--port must be 0 to 65535 (0: any free port), got {settings.port}")
+    _check_values(settings)
     accepted = "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
     try:
         url = make_url(settings.db_url())
@@ -116,6 +118,54 @@ def check_settings(settings: Settings) -> None:
     folder = Path(url.database).parent
     if not folder.is_dir():
         raise ValueError(f"--database-url {shown}: no folder {folder} for the SQLite file")
+
+
+POSITIVE = ("lease_seconds", "chat_rate", "time_scale", "relief_hours", "bot_budget", "rate_limit",
+            "auth_rate_limit", "ws_auth_timeout", "session_check_every", "chat_burst", "unattended_actions",
+            "login_backoff_after", "rate_burst", "flood_close", "token_days")
+"""Settings that must be above 0 (a time scale of 0 made every timer fire at once)."""
+NOT_NEGATIVE = ("bot_fill_wait", "bot_delay", "autoplay_delay", "next_deal_delay", "ready_timeout", "forced_delay",
+                "restore_grace", "sqlite_busy_ms", "start_points", "guest_points", "bot_points", "relief_points",
+                "bot_processes")
+"""Settings that may be 0 but not below."""
+MIN_MESSAGE_BYTES = 1024
+"""The smallest ``max_message_bytes``: below it not even an action fits."""
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _check_values(settings: Settings) -> None:
+    """Each setting within what it means (every one also comes from ``QIPAI_<NAME>``, read as its type only)."""
+    import math
+
+    from qipai.bots import bot_names
+    from qipai.core.registry import game_names
+    from qipai.host.director import parse_pools
+
+    def flag(name: str) -> str:
+        return "--" + name.replace("_", "-")
+
+    for name in POSITIVE + NOT_NEGATIVE:
+        v = getattr(settings, name)
+        if not math.isfinite(v) or v < 0 or (v == 0 and name in POSITIVE):
+            raise ValueError(f"{flag(name)} must be {'above' if name in POSITIVE else 'at least'} 0, got {v}")
+    if settings.max_message_bytes < MIN_MESSAGE_BYTES:
+        raise ValueError(f"--max-message-bytes must be at least {MIN_MESSAGE_BYTES}, got {settings.max_message_bytes}")
+    if settings.log_level.lower() not in LOG_LEVELS:
+        raise ValueError(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}")
+    known = {name for g in game_names() for name in bot_names(g)}
+    for name in ("seat_bot", "autoplay_bot"):
+        bot = getattr(settings, name)
+        if bot and bot not in known:
+            raise ValueError(f"{flag(name)}: no game has a bot {bot!r}; known bots are {', '.join(sorted(known))}")
+    if settings.redis_url is not None and not settings.redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("--redis-url must be redis://HOST:PORT/DB, rediss://… or unix://PATH, "
+                         f"not {settings.redis_url!r}")
+    try:
+        parse_pools(settings.matches)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--matches: a JSON list of match definitions that is no JSON: {e}") from None
+    except ValueError as e:  # a ConfigError is one
+        raise ValueError(f"--matches: {e}".replace("--matches: matches: ", "--matches: ")) from None
 
 
 CONNECT_TIMEOUT = 5.0
