@@ -63,6 +63,12 @@ def test_bad_input_is_refused_with_a_reason() -> None:
     assert p.returncode == 2 and "JSON object" in p.stderr
     p = run("--entrants", "10")
     assert p.returncode == 2 and "at most 9" in p.stderr
+    # a field the match cannot start with: it waited for ever ("cannot progress"), or was cancelled and still
+    # printed places
+    p = run("--entrants", "8")
+    assert p.returncode == 2 and "starts when full: it needs exactly 9 entrants, got 8" in p.stderr
+    p = run("--preset", "shengji_teams_swiss", "--entrants", "3")
+    assert p.returncode == 2 and "needs at least 4 entrants" in p.stderr and "place" not in p.stdout
 
 
 def test_a_json_path_it_cannot_write_is_refused_before_the_match_is_played(tmp_path: Path) -> None:

@@ -479,6 +479,10 @@ def tournament(
         _fail("--entrants must be at least 1")
     if ent.max_entrants is not None and n > ent.max_entrants:
         _fail(f"this match takes at most {ent.max_entrants} entrants")
+    if ent.start == "when_full" and n != ent.max_entrants:  # it would wait for ever ("cannot progress")
+        _fail(f"this match starts when full: it needs exactly {ent.max_entrants} entrants, got {n}")
+    if n < ent.min_entrants:  # it would be cancelled, and print places for nobody's play
+        _fail(f"this match needs at least {ent.min_entrants} entrants (entry.min_entrants), got {n}")
     specs = []
     bot_of: dict[str, str] = {}
     for i in range(1, n + 1):
