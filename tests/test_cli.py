@@ -96,6 +96,14 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
         rec.write_text(json.dumps({**good, "actions": steps}))
         bad = run("replay", str(rec))
         assert bad.returncode == 2 and bad.stderr.startswith("error:") and said in bad.stderr, (steps, bad.stderr)
+    # fields that were blamed on the first action (no rules read as classic; a first bidder of no seat)
+    no_rules = {k: v for k, v in good.items() if k not in ("rules", "preset")}
+    for broken, said in ((no_rules, "names no rules"), ({**good, "first_bidder": "a"}, "bad first_bidder"),
+                         ({**good, "first_bidder": 5}, "a seat 0..2, not 5"),
+                         ({**good, "deal": {"hands": ["3"] * 3}}, "bad deal in record: it has no 'kitty'")):
+        rec.write_text(json.dumps(broken))
+        bad = run("replay", str(rec))
+        assert bad.returncode == 2 and said in bad.stderr, (said, bad.stderr)
 
 
 def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path: Path) -> None:

@@ -188,8 +188,10 @@ def test_record_refuses_illegal_steps() -> None:
     bad = json.loads(json.dumps(rec))
     i = g.play_start + 1
     bad["actions"][i] = [bad["actions"][i][0], "play B B B B B"]
-    with pytest.raises(IllegalAction, match=f"record step {i}"):
+    with pytest.raises(IllegalAction, match=f"record step {i + 1} "):  # counted from 1, as in the other games
         FACTORY.replay(bad)
+    with pytest.raises(IllegalAction, match="not a qipai record: format is 'zzz'"):
+        FACTORY.replay({**rec, "format": "zzz"})
 
 
 def test_observation_hides_other_hands() -> None:

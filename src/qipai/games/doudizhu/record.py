@@ -75,6 +75,8 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
         raise RecordError(f"not a Dou Dizhu record: game is {rec.get('game')!r}")
     if rec.get("rules") and not isinstance(rec["rules"], Mapping):
         raise RecordError("bad rules in record: rules are an object of options")
+    if not rec.get("rules") and not rec.get("preset"):  # (read as classic, a four-player deal failed at its bids)
+        raise RecordError("the record names no rules: it has neither 'rules' nor 'preset'")
     try:
         rules = Rules.from_options(rec["rules"]) if rec.get("rules") else Rules.from_options(
             {"preset": rec.get("preset")})
@@ -83,6 +85,10 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     seed = rec.get("seed")
     if not isinstance(seed, int):
         raise RecordError("the record has no integer seed")
+    first = rec.get("first_bidder")
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool)
+                              or not 0 <= first < rules.players):
+        raise RecordError(f"bad first_bidder in record: a seat 0..{rules.players - 1}, not {first!r}")
     deal = rec.get("deal")
     try:
         if deal:
@@ -90,7 +96,9 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
                                   seed=seed, table_points=rec.get("table_points"))
         else:
             game = Game.new(rules, seed, first_bidder=rec.get("first_bidder"), table_points=rec.get("table_points"))
-    except (IllegalAction, KeyError, TypeError, ValueError) as e:
+    except KeyError as e:
+        raise RecordError(f"bad deal in record: it has no {e.args[0]!r}") from None
+    except (IllegalAction, TypeError, ValueError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
     actions = rec.get("actions", [])
     if actions is None:

@@ -967,7 +967,9 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
             game = MahjongGame.from_deal(rules, deal["hands"], deal["wall"], dealer=dealer or 0, seed=seed)
         else:
             game = MahjongGame.new(rules, seed, dealer)
-    except (IllegalAction, KeyError, TypeError) as e:
+    except KeyError as e:
+        raise RecordError(f"bad deal in record: it has no {e.args[0]!r}") from None
+    except (IllegalAction, TypeError) as e:
         raise RecordError(f"bad deal in record: {e}") from None
     steps = rec.get("actions", [])
     if steps is None:

@@ -83,6 +83,8 @@ class ShengjiFactory:
         it (its index, seat and text) and why."""
         if not isinstance(record, Mapping) or record.get("game", "shengji") != "shengji":
             raise IllegalAction("not a Shengji record")
+        if record.get("format", "qipai-record") != "qipai-record":  # (Shengji's records carry none; others do)
+            raise IllegalAction(f"not a qipai record: format is {record.get('format')!r}, expected 'qipai-record'")
         if record.get("version") != 1:
             raise IllegalAction(f"unsupported record version {record.get('version')!r} (this build reads 1)")
         seed = record.get("seed")
@@ -105,15 +107,15 @@ class ShengjiFactory:
                 g = ShengjiGame(options, seed, context)
         except (ValueError, TypeError, KeyError) as e:
             raise IllegalAction(f"bad record: {e}") from None
-        for i, step in enumerate(actions):
+        for i, step in enumerate(actions):  # steps are counted from 1, as in the other games' records
             if not (isinstance(step, list | tuple) and len(step) == 2 and type(step[0]) is int
                     and isinstance(step[1], str)):
-                raise IllegalAction(f"record step {i} is malformed: {step!r} (expected [seat, text])")
+                raise IllegalAction(f"record step {i + 1} is malformed: {step!r} (expected [seat, text])")
             seat, text = step
             try:
                 apply_step(g, seat, text)
             except IllegalAction as e:
-                raise IllegalAction(f"record step {i} (seat {seat}, {text!r}) is illegal: {e}") from None
+                raise IllegalAction(f"record step {i + 1} (seat {seat}, {text!r}) is illegal: {e}") from None
         stored = record.get("result")
         if stored is not None and g.result is None:
             raise IllegalAction(f"the record ends before the hand is over (after {len(actions)} steps), yet holds a "
