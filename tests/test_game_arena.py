@@ -80,3 +80,23 @@ def test_the_command_line(tmp_path: Path) -> None:
 def test_other_games_run_in_it_too() -> None:
     r = run_game_arena("doudizhu", "heuristic", "random", deals=2, progress=False)
     assert r["games"] == 4 and set(r["roles"]["A"]) | set(r["roles"]["B"]) <= {"landlord", "farmer"}
+
+
+def test_the_shengji_arena_example_in_the_docs_is_what_the_command_prints() -> None:
+    """docs/shengji.md shows a run and calls it reproducible; it had drifted from what the command prints."""
+    import re
+    import shlex
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "shengji.md").read_text()
+    block = re.search(r"\$ (qipai arena --game shengji [^\n]*)\n(.*?)```", doc, re.S)
+    assert block is not None
+    args = shlex.split(block.group(1))[1:]
+    out = CliRunner().invoke(app, args)
+    assert out.exit_code == 0, out.output
+
+    def norm(line: str) -> str:  # the times differ from run to run
+        return re.sub(r"[0-9.]+ ms/decision", "T ms/decision", line.rstrip())
+
+    shown = [norm(x) for x in block.group(2).splitlines() if x.strip() and x.strip() != "…"]
+    printed = [norm(x) for x in out.output.splitlines()]
+    assert all(x in printed for x in shown), (shown, printed)
