@@ -345,7 +345,7 @@ def test_selfplay_plays_a_hand_of_every_registered_game(tmp_path: Path) -> None:
         (("--game", "chess"), "unknown game 'chess': choose one of doudizhu, shengji, mahjong"),
         (("--game", "shengji", "-o", "speed=1"), "unknown rule option 'speed'"),
         (("--game", "shengji", "-o", "start_level=Z"), "start_level must be one of"),
-        (("--game", "shengji", "--rules", "jj"), "--rules names a Dou Dizhu preset"),
+        (("--game", "shengji", "--rules", "jj"), "unknown preset 'jj': expected one of four_deck"),
         (("-o", "a=b"), "-o/--option is for --game shengji or mahjong"),
         (("--game", "mahjong", "--bots", "search"), "unknown bot 'search' for mahjong"),
         (("--game", "mahjong", "--bots", "a,b"), "--bots needs 1 or 4 names, got 2"),
@@ -353,6 +353,15 @@ def test_selfplay_plays_a_hand_of_every_registered_game(tmp_path: Path) -> None:
     for args, words in cases:
         out = run("selfplay", *args)
         assert out.returncode == 2 and out.stderr.startswith("error:") and words in out.stderr, (args, out.stderr)
+    # another game's presets, as the arena and play take them (selfplay refused every one; `qipai rules` knew
+    # only Dou Dizhu's)
+    assert run("selfplay", "--game", "mahjong", "--rules", "daqing", "--quiet").returncode == 0
+    listed = run("rules", "--game", "shengji")
+    assert listed.returncode == 0 and listed.stdout.startswith("four_deck") and "start_level" in listed.stdout
+    assert "stake" in listed.stdout and "(moves points)" in listed.stdout
+    one = run("rules", "daqing", "--game", "mahjong")
+    assert one.returncode == 0 and json.loads(one.stdout)["base"] == 1
+    assert "unknown game 'chess'" in run("rules", "--game", "chess").stderr
 
 
 def test_json_outputs_are_strict_json_written_into_what_was_named(tmp_path: Path) -> None:

@@ -91,10 +91,16 @@ def _check_lang(lang: str | None) -> str:
 @app.command()
 def rules(
     preset: Annotated[str | None, typer.Argument(help="Show one preset's options in full.")] = None,
+    game: Annotated[str, typer.Option(help="doudizhu, or another registered game: shengji, mahjong.")]
+        = "doudizhu",
 ) -> None:
-    """List the rule presets, or print one preset's options as JSON."""
+    """List the rule presets (and, for another --game, every option -o KEY=VALUE takes), or print one preset's
+    options as JSON."""
     from .games.doudizhu.rules import PRESETS
 
+    if game != "doudizhu":
+        _other_rules(game, preset)
+        return
     if preset is None:
         for name, r in PRESETS.items():
             typer.echo(f"{name:18} {r.players} players, {r.bidding} bidding, bombs {r.bomb_factor}")
@@ -104,9 +110,43 @@ def rules(
     typer.echo(json.dumps(PRESETS[preset].to_options(), ensure_ascii=False, indent=2))
 
 
+def _other_rules(game: str, preset: str | None) -> None:
+    """``qipai rules --game G``: the game's presets and declared options, or one preset's values as JSON."""
+    from .core.options import OptionError
+    from .core.registry import game_names, get_factory
+
+    if game not in game_names():
+        _fail(f"unknown game {game!r}: choose one of {', '.join(game_names())}")
+    factory = get_factory(game)
+    info = factory.info
+    if preset is not None:
+        try:
+            values = factory.options({"preset": preset})
+        except OptionError as e:
+            _fail(str(e))
+        typer.echo(json.dumps(values, ensure_ascii=False, indent=2))
+        return
+    for name in info.presets:
+        default = " (default)" if name == info.presets[0] else ""
+        typer.echo(f"{name:18} {factory.players({'preset': name})} players{default}")
+    typer.echo(f"\noptions (qipai play/selfplay/arena --game {game} -o KEY=VALUE):")
+    for o in info.options.describe():
+        if "choices" in o:
+            kind = "|".join(map(str, o["choices"]))
+        elif "min" in o:
+            kind = f"{o['type']} {o['min']}..{o['max']}"
+        else:
+            kind = o["type"]
+        typer.echo(f"  {o['name']:18} {kind:28} default {json.dumps(o['default'], ensure_ascii=False)}"
+                   f"{'  (moves points)' if o.get('points') else ''}")
+        if o.get("doc"):
+            typer.echo(f"  {'':18} {o['doc']}")
+
+
 @app.command()
 def selfplay(
-    rules_name: Annotated[str, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = "classic",
+    rules_name: Annotated[str | None, typer.Option(
+        "--rules", help="Rule preset (see `qipai rules`, `qipai rules --game G`; default the game's first).")] = None,
     seed: Annotated[int, typer.Option(help="Deal seed: the same seed gives the same deal.")] = 0,
     bots: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat (or one for all).")] = "random",
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
@@ -126,12 +166,11 @@ def selfplay(
 
     lang = _check_lang(lang)
     if game != "doudizhu":
-        if rules_name != "classic":
-            _fail("--rules names a Dou Dizhu preset; give another game's rules with -o KEY=VALUE")
-        _selfplay_other(game, option, seed, bots, lang, record)
+        _selfplay_other(game, rules_name, option, seed, bots, lang, record)
         return
     if option:
         _fail("-o/--option is for --game shengji or mahjong; Dou Dizhu's rules are a preset (--rules)")
+    rules_name = rules_name or "classic"
     if rules_name not in PRESETS:
         _fail(f"unknown preset {rules_name!r}: choose one of {', '.join(PRESETS)}")
     r = PRESETS[rules_name]
@@ -167,7 +206,7 @@ def _seat_bots(bots: str, players: int) -> list[str]:
     return names
 
 
-def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, lang: str,
+def _selfplay_other(game: str, preset: str | None, option: list[str] | None, seed: int, bots: str, lang: str,
                     record: Path | None) -> None:
     """``qipai selfplay --game GAME``: one hand of a registered game other than Dou Dizhu, bots in every seat,
     through the game interface; prints the hand's result as ``qipai replay`` does and writes its record."""
@@ -182,7 +221,10 @@ def _selfplay_other(game: str, option: list[str] | None, seed: int, bots: str, l
         _fail(f"no text description of {game!r} hands: choose doudizhu or {', '.join(sorted(TERMINAL_GAMES))}")
     factory = get_factory(game)
     try:
-        options = factory.options(options_from_text(factory.info.options, pairs_from_text(option)))
+        raw = options_from_text(factory.info.options, pairs_from_text(option))
+        if preset is not None:
+            raw["preset"] = preset
+        options = factory.options(raw)
     except (OptionError, ValueError) as e:
         _fail(str(e))
     players = factory.players(options)
