@@ -38,6 +38,20 @@ async def test_each_bad_input_is_refused(start_server: StartServer) -> None:
     await refused(alice, {"type": "dance", "id": "d1"}, "unknown_type")
     await refused(alice, {"type": "action"}, "bad_message")
     await refused(alice, {"type": "ping", "v": 2}, "bad_version")
+    for not_one in (True, 1.0, "1"):  # (true and 1.0 were taken for version 1: they equal 1 in Python)
+        await refused(alice, {"type": "ping", "v": not_one}, "bad_version")
+    # an id the message is refused for is not echoed back as its ref
+    for bad_id in ("i" * 100, -9007199254740993, True):
+        err = await refused(alice, {"type": "ping", "id": bad_id}, "bad_message")
+        assert err["ref"] is None, err
+    # the size limit counts bytes, not characters (4,000 CJK characters are 12,000 bytes)
+    await refused(alice, {"type": "ping", "id": "x", "pad": "牌" * 4000}, "too_large")
+    # what was asked for is named, not echoed whole
+    err = await refused(alice, {"type": "quick_match", "room": "r" * 60}, "unknown_room")
+    assert len(err["message"]) < 120 and len(json.dumps(err["params"])) < 100
+    err = await refused(alice, {"type": "create_table", "room": "classic-1", "for_points": False,
+                                "options": {"k" * 2000: 1}}, "bad_options")
+    assert len(err["message"]) < 200, err["message"]
     await refused(alice, {"type": "ping", "extra": 1}, "bad_message")
     await refused(alice, {"type": "ping", "id": "x" * 9000}, "too_large")
     err = await refused(alice, {"type": "autoplay", "table": table_id, "on": "yes", "id": 7}, "bad_message")

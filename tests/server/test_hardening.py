@@ -202,6 +202,10 @@ async def test_tokens_are_never_read_from_or_logged_with_the_url(
         await ws.send(json.dumps({"type": "auth", "token": c.token}))
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome" and welcome["user"]["id"] == c.user["id"]
+    async with connect(server.ws) as ws:  # in a binary frame too, as every later message may be
+        await ws.send(json.dumps({"type": "auth", "token": c.token}).encode())
+        welcome = json.loads(await ws.recv())
+        assert welcome["type"] == "welcome" and welcome["user"]["id"] == c.user["id"]
 
 
 async def test_serve_does_not_print_the_database_password(pg_db: Database, tmp_path: Path) -> None:

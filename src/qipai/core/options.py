@@ -190,7 +190,7 @@ class OptionSet:
                 continue
             o = self.by_name.get(k) if isinstance(k, str) else None
             if o is None:
-                raise OptionError(f"unknown rule option {_show(k) if not isinstance(k, str) else repr(k)}")
+                raise OptionError(f"unknown rule option {_show(k)}")
             out[k] = o.check(v)
         return out
 

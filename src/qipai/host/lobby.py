@@ -251,13 +251,13 @@ class Lobby:
     def room(self, room_id: str) -> Room:
         r = self.rooms.get(room_id)
         if r is None:
-            raise TableError("unknown_room", f"no room {room_id!r}: see /api/rooms", room=room_id)
+            raise TableError("unknown_room", f"no room {_short(room_id)}: see /api/rooms", room=room_id[:64])
         return r
 
     def table(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
         if t is None or t.closed:
-            raise TableError("unknown_table", f"no open table {table_id!r}", table=table_id)
+            raise TableError("unknown_table", f"no open table {_short(table_id)}", table=table_id[:64])
         return t
 
     def forget(self, table: Table, reason: str = "closed") -> None:
@@ -817,7 +817,7 @@ class Lobby:
         declared = factory.info.options
         unknown = [k for k in overrides if k not in declared]
         if unknown:
-            raise TableError("bad_options", f"unknown rule option {unknown[0]!r}", option=str(unknown[0])[:40])
+            raise TableError("bad_options", f"unknown rule option {_short(unknown[0])}", option=str(unknown[0])[:40])
         options = {**room.options, **overrides}
         try:
             full = factory.options(options)
@@ -1178,7 +1178,7 @@ class Lobby:
     def invite_table(self, code: str) -> Table:
         tid = self.invites.get(code.strip().upper())
         if tid is None or tid not in self.tables:
-            raise TableError("unknown_invite", f"no open table has the invite code {code!r}", invite=code[:16])
+            raise TableError("unknown_invite", f"no open table has the invite code {_short(code)}", invite=code[:16])
         return self.tables[tid]
 
     async def join_invite(self, user_id: int, code: str) -> tuple[Table | RemoteSeat, int]:
@@ -1369,3 +1369,10 @@ def _percentiles(xs: Any) -> dict[str, float | None]:
         return {"p50": None, "p99": None, "max": None}
     return {"p50": round(1000 * v[len(v) // 2], 2), "p99": round(1000 * v[int(len(v) * 0.99)], 2),
             "max": round(1000 * v[-1], 2)}
+
+
+def _short(x: object, limit: int = 40) -> str:
+    """``repr(x)`` cut to ``limit`` characters: an error names what was asked for without echoing a hostile
+    client's kilobytes back (a 5,000-character room name came back whole, in the message and its params)."""
+    text = repr(x)
+    return text if len(text) <= limit else text[:limit - 4] + "...'"

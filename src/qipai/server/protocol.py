@@ -191,11 +191,21 @@ class ProtocolError(Exception):
         self.ref = ref
 
 
+def _ref_of(x: Any) -> Ref | None:
+    """A message's ``id`` as it may be echoed in ``ref``: an id the message is refused for (too long, a number
+    out of range, ``true``) is not echoed."""
+    if isinstance(x, str) and len(x) <= 64:
+        return x
+    if type(x) is int and -(2**53) <= x <= 2**53:
+        return x
+    return None
+
+
 def parse_client(raw: Any) -> ClientMessage:
     """Validate one decoded JSON value as a client message, or raise :class:`ProtocolError`."""
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
-    ref = raw.get("id") if isinstance(raw.get("id"), str | int) else None
+    ref = _ref_of(raw.get("id"))
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", "a message needs a 'type' (text)", ref)
@@ -204,7 +214,7 @@ def parse_client(raw: Any) -> ClientMessage:
             "unknown_type", f"unknown message type {kind[:40]!r}: expected one of {', '.join(sorted(CLIENT_TYPES))}",
             ref,
         )
-    if "v" in raw and raw["v"] != PROTOCOL_VERSION:
+    if "v" in raw and (raw["v"] != PROTOCOL_VERSION or type(raw["v"]) is not int):  # (true and 1.0 equal 1)
         raise ProtocolError("bad_version", f"protocol version {raw['v']!r} is not spoken here (this server: 1)", ref)
     try:
         return client_adapter.validate_python(raw)

@@ -138,8 +138,8 @@ async def _first_message_token(ws: WebSocket, timeout: float) -> str | None:
         return None
     if msg["type"] != "websocket.receive":
         return None
-    text = msg.get("text")
-    if text is None or len(text) > 1024:
+    text = _frame_text(msg)
+    if len(text) > 1024:
         return None
     try:
         data = loads_limited(text)
@@ -148,6 +148,13 @@ async def _first_message_token(ws: WebSocket, timeout: float) -> str | None:
     if isinstance(data, dict) and data.get("type") == "auth" and isinstance(data.get("token"), str):
         return str(data["token"])[:200]
     return None
+
+
+def _frame_text(msg: Any) -> str:
+    """A received frame as text: a binary frame is read as UTF-8, as the first (``auth``) message too (it was
+    refused there, though taken after)."""
+    text = msg.get("text")
+    return text if text is not None else (msg.get("bytes") or b"").decode("utf-8", "replace")
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
@@ -183,10 +190,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            text = msg.get("text")
-            if text is None:
-                text = (msg.get("bytes") or b"").decode("utf-8", "replace")
-            await handle(conn, text)
+            await handle(conn, _frame_text(msg))
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -215,7 +219,7 @@ async def handle(conn: Connection, text: str) -> None:
         elif conn.refused == 1 or conn.refused % 20 == 0:
             conn.error("rate_limited", f"slow down: at most {s.rate_limit:g} messages a second")
         return
-    if len(text) > s.max_message_bytes:
+    if len(text) > s.max_message_bytes or len(text.encode("utf-8", "surrogatepass")) > s.max_message_bytes:
         conn.refused += 1
         conn.error("too_large", f"a message is at most {s.max_message_bytes} bytes")
         return
