@@ -61,6 +61,9 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
                 child.sendline("discard 0x")
                 child.expect(r"0x is not a tile: write 5m, 7p, 9s or Z")
                 child.expect(TURN)
+                child.sendline("discard")  # no tile at all (was " is not a tile", naming nothing)
+                child.expect(r"discard which tile\? e\.g\. discard 5m")
+                child.expect(TURN)
             turns += 1
             child.sendline("" if turns % 2 else child.match.group(1))
         elif i == 1:

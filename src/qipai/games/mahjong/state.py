@@ -338,12 +338,12 @@ class MahjongGame(AutoplayFlags):
             if self.need == "ting":
                 raise IllegalAction(f"after a ting claim seat {seat} must declare: ting X")
             if not hand[a.tile]:
-                raise IllegalAction(f"seat {seat} holds no {tn(a.tile)}")
+                raise IllegalAction(f"you hold no {tn(a.tile)}", "not_held")
             return a, None
         if a.verb == "ting":
             assert a.tile is not None
             if not hand[a.tile]:
-                raise IllegalAction(f"seat {seat} holds no {tn(a.tile)}")
+                raise IllegalAction(f"you hold no {tn(a.tile)}", "not_held")
             if not self.melds[seat]:
                 raise IllegalAction("ting needs a meld: a closed hand cannot be ready (门清不可以听牌)")
             opts = self.ting_options(seat)

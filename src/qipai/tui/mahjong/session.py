@@ -300,7 +300,7 @@ class MahjongSession(BotTable):
             parts = rest.split()
             tile = read_tile(parts[0]) if parts else None
             if tile is None:
-                self.error(tr(lang, "err_tile", text=rest))
+                self.error(tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=name))
                 return None
             if name == "ting":
                 extra = ""
