@@ -131,6 +131,9 @@ def test_bot_specs() -> None:
         make_bot("search:width=3", 1)
     with pytest.raises(ValueError):
         make_bot("heuristic:x=1", 1)
+    for nameless in (":x=1", "", "  "):  # (":x=1" said "bot '' takes no options")
+        with pytest.raises(ValueError, match="starts with the bot's name"):
+            BotSpec.parse(nameless)
     with pytest.raises(ValueError):
         make_bot("douzero", 1)
     with pytest.raises(FileNotFoundError):

@@ -74,6 +74,8 @@ class BotSpec:
     def parse(cls, text: str) -> BotSpec:
         """Read a bot spec; a bad option is a ``ValueError`` that says what was expected."""
         name, _, rest = text.strip().partition(":")
+        if not name.strip():  # (":x=1" said "bot '' takes no options")
+            raise ValueError(f"a bot spec starts with the bot's name (NAME or NAME:key=value), not {text!r}")
         opts: list[tuple[str, str]] = []
         if rest:
             for part in rest.split(","):
