@@ -54,6 +54,23 @@ class _Truth(Sampler):
         return [list(h) for h in self.hands]
 
 
+class _Hinted(Sampler):
+    """A sampler told where a share ``q`` of the hidden cards are (each copy drawn once per decision, so the
+    hint stands for what a model of inference could know); the rest are dealt as usual.  Research only."""
+
+    def __init__(self, view: View, rng: random.Random, hands: list[list[int]], q: float) -> None:
+        super().__init__(view, rng)
+        for seat, hand in enumerate(hands):
+            if seat == view.seat:
+                continue
+            for r in range(NUM_RANKS):
+                for _ in range(hand[r] - self.known[seat][r]):
+                    if rng.random() < q and r in self.cards:
+                        self.cards.remove(r)
+                        self.known[seat][r] += 1
+                        self.need[seat] -= 1
+
+
 class OracleSearch(SearchBot):
     """``search`` whose samples are the real hands (set :attr:`game` before each decision)."""
 
@@ -61,11 +78,16 @@ class OracleSearch(SearchBot):
 
     def sampler(self, v: View) -> Sampler:
         assert self.game is not None
-        hands = [[0] * NUM_RANKS for _ in range(v.players)]
-        for seat, hand in enumerate(self.game.hands):
-            for c in hand:
-                hands[seat][c.rank] += 1
-        return _Truth(v, self.rng, hands)
+        return _Truth(v, self.rng, _hands(self.game))
+
+
+def _hands(g: Game) -> list[list[int]]:
+    """Every seat's hand as rank counts."""
+    hands = [[0] * NUM_RANKS for _ in g.hands]
+    for seat, hand in enumerate(g.hands):
+        for c in hand:
+            hands[seat][c.rank] += 1
+    return hands
 
 
 class OracleRollout:
@@ -112,9 +134,11 @@ class SampledRollout(OracleRollout):
     cards: whether the oracle's gain survives sampling (set :attr:`game` before each decision, for its public
     history and kitty only)."""
 
-    def __init__(self, seed: int, own: str, other: str, samples: int, candidates: int = 8) -> None:
+    def __init__(self, seed: int, own: str, other: str, samples: int, candidates: int = 8,
+                 truth: float = 0.0) -> None:
         super().__init__(seed, own, other, candidates)
         self.samples = samples
+        self.truth = truth
 
     def rebuild(self, v: View, hands: list[list[int]]) -> Game:
         """The game of this deal from its start, every seat dealt its sampled hand plus what it has played."""
@@ -144,7 +168,8 @@ class SampledRollout(OracleRollout):
         me = g.to_act
         assert me is not None
         mine = me == g.landlord
-        sampler = Sampler(v, self.search.rng)
+        sampler = Sampler(v, self.search.rng) if not self.truth else _Hinted(v, self.search.rng, _hands(g),
+                                                                             self.truth)
         wins = [0] * len(cands)
         for _ in range(self.samples):
             start = self.rebuild(v, sampler.deal())
@@ -161,8 +186,8 @@ class SampledRollout(OracleRollout):
         return cands[best][0]
 
 
-def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
-    deal, half, spec_a, spec_b, known = args
+def play(args: tuple[int, int, str, str, str, float]) -> dict[str, Any]:
+    deal, half, spec_a, spec_b, known, truth = args
     g = research_game(load_deals(deal + 1)[deal], PRESETS["classic"])
     seats = seats_for("research", 3, deal, half)
     bots: list[Any] = []
@@ -171,7 +196,7 @@ def play(args: tuple[int, int, str, str, str]) -> dict[str, Any]:
         if seats[s] == "A" and known.startswith("sampled:"):
             spec, n = known.split(":", 1)[1].rsplit(":", 1)
             own, other = spec.split("/")
-            bots.append(SampledRollout(seed, own, other, int(n)))
+            bots.append(SampledRollout(seed, own, other, int(n), truth=truth))
         elif seats[s] == "A" and known.startswith("rollout:"):
             own, other = known.split(":", 1)[1].split("/")
             bots.append(OracleRollout(seed, own, other))
@@ -205,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
                          "each candidate played out once on the real deal, this side by bot OWN, the other by OTHER")
     ap.add_argument("--search", default="search:samples=8",
                     help="bot A's search spec (as in the arena; with --known all, a fixed number of samples)")
+    ap.add_argument("--truth", type=float, default=0.0,
+                    help="with --known sampled: the sampler is told where this share of the hidden cards are "
+                         "(a cheat: how much would better inference be worth?)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", required=True, help="where the result goes (an arena result with its games)")
     args = ap.parse_args(argv)
@@ -228,7 +256,11 @@ def main(argv: list[str] | None = None) -> int:
             make_bot(name, 0)
         except (KeyError, ValueError) as e:
             raise SystemExit(f"bot {name!r}: {e.args[0] if e.args else e}") from None
-    tasks = [(d, h, args.search, args.bot, args.known) for h in (0, 1) for d in range(args.deals)]
+    if args.truth and not sampled:
+        raise SystemExit("--truth is for --known sampled:OWN/OTHER:N")
+    if not 0.0 <= args.truth <= 1.0:
+        raise SystemExit(f"--truth is a share from 0 to 1, not {args.truth}")
+    tasks = [(d, h, args.search, args.bot, args.known, args.truth) for h in (0, 1) for d in range(args.deals)]
     t0 = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
         records = list(pool.imap_unordered(play, tasks))
@@ -236,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     spec_a = f"{args.search} (samples are the real hands)" if args.known == "all" else args.search \
         if args.known == "none" else f"one play-out per candidate on the real deal ({args.known[8:]})" \
         if not sampled else (f"one play-out per candidate on each of {sampled.group(3)} sampled deals "
-                             f"({sampled.group(1)}/{sampled.group(2)})")
+                             f"({sampled.group(1)}/{sampled.group(2)})"
+                             + (f", told where {args.truth:g} of the hidden cards are" if args.truth else ""))
     result = {"settings": {"bot_a": spec_a, "bot_b": args.bot, "rules": "classic", "protocol": "research",
                            "deals": args.deals, "jobs": args.jobs, "seed": 0},
               "deals": args.deals, "games": len(records), "seconds": time.perf_counter() - t0, "records": records}

@@ -124,6 +124,8 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
                        (("--known", "rollout:heuristic/nobody"), "unknown bot 'nobody'"),
                        (("--known", "sampled:heuristic/heuristic:0"), "sampled:OWN/OTHER:N"),
                        (("--known", "sampled:heuristic/nobody:2"), "unknown bot 'nobody'"),
+                       (("--truth", "0.5"), "--truth is for --known sampled"),
+                       (("--known", "sampled:heuristic/heuristic:2", "--truth", "2"), "--truth is a share from 0 to 1"),
                        (("--known", "psychic"), "--known takes all, none, rollout:OWN/OTHER")):
         bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), *args, "--json", str(tmp_path / "x.json")],
                              capture_output=True, text=True, timeout=60)
@@ -143,6 +145,8 @@ def test_the_sampled_rollout_rebuilds_each_sample_from_the_public_history(tmp_pa
     assert sorted(sim.legal_actions()) == sorted(g.legal_actions())
     sample = Sampler(v, random.Random(3)).deal()
     assert sample != _truth(g)
+    told = oracle._Hinted(v, random.Random(3), _truth(g), 1.0)  # told where every hidden card is: the real deal
+    assert told.deal() == _truth(g)
     other = bot.rebuild(v, sample)  # a sampled deal: the same history, this seat's hand, the sampled others
     assert _truth(other) == sample and other.actions == g.actions and other.to_act == seat
     path = tmp_path / "sampled.json"
