@@ -378,3 +378,32 @@ async def test_watchers_learn_each_entrants_table_as_soon_as_the_tables_open(sta
     assert run.state.seq == 0  # nothing counted yet
     await fan.close()
     await director.cancel(run.id)
+
+
+async def test_a_player_in_a_quick_match_deal_is_seated_at_once_when_the_match_starts(
+        start_server: StartServer) -> None:
+    """§2.3.5, nobody waits: a player still in a deal at an ordinary table when their match starts leaves it (its
+    deal is played out in auto-play) and sits at the match table at once; the table opened only when that deal
+    ended, and the director logged an error every two seconds meanwhile."""
+    server = await start_server(bot_delay=2.0)  # a slow deal elsewhere: it is still running when the match starts
+    director = server.lobby.director
+    busy = await Client.register(server, "busy")
+    await busy.connect()
+    await busy.send({"type": "quick_match", "room": "classic-1"})
+    joined = await busy.wait_for(lambda m: m["type"] == "joined")
+    await busy.wait_for(lambda m: m["type"] == "state")  # its deal runs
+    outside = server.lobby.tables[joined["table"]]
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0,
+                                                                     "max_entrants": 3},
+                                 "round_gap_s": 0, "stages": [{"rounds": [{"deals": 1}]}]})
+    await director.register(run.id, busy.user["id"])
+    await director.add_bots(run.id, 2)
+    for _ in range(50):
+        if run.state.tables:
+            break
+        await asyncio.sleep(0.1)
+    assert outside.running, "the outside deal ended first: the test proves nothing"
+    assert run.state.tables, f"no match table while the outside deal runs: {director.errors}"
+    cur = server.lobby._current(busy.user["id"])
+    assert cur is not None and cur[0].tags.get("match_id") == run.id
+    assert not director.errors

@@ -944,18 +944,22 @@ class Lobby:
         return self._room_locks.setdefault(room_id, asyncio.Lock())
 
     def _seated_elsewhere(self, cur: tuple[Table, int]) -> TableError:
-        t, seat = cur
-        s = t.seats[seat]
-        if s is not None and s.leaving:
+        t = cur[0]
+        if self._left(cur):
             return self._leaving(t)
         return TableError("already_seated", f"you already sit at table {t.id}: leave it first", table=t.id)
 
     def _rejoin(self, cur: tuple[Table, int]) -> tuple[Table, int]:
         """A player asks again for the seat they hold: the same seat, unless they left it during the deal."""
-        s = cur[0].seats[cur[1]]
-        if s is not None and s.leaving:
+        if self._left(cur):
             raise self._leaving(cur[0])
         return cur
+
+    @staticmethod
+    def _left(cur: tuple[Table, int]) -> bool:
+        """Whether the player of this seat left it during the deal (it is freed when the deal ends)."""
+        s = cur[0].seats[cur[1]]
+        return s is not None and s.leaving
 
     @staticmethod
     def _leaving(t: Table) -> TableError:
@@ -1144,7 +1148,9 @@ class Lobby:
                 uid = s.get("user_id")
                 if uid is not None:
                     cur = self._current(int(uid))
-                    if cur is not None:
+                    # a player who left another table during its deal is free for the match (that seat plays
+                    # its deal out in auto-play, and its end does not unseat them here): nobody waits (§2.3.5)
+                    if cur is not None and not self._left(cur):
                         raise self._seated_elsewhere(cur)
             states: list[SeatState] = []
             for i, s in enumerate(seats):
