@@ -182,6 +182,43 @@ async def test_a_team_registers_when_the_partner_confirms_the_captains_invitatio
     await b.close()
 
 
+
+async def test_a_captain_who_withdrew_is_not_registered_again_by_an_old_invitation(start_server: StartServer) -> None:
+    """A captain invited two players; one confirmed, then the team withdrew: the other's invitation, confirmed
+    later, registered and charged the captain again (and it stayed open while the captain played with the first)."""
+    server = await start_server()
+    run = await server.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                           "max_entrants": 4}})
+    cap, p, q = await Client.guest(server), await Client.guest(server), await Client.guest(server)
+    for partner in (p, q):
+        await cap.post(f"/api/matches/{run.id}/register", {"partner": partner.user["id"]})
+    await p.post(f"/api/matches/{run.id}/register", {"captain": cap.user["id"]})
+    assert (run.id, q.user["id"]) not in server.lobby.director.invites  # the captain is taken
+    await p.post(f"/api/matches/{run.id}/withdraw", {})  # the partner withdraws the team: both refunded
+    r = await q.post(f"/api/matches/{run.id}/register", {"captain": cap.user["id"]}, status=409)
+    assert r["error"]["params"]["reason"] == "no_invite"
+    for x in (cap, p, q):
+        assert (await x.get("/api/me"))["games"]["shengji"]["points"] == 1000
+    assert not run.state.players and q.user["id"] not in await server.lobby.store.match_invites(run.id)
+
+
+async def test_registering_for_several_matches_at_once_cannot_overdraw(start_server: StartServer) -> None:
+    """Three registrations sent together, each fee 400 from 1,000 points: each read the same balance (each match
+    has its own lock), all three were taken, and the player went to -200 and was due relief."""
+    server = await start_server()
+    director = server.lobby.director
+    runs = [await director.create({"preset": "sit_and_go_9", "entry": {"fee": 400}}) for _ in range(3)]
+    u = await Client.guest(server)
+    async def register(match_id: str) -> Any:
+        async with u.api() as h:
+            return (await h.post(f"/api/matches/{match_id}/register", json={})).json()
+
+    answers = await asyncio.gather(*(register(r.id) for r in runs))
+    codes = sorted(str(a.get("error", {}).get("code", "ok")) for a in answers)
+    assert codes == ["not_enough_points", "ok", "ok"], answers
+    assert (await u.get("/api/me"))["games"]["doudizhu"]["points"] == 200
+
+
 async def test_an_hourly_dali_then_fixed_pipeline_with_bots(start_server: StartServer) -> None:
     server = await start_server()
     d = server.lobby.director

@@ -164,6 +164,9 @@ class Director:
         """Matches whose timers were running when this node loaded them (a restart, a take-over): no tick before
         this time — the timer's full length again plus ``restart_grace_s`` (RULES-matches §6.3)."""
         self.invites: dict[tuple[str, int], int] = {}
+        self._paying = asyncio.Lock()
+        """Held from reading a registrant's balance to taking the fee: registrations for several matches at once
+        (each match has its own lock) each read the same balance and overdrew it."""
         """Team matches: ``(match, partner) → captain`` for each invitation not yet confirmed (§2.3.1)."""
 
     def now(self) -> int:
@@ -454,8 +457,8 @@ class Director:
             if u is None:
                 raise TableError("unknown_user", f"no user {uid}", user=uid)
             users.append(u)
-        balances = {player_id(u.id): await lobby.points_of(u, run.game.game) for u in users}
-        async with run.lock:
+        async with self._paying, run.lock:
+            balances = {player_id(u.id): await lobby.points_of(u, run.game.game) for u in users}
             st = run.state
             if st.phase != "registration" and not st.reg_open:
                 raise TableError("match_closed", "registration for this match has closed", match=match_id)
@@ -505,8 +508,17 @@ class Director:
         if self.invites.get((match_id, partner)) != captain:
             raise TableError("match_entry", "no invitation from this captain to confirm", reason="no_invite")
         run = await self.register(match_id, captain, partner)
-        self.invites.pop((match_id, partner), None)
+        await self._drop_invites(match_id, {captain, partner})
         return run
+
+    async def _drop_invites(self, match_id: str, captains: set[int]) -> None:
+        """End the open invitations of these captains in a match (their team registered, or withdrew): an old
+        invitation confirmed later registered, and charged, a captain who had withdrawn."""
+        pairs = [(p, c) for (m, p), c in self.invites.items() if m == match_id and (c in captains or p in captains)]
+        for p, _ in pairs:
+            self.invites.pop((match_id, p), None)
+        if pairs:
+            await self.store.drop_match_invites(match_id, pairs)
 
     async def add_bots(self, match_id: str, count: int) -> list[str]:
         """Register ``count`` bot entrants (where the match allows bots: an operator's fill-in)."""
@@ -531,6 +543,8 @@ class Director:
                 raise TableError("not_registered", "you are not an entrant of this match", match=match_id)
             await self.step(run, "withdraw", eid, self.now())
             e = run.state.entrants[eid]
+            if run.defn.teams:
+                await self._drop_invites(match_id, {u for u in map(user_of, e.players) if u is not None})
             if e.quitting and e.table is not None:
                 t = self.table_of(run.id, e.table)
                 if t is not None:

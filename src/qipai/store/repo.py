@@ -1028,6 +1028,15 @@ class Store:
             elif row.status in ("invited", "removed"):
                 row.entrant, row.status, row.updated_at = f"t{captain}", "invited", utcnow()
 
+    async def drop_match_invites(self, match_id: str, pairs: Sequence[tuple[int, int]]) -> None:
+        """End open invitations (partner, captain) of a team match (see :meth:`save_match_invite`); a record that
+        became an entry's is kept."""
+        async with self.sessions.begin() as s:
+            for partner, captain in pairs:
+                row = await s.get(MatchPlayer, (match_id, partner))
+                if row is not None and row.status == "invited" and row.entrant == f"t{captain}":
+                    await s.delete(row)
+
     async def match_invites(self, match_id: str) -> dict[int, int]:
         """The open invitations of a team match: partner → captain (see :meth:`save_match_invite`)."""
         async with self.sessions() as s:
