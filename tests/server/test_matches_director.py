@@ -209,6 +209,7 @@ async def test_registering_for_several_matches_at_once_cannot_overdraw(start_ser
     director = server.lobby.director
     runs = [await director.create({"preset": "sit_and_go_9", "entry": {"fee": 400}}) for _ in range(3)]
     u = await Client.guest(server)
+
     async def register(match_id: str) -> Any:
         async with u.api() as h:
             return (await h.post(f"/api/matches/{match_id}/register", json={})).json()
@@ -260,10 +261,21 @@ async def test_a_restart_between_rounds_gives_the_gap_again_plus_the_grace(start
     again = second.lobby.director.runs[run.id]
     assert again.state.wake_kind == "round" and again.state.stage.round == 0
     assert second.lobby.director.hold[run.id] >= int(restarted) + 3 + 2
+    # the card says so (its countdown showed the time from before the restart)
+    assert second.lobby.director.standings_view(again)["next_at"] == second.lobby.director.hold[run.id]
     await asyncio.sleep(3.5)
     assert again.state.stage.round == 0 and not again.state.tables  # still waiting: the gap again + the grace
     await finish(second, again)
     assert again.state.phase == "finished" and again.state.seq == 3 + 1
+    # once restarted again the finished match is no longer loaded: acting on it is still match_closed, as
+    # before the restart (it became unknown_match)
+    await second.stop()
+    third = await start_server()
+    u = await Client.guest(third)
+    r = await u.post(f"/api/matches/{run.id}/register", status=409)
+    assert r["error"]["code"] == "match_closed"
+    r = await u.post(f"/api/matches/{'x' * 5000}/register", status=404)
+    assert r["error"]["code"] == "unknown_match" and len(r["error"]["message"]) < 100  # not echoed whole
 
 
 async def test_deals_settled_while_the_director_is_busy_are_counted_in_one_write(start_server: StartServer) -> None:
@@ -444,3 +456,23 @@ async def test_a_player_in_a_quick_match_deal_is_seated_at_once_when_the_match_s
     cur = server.lobby._current(busy.user["id"])
     assert cur is not None and cur[0].tags.get("match_id") == run.id
     assert not director.errors
+
+
+async def test_a_player_who_watches_their_own_match_gets_each_event_once(start_server: StartServer) -> None:
+    """The browser's match card watches the match; its entrant got every match_event and standings twice."""
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "max_entrants": 3,
+                                                                     "start_delay_s": 0}})
+    c = await Client.guest(server)
+    await c.connect()
+    await director.register(run.id, c.user["id"])
+    await c.send({"type": "match_watch", "match": run.id})
+    await c.wait_for(lambda m: m["type"] == "match_standings")
+    mark = c.mark()
+    await director.add_bots(run.id, 2)
+    await c.wait_for(lambda m: m["type"] == "match_event" and m["event"]["type"] == "match_started", since=mark)
+    await asyncio.sleep(0.5)
+    events = [json.dumps(m["event"], sort_keys=True) for m in c.msgs[mark:] if m["type"] == "match_event"]
+    assert sum('"match_started"' in e for e in events) == 1 and len(events) == len(set(events)), events
+    await c.close()

@@ -439,13 +439,25 @@ class Director:
     def run_of(self, match_id: str) -> MatchRun:
         run = self.runs.get(match_id)
         if run is None:
-            raise TableError("unknown_match", f"no match {match_id!r} is open or running", match=match_id[:40])
+            shown = repr(match_id) if len(match_id) <= 40 else repr(match_id[:36]) + "..."
+            raise TableError("unknown_match", f"no match {shown} is open or running", match=match_id[:40])
         return run
+
+    async def open_run(self, match_id: str) -> MatchRun:
+        """:meth:`run_of` for a request to act on a match: one finished or cancelled before a restart (no longer
+        loaded) is ``match_closed``, as it was before the restart, not ``unknown_match``."""
+        try:
+            return self.run_of(match_id)
+        except TableError:
+            row = await self.store.match(match_id) if len(match_id) <= 64 else None
+            if row is not None and row.status in ("finished", "cancelled"):
+                raise TableError("match_closed", f"the match is {row.status}", match=match_id) from None
+            raise
 
     async def register(self, match_id: str, user_id: int, partner: int | None = None) -> MatchRun:
         """Register a user (with ``partner``: a team, the user its captain) — §2.3: the fee is taken now.
         (With several nodes a match driven elsewhere is registered there: :meth:`remote`.)"""
-        run = self.run_of(match_id)
+        run = await self.open_run(match_id)
         lobby = self.lobby
         ids = [user_id] if partner is None else [user_id, partner]
         if run.defn.teams != (partner is not None):
@@ -485,7 +497,7 @@ class Director:
     async def invite(self, match_id: str, captain: int, partner: int) -> dict[str, Any]:
         """A team match: the captain invites a partner; the team registers (and both pay) when the partner
         confirms with :meth:`confirm` (§2.3.1).  The partner is told with a ``match_event`` ``team_invite``."""
-        run = self.run_of(match_id)
+        run = await self.open_run(match_id)
         if not run.defn.teams:
             raise TableError("match_entry", "this match takes single players, not teams", reason="team")
         if partner == captain:
@@ -522,7 +534,7 @@ class Director:
 
     async def add_bots(self, match_id: str, count: int) -> list[str]:
         """Register ``count`` bot entrants (where the match allows bots: an operator's fill-in)."""
-        run = self.run_of(match_id)
+        run = await self.open_run(match_id)
         made = []
         async with run.lock:
             for _ in range(count):
@@ -536,7 +548,7 @@ class Director:
     async def withdraw(self, match_id: str, user_id: int) -> str:
         """Withdraw before the start (refund), or quit after it (退赛: auto-play to the end of the deal or
         round, then out with that moment's place).  Returns the entrant's status afterwards."""
-        run = self.run_of(match_id)
+        run = await self.open_run(match_id)
         async with run.lock:
             eid = run.state.players.get(player_id(user_id))
             if eid is None:
@@ -556,7 +568,7 @@ class Director:
             return e.status if not e.quitting else "quitting"
 
     async def cancel(self, match_id: str, reason: str = "operator") -> None:
-        run = self.run_of(match_id)
+        run = await self.open_run(match_id)
         async with run.lock:
             await self.step(run, "cancel", self.now(), reason)
 
@@ -880,6 +892,13 @@ class Director:
         return sorted({u for e in run.state.entrants.values() for p in e.players
                        for u in [user_of(p)] if u is not None})
 
+    def next_at(self, run: MatchRun) -> int | None:
+        """When the next round or stage starts: the state's wake-up, or later while a restart's hold lasts (§6.3:
+        the timer's full length again plus the grace; the card showed the time from before the restart)."""
+        wake = run.state.wake_at
+        hold = self.hold.get(run.id)
+        return wake if wake is None or hold is None or hold <= wake else hold
+
     def standings_view(self, run: MatchRun) -> dict[str, Any]:
         st = run.state
         rows = []
@@ -896,7 +915,7 @@ class Director:
         stg = st.stage
         return {"match": run.id, "phase": st.phase, "stage": None if stg is None else stg.index,
                 "round": None if stg is None or stg.round < 0 else stg.round, "standings": rows,
-                "next_at": st.wake_at, "next_kind": st.wake_kind or None,
+                "next_at": self.next_at(run), "next_kind": st.wake_kind or None,
                 "prizes": list(st.prize_amounts) if st.prizes_fixed else None, "stage_info": self.stage_info(run)}
 
     @staticmethod

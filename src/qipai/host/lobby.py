@@ -670,13 +670,16 @@ class Lobby:
                 c.send(message)
             else:
                 c.send_body(body)
+        sent: set[int] = set()  # a player who also watches the match gets each message once
         for uid in user_ids:
             for c in self.conns_of(uid):
                 give(c)
+                sent.add(id(c))
             if self.cluster.networked:
                 self.bus.publish(USER_MESSAGE, {"user_id": uid, "message": message, "from": self.cluster.node_id})
         for c in also:
-            give(c)
+            if id(c) not in sent:
+                give(c)
 
     async def drain(self) -> int:
         """Move this node's tables to other nodes between deals (a running deal finishes here first); new
