@@ -36,6 +36,7 @@ async def test_a_bot_only_sit_and_go_is_played_to_the_end_on_match_tables(start_
     await finish(server, run)
     st = run.state
     assert st.phase == "finished" and len(st.ranking) == 9
+    assert director.summary(run)["entrants"] == 9  # the whole field, not the last table's 3
     row = await server.lobby.store.match(run.id)
     assert row is not None and row.status == "finished"
     # every counted deal is a settled deal of one of the match's tables, each counted once

@@ -956,14 +956,17 @@ class Director:
         st = run.state
         d = run.defn
         ent = d.entry
-        active = [e for e in st.entrants.values() if e.status == "in"]
+        # the field: while it runs, those still in; once over, everyone who took part (a finished sit-and-go
+        # read "3 / 9", counting only the last table's players)
+        field = [e for e in st.entrants.values()
+                 if (e.status == "in" if st.phase not in ("finished", "cancelled") else e.status != "removed")]
         status = {"registration": "open", "starting": "running", "running": "running"}.get(st.phase, st.phase)
         if st.phase == "registration" and ent.start == "at_time" and st.start_at is not None \
                 and self.now() < st.start_at - ent.reg_opens_s:
             status = "upcoming"
         return {"id": run.id, "name": run.name, "game": d.game, "platform_game": run.game.game, "status": status,
                 "phase": st.phase, "start": ent.start, "start_at": st.start_at, "fee": ent.fee,
-                "entrants": len(active), "max_entrants": ent.max_entrants, "min_entrants": ent.min_entrants,
+                "entrants": len(field), "max_entrants": ent.max_entrants, "min_entrants": ent.min_entrants,
                 "teams": d.teams, "stages": [s.format for s in d.stages], "reg_open": st.phase == "registration"
                 or st.reg_open, "prizes": list(st.prize_amounts) if st.prizes_fixed else None,
                 "source": run.source}
