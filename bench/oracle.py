@@ -103,27 +103,33 @@ class OracleRollout:
         self.game: Game | None = None
 
     def act(self, observation: dict[str, Any], legal: list[str]) -> str:
-        g = self.game
-        assert g is not None
         if observation.get("phase") != "play" or len(legal) == 1:
             return self.own.act(observation, legal)
-        v = read_view(observation)
-        moves = action_moves(legal, v.rules)
-        cands = self.search.candidates(v, moves, legal)
-        me = g.to_act
-        assert me is not None
-        mine = me == g.landlord
+        g, _, cands, me = self.decision(observation, legal)
         for a, _ in cands:
-            sim = g.clone()
-            sim.apply(a, me)
-            while not sim.is_over:
-                s = sim.to_act
-                assert s is not None
-                bot = self.own if (s == sim.landlord) == mine else self.other
-                sim.apply(bot.act(sim.observe(s), list(sim.legal_actions())), s)
-            if (sim.winner == sim.landlord) == mine:
+            if self.wins(g, a, me):
                 return a
         return cands[0][0]
+
+    def decision(self, observation: dict[str, Any], legal: list[str]) -> tuple[Game, View, list[Any], int]:
+        """The real game, the seat's view, the search's candidates and the seat to act."""
+        g = self.game
+        assert g is not None and g.to_act is not None
+        v = read_view(observation)
+        return g, v, self.search.candidates(v, action_moves(legal, v.rules), legal), g.to_act
+
+    def wins(self, start: Game, action: str, me: int) -> bool:
+        """Whether ``me``'s side wins ``start`` played on from ``action``: this side by ``own``, the other by
+        ``other``."""
+        sim = start.clone()
+        sim.apply(action, me)
+        mine = me == sim.landlord
+        while not sim.is_over:
+            s = sim.to_act
+            assert s is not None
+            bot = self.own if (s == sim.landlord) == mine else self.other
+            sim.apply(bot.act(sim.observe(s), list(sim.legal_actions())), s)
+        return (sim.winner == sim.landlord) == mine
 
 
 class SampledRollout(OracleRollout):
@@ -158,30 +164,16 @@ class SampledRollout(OracleRollout):
         return sim
 
     def act(self, observation: dict[str, Any], legal: list[str]) -> str:
-        g = self.game
-        assert g is not None
         if observation.get("phase") != "play" or len(legal) == 1:
             return self.own.act(observation, legal)
-        v = read_view(observation)
-        moves = action_moves(legal, v.rules)
-        cands = self.search.candidates(v, moves, legal)
-        me = g.to_act
-        assert me is not None
-        mine = me == g.landlord
+        g, v, cands, me = self.decision(observation, legal)
         sampler = Sampler(v, self.search.rng) if not self.truth else _Hinted(v, self.search.rng, _hands(g),
                                                                              self.truth)
         wins = [0] * len(cands)
         for _ in range(self.samples):
             start = self.rebuild(v, sampler.deal())
             for j, (a, _) in enumerate(cands):
-                sim = start.clone()
-                sim.apply(a, me)
-                while not sim.is_over:
-                    s = sim.to_act
-                    assert s is not None
-                    bot = self.own if (s == sim.landlord) == mine else self.other
-                    sim.apply(bot.act(sim.observe(s), list(sim.legal_actions())), s)
-                wins[j] += (sim.winner == sim.landlord) == mine
+                wins[j] += self.wins(start, a, me)
         best = max(range(len(cands)), key=lambda j: (wins[j], -j))
         return cands[best][0]
 
