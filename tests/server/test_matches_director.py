@@ -477,3 +477,25 @@ async def test_a_player_who_watches_their_own_match_gets_each_event_once(start_s
     events = [json.dumps(m["event"], sort_keys=True) for m in c.msgs[mark:] if m["type"] == "match_event"]
     assert sum('"match_started"' in e for e in events) == 1 and len(events) == len(set(events)), events
     await c.close()
+
+
+async def test_the_store_refuses_a_fee_that_would_overdraw_and_writes_nothing(start_server: StartServer) -> None:
+    """The registration lock is per node; two nodes registering one player for different matches at once each read
+    the same balance.  The fee is checked again under the row lock where it is taken."""
+    from qipai.store import MoneyMove, Overdrawn
+
+    server = await start_server()
+    director = server.lobby.director
+    run = await director.create({"preset": "sit_and_go_9", "entry": {"fee": 400}})
+    u = await Client.guest(server)
+    uid = u.user["id"]
+    store = server.lobby.store
+    info = await store.user(uid)
+    assert info is not None and await server.lobby.points_of(info, "doudizhu") == 1000  # opens the standing
+    row = await store.match(run.id)
+    assert row is not None
+    with pytest.raises(Overdrawn):
+        await store.save_match(run.id, state=row.state, status=row.status, version=row.version,
+                               start_at=row.start_at, money=[MoneyMove("k-over", uid, -1001, "fee")])
+    assert (await store.match(run.id)).version == row.version  # type: ignore[union-attr]
+    assert (await u.get("/api/me"))["games"]["doudizhu"]["points"] == 1000

@@ -36,7 +36,7 @@ from qipai.host.events import DEAL_SETTLED, TABLE_CLOSED, DealSettled, TableClos
 from qipai.host.jsonenc import dumps
 from qipai.host.matchplay import MatchGame, deal_seed, match_game, table_game
 from qipai.host.table import Table, TableError
-from qipai.store import MatchRecord, MatchRow, MoneyMove, StaleMatch, UserInfo
+from qipai.store import MatchRecord, MatchRow, MoneyMove, Overdrawn, StaleMatch, UserInfo
 from qipai.tournaments import (
     PRESETS,
     Definition,
@@ -599,6 +599,9 @@ class Director:
         except StaleMatch:
             self.runs.pop(run.id, None)  # another node wrote it: it drives the match now
             raise TableError("server_busy", "this match moved to another server; try again") from None
+        except Overdrawn as e:  # the balance read before the fee moved meanwhile (another node's registration)
+            raise TableError("not_enough_points", f"registering needs {e.fee} points; you have {e.have}",
+                             need=e.fee, have=e.have) from None
         run.state = new
         run.committed_at = time.monotonic()
         self.notify(run, events)

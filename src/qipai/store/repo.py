@@ -119,6 +119,14 @@ class StaleMatch(RuntimeError):
     """A match was written by somebody else since it was read (its version moved on)."""
 
 
+class Overdrawn(RuntimeError):
+    """A match fee more than the player has (two registrations at once on different nodes): written nowhere."""
+
+    def __init__(self, user_id: int, have: int, fee: int) -> None:
+        super().__init__(f"user {user_id} has {have} points, fewer than the fee {fee}")
+        self.user_id, self.have, self.fee = user_id, have, fee
+
+
 class FencedOut(RuntimeError):
     """A write for a table another node has claimed since (its fencing token is newer): nothing was written."""
 
@@ -1000,6 +1008,8 @@ class Store:
                 if ug is None:
                     raise KeyError(f"user {mv.user_id} has no standing in {game}")
                 new = ug.points + mv.delta
+                if mv.kind == "fee" and new < 0:  # checked under the row lock: no balance is overdrawn
+                    raise Overdrawn(mv.user_id, ug.points, -mv.delta)
                 if abs(new) >= POINTS_LIMIT:
                     raise StoreFull(f"points of user {mv.user_id} would leave the 64-bit range")
                 ug.points = new
