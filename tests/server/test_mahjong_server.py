@@ -207,8 +207,8 @@ async def test_four_humans_answer_claim_windows_together(start_server: StartServ
     asked = {s for s, _ in multi[0]}
     for s in asked:
         assert any(d == did for d, _, _ in players[s].answered_windows)
-    for seat, c in enumerate(clients):
-        assert check_views(c, deal, seat) > 20
+    for seat, c in enumerate(clients):  # every state each received is that seat's own view (a deal won early
+        assert check_views(c, deal, seat) >= 5  # sends few: "> 20" failed on a 10-state deal)
     # a window where two seats were asked: they answered the same decision (at versions that may differ)
     decisions = [{dec for d, dec, _ in players[s].answered_windows if d == did} for s in asked]
     assert set.intersection(*decisions)
