@@ -44,7 +44,7 @@ from .bots import get_bot
 from .core.game import IllegalAction
 from .core.registry import get_factory
 from .core.stats import Estimate
-from .jsonfile import cannot_write, write_json
+from .jsonfile import write_json
 
 
 def _mix(*parts: object) -> int:
@@ -246,10 +246,7 @@ def run_game_arena(game: str, bot_a: str, bot_b: str, *, deals: int = 100, seed:
     out = summarize(setup, results)
     out["seconds"] = round(time.monotonic() - t0, 2)
     if json_path is not None:
-        try:
-            write_json(json_path, {**out, "results": [asdict(r) for r in results]})
-        except OSError as e:
-            raise ValueError(cannot_write(json_path, e)) from e
+        write_json(json_path, {**out, "results": [asdict(r) for r in results]})
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from .jsonfile import cannot_write, write_json
+from .jsonfile import WriteError, write_json
 
 DEFAULT_MATCHES = "quick_sit_and_go"
 """The match pool ``qipai serve`` keeps open unless ``--matches`` (or ``QIPAI_MATCHES``) says otherwise."""
@@ -77,8 +77,8 @@ def _write_out(path: Path, obj: Any, indent: int = 1) -> None:
     """Write a JSON output the user named; a failed write is a one-line error."""
     try:
         write_json(path, obj, indent=indent, ensure_ascii=False)
-    except OSError as e:
-        _fail(cannot_write(path, e))
+    except WriteError as e:
+        _fail(str(e))
 
 
 def _check_lang(lang: str | None) -> str:

@@ -28,22 +28,25 @@ def finite(obj: Any) -> Any:
     return obj
 
 
+class WriteError(ValueError):
+    """An output that cannot be written, in one line: ``cannot write /dev/full: No space left on device`` (a
+    ``ValueError``, as the command line reports the other bad-input errors of a run)."""
+
+
 def write_json(path: Path, obj: Any, *, indent: int = 1, ensure_ascii: bool = True, atomic: bool = False) -> None:
     """Write ``obj`` as strict JSON to ``path`` (non-finite floats as ``null``).
 
     With ``atomic`` a regular file (or a new one) is written beside and renamed over the target, so that a
     reader never sees half of it (the arena's checkpoints); anything else that exists there (a pipe, a device)
-    is written into, never replaced.  Raises :class:`OSError` when the path cannot be written.
+    is written into, never replaced.  Raises :class:`WriteError` when the path cannot be written.
     """
     text = json.dumps(finite(obj), indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
-    if atomic and (path.is_file() or not path.exists()):
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    else:
-        path.write_text(text, encoding="utf-8")
-
-
-def cannot_write(path: Path, e: OSError) -> str:
-    """A one-line reason for a failed write, e.g. ``cannot write /dev/full: No space left on device``."""
-    return f"cannot write {path}: {e.strerror or e}"
+    try:
+        if atomic and (path.is_file() or not path.exists()):
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        else:
+            path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise WriteError(f"cannot write {path}: {e.strerror or e}") from e

@@ -164,8 +164,8 @@ def _check_values(settings: Settings) -> None:
         parse_pools(settings.matches)
     except json.JSONDecodeError as e:
         raise ValueError(f"--matches: a JSON list of match definitions that is no JSON: {e}") from None
-    except ValueError as e:  # a ConfigError is one
-        raise ValueError(f"--matches: {e}".replace("--matches: matches: ", "--matches: ")) from None
+    except ValueError as e:  # a ConfigError is one (parse_pools's own errors begin "matches: ")
+        raise ValueError(f"--matches: {str(e).removeprefix('matches: ')}") from None
 
 
 CONNECT_TIMEOUT = 5.0

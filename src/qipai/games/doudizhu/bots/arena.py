@@ -49,7 +49,7 @@ from ....bots import get_bot
 from ....bots.base import Bot
 from ....core.options import Option, OptionError, OptionSet, options_from_text
 from ....core.stats import Estimate
-from ....jsonfile import cannot_write, write_json
+from ....jsonfile import write_json
 from ..rules import PRESETS, Rules
 from ..state import Game
 
@@ -503,10 +503,7 @@ def run_arena(
 
     def write(res: dict[str, Any]) -> None:
         if json_path is not None:
-            try:
-                write_json(json_path, res, atomic=True)
-            except OSError as e:
-                raise ValueError(cannot_write(json_path, e)) from e
+            write_json(json_path, res, atomic=True)
 
     restore = _stop_on_sigterm()
     try:
