@@ -83,22 +83,22 @@ class Option:
                 raise OptionError(f"{name} needs a value")
         if k is bool:
             if not isinstance(value, bool):
-                raise OptionError(f"{name} must be true or false, got {_show(value)}")
+                raise OptionError(f"{name} must be true or false, got {short_repr(value)}")
             return value
         if k is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(f"{name} must be a whole number{self._span()}, got {_show(value)}")
+                raise OptionError(f"{name} must be a whole number{self._span()}, got {short_repr(value)}")
             return self._in_range(value)
         if k is float:
             if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
                     or value in (float("inf"), float("-inf")):
-                raise OptionError(f"{name} must be a number, got {_show(value)}")
+                raise OptionError(f"{name} must be a number, got {short_repr(value)}")
             return self._in_range(value)
         if k is str:
             if not isinstance(value, str):
-                raise OptionError(f"{name} must be text, got {_show(value)}")
+                raise OptionError(f"{name} must be text, got {short_repr(value)}")
             if self.choices is not None and value not in self.choices:
-                raise OptionError(f"{name} must be one of {', '.join(self.choices)}, got {_show(value)}")
+                raise OptionError(f"{name} must be one of {', '.join(self.choices)}, got {short_repr(value)}")
             return value
         # a list of choices
         assert self.choices is not None
@@ -122,11 +122,11 @@ class Option:
         lo, hi = self.lo, self.hi
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             if lo is not None and hi is not None and self.kind is int and hi - lo == 1:
-                raise OptionError(f"{self.name} must be {_num(lo)} or {_num(hi)}, got {_show(value)}")
+                raise OptionError(f"{self.name} must be {_num(lo)} or {_num(hi)}, got {short_repr(value)}")
             if lo is not None and value < lo:
-                raise OptionError(f"{self.name} must be at least {_num(lo)}, got {_show(value)}")
+                raise OptionError(f"{self.name} must be at least {_num(lo)}, got {short_repr(value)}")
             assert hi is not None
-            raise OptionError(f"{self.name} must be at most {_num(hi)}, got {_show(value)}")
+            raise OptionError(f"{self.name} must be at most {_num(hi)}, got {short_repr(value)}")
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -150,9 +150,15 @@ class Option:
         return out
 
 
-def _show(value: Any) -> str:
+def short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error names what it was given without echoing a hostile
+    client's kilobytes back.
+
+    >>> short_repr("x" * 100, 12)
+    "'xxxxxxxx..."
+    """
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _num(x: float) -> str:
@@ -190,7 +196,7 @@ class OptionSet:
                 continue
             o = self.by_name.get(k) if isinstance(k, str) else None
             if o is None:
-                raise OptionError(f"unknown rule option {_show(k)}")
+                raise OptionError(f"unknown rule option {short_repr(k)}")
             out[k] = o.check(v)
         return out
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from qipai.core.options import short_repr
 from qipai.host.events import DEAL_SETTLED, TABLE_CLOSED, DealSettled, TableClosed
 from qipai.host.jsonenc import dumps
 from qipai.host.matchplay import MatchGame, deal_seed, match_game, table_game
@@ -439,8 +440,8 @@ class Director:
     def run_of(self, match_id: str) -> MatchRun:
         run = self.runs.get(match_id)
         if run is None:
-            shown = repr(match_id) if len(match_id) <= 40 else repr(match_id[:36]) + "..."
-            raise TableError("unknown_match", f"no match {shown} is open or running", match=match_id[:40])
+            raise TableError("unknown_match", f"no match {short_repr(match_id, 40)} is open or running",
+                             match=match_id[:40])
         return run
 
     async def open_run(self, match_id: str) -> MatchRun:

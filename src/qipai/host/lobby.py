@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from qipai.core.game import Game, GameFactory, apply_step, autoplay_bot_for
-from qipai.core.options import OptionError
+from qipai.core.options import OptionError, short_repr
 from qipai.host.botpool import init_background, init_worker, remote_act, remote_review
 from qipai.host.cluster import Cluster, ClusterError, LocalCluster, RemoteError
 from qipai.host.events import TABLE_CLOSED, Bus, TableClosed
@@ -251,13 +251,14 @@ class Lobby:
     def room(self, room_id: str) -> Room:
         r = self.rooms.get(room_id)
         if r is None:
-            raise TableError("unknown_room", f"no room {_short(room_id)}: see /api/rooms", room=room_id[:64])
+            raise TableError("unknown_room", f"no room {short_repr(room_id, 40)}: see /api/rooms",
+                             room=room_id[:64])
         return r
 
     def table(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
         if t is None or t.closed:
-            raise TableError("unknown_table", f"no open table {_short(table_id)}", table=table_id[:64])
+            raise TableError("unknown_table", f"no open table {short_repr(table_id, 40)}", table=table_id[:64])
         return t
 
     def forget(self, table: Table, reason: str = "closed") -> None:
@@ -820,7 +821,8 @@ class Lobby:
         declared = factory.info.options
         unknown = [k for k in overrides if k not in declared]
         if unknown:
-            raise TableError("bad_options", f"unknown rule option {_short(unknown[0])}", option=str(unknown[0])[:40])
+            raise TableError("bad_options", f"unknown rule option {short_repr(unknown[0], 40)}",
+                             option=str(unknown[0])[:40])
         options = {**room.options, **overrides}
         try:
             full = factory.options(options)
@@ -1187,7 +1189,8 @@ class Lobby:
     def invite_table(self, code: str) -> Table:
         tid = self.invites.get(code.strip().upper())
         if tid is None or tid not in self.tables:
-            raise TableError("unknown_invite", f"no open table has the invite code {_short(code)}", invite=code[:16])
+            raise TableError("unknown_invite", f"no open table has the invite code {short_repr(code, 40)}",
+                             invite=code[:16])
         return self.tables[tid]
 
     async def join_invite(self, user_id: int, code: str) -> tuple[Table | RemoteSeat, int]:
@@ -1379,9 +1382,3 @@ def _percentiles(xs: Any) -> dict[str, float | None]:
     return {"p50": round(1000 * v[len(v) // 2], 2), "p99": round(1000 * v[int(len(v) * 0.99)], 2),
             "max": round(1000 * v[-1], 2)}
 
-
-def _short(x: object, limit: int = 40) -> str:
-    """``repr(x)`` cut to ``limit`` characters: an error names what was asked for without echoing a hostile
-    client's kilobytes back (a 5,000-character room name came back whole, in the message and its params)."""
-    text = repr(x)
-    return text if len(text) <= limit else text[:limit - 4] + "...'"
