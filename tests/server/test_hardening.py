@@ -206,6 +206,17 @@ async def test_tokens_are_never_read_from_or_logged_with_the_url(
         await ws.send(json.dumps({"type": "auth", "token": c.token}).encode())
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome" and welcome["user"]["id"] == c.user["id"]
+        # a second auth: the same session is harmless; another one is refused, not silently ignored
+        other = await Client.guest(server)
+        await ws.send(json.dumps({"type": "auth", "token": c.token, "id": "same"}))
+        await ws.send(json.dumps({"type": "auth", "token": other.token, "id": "other"}))
+        answers = {}
+        while len(answers) < 2:
+            m = json.loads(await ws.recv())
+            if m.get("ref") in ("same", "other"):
+                answers[m["ref"]] = m
+        assert answers["same"]["type"] == "pong"
+        assert answers["other"]["type"] == "error" and answers["other"]["code"] == "already_authenticated"
 
 
 async def test_serve_does_not_print_the_database_password(pg_db: Database, tmp_path: Path) -> None:

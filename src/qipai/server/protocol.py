@@ -245,6 +245,7 @@ ERROR_CODES: dict[str, str] = {
     "server_busy": "the server could not do it now; try again",
     # accounts
     "unauthorized": "not logged in (or the session ended)",
+    "already_authenticated": "an auth message with another session on a connection that is logged in already",
     "bad_name": "a name that may not be used (length, characters, mixed scripts, reserved prefix)",
     "bad_password": "a password that may not be used (6 to 128 characters)",
     "name_taken": "the name (or one that looks the same) is taken (params: name)",

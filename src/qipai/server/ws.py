@@ -260,7 +260,10 @@ async def dispatch(conn: Connection, msg: Any) -> None:
         case Ping():
             conn.send({"type": "pong", "ref": ref})
         case Auth():
-            conn.send({"type": "pong", "ref": ref})  # already authenticated
+            if auth.token_hash(msg.token) != conn.token_hash:  # the same session again is harmless
+                raise TableError("already_authenticated", "this connection is logged in already: open a new "
+                                                          "connection to use another session")
+            conn.send({"type": "pong", "ref": ref})
         case TakeOver():
             lobby.take_over(conn)
             conn.send({"type": "took_over", "ref": ref})

@@ -25,6 +25,7 @@ export const ERROR_WORDS = {
   rate_limited: { zh: "操作太快了，请稍等一下", en: "Too fast: wait a moment" },
   flood: { zh: "消息太多，连接被关闭", en: "Too many messages: the connection was closed" },
   unauthorized: { zh: "请先登录", en: "Please log in first" },
+  already_authenticated: { zh: "这个连接已经登录了", en: "This connection is logged in already" },
   unknown_user: { zh: "没有这个玩家", en: "No such player" },
   server_busy: { zh: "服务器忙，请再试一次", en: "The server is busy: try again" },
   server_error: { zh: "服务器处理这条消息时出错，什么也没改变", en: "The server failed on this message; nothing changed" },
