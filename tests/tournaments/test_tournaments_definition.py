@@ -111,6 +111,19 @@ def test_preset_overrides_merge() -> None:
     ({"stages": [{"format": "swiss", "rounds": 1, "deals": 1}, {"format": "swiss", "rounds": 1, "deals": 1}]},
      "say how many go on"),
     ({"stages": [{"format": "swiss", "rounds": 1, "deals": 1, "carry": "sqrt 1/0"}]}, "positive whole numbers"),
+    # bounds: a definition cannot ask for an endless match or numbers the store cannot hold
+    ({"stages": [{"format": "fixed", "rounds": [{"deals": 10**9}]}]}, "deals must be at most 100"),
+    ({"stages": [{"format": "fixed", "rounds": [{"deals": 1, "advance": 3}] * 100 + [{"deals": 1}]}]},
+     "at most 100 rounds"),
+    ({"stages": [{"format": "swiss", "rounds": 10**6, "deals": 1}]}, "rounds must be at most 100"),
+    ({"stages": [{"format": "swiss", "rounds": 2, "deals": 101}]}, "deals must be at most 100"),
+    ({"stages": [{"format": "dali", "advance": 3, "ass_deals": 10**4}]}, "ass_deals must be at most 100"),
+    ({"stages": [{"format": "dali", "advance": 3, "levels": [10] * 101}]}, "at most 100 levels"),
+    ({"stages": [{"format": "swiss", "rounds": 1, "deals": 1, "base": 10**10}]}, "base must be at most"),
+    ({"entry": {"start": "when_full", "max_entrants": 9, "fee": 10**30}}, r"fee must be at most 10+, got 1000"),
+    ({"entry": {"start": "when_full", "max_entrants": 9, "prizes": [10**20]}}, "at most 10"),
+    ({"entry": {"start": "at_time", "max_entrants": 10**7}}, "max_entrants must be at most 100000"),
+    ({"round_gap_s": 10**8}, "round_gap_s must be at most 86400"),
 ])
 def test_configuration_errors(over: dict[str, Any], msg: str) -> None:
     d = base()

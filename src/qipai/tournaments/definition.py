@@ -173,14 +173,37 @@ _BY_FORMAT = {
 _ATOMIC = {"prizes", "levels", "level_step", "rounds", "tiebreaks", "swiss_cut", "carry"}
 
 
-def _int(v: Any, where: str, lo: int | None = None, *, none: bool = False) -> Any:
+MAX_NUMBER = 10**12
+"""The largest number a definition may hold (points, fees, times): well inside the store's 64-bit integers."""
+
+DAY = 86_400
+MAX_DEALS = 100
+"""The most deals a round (or the 打立 stage's last deals, ``ass_deals``) may ask of a table."""
+
+MAX_ROUNDS = 100
+MAX_BASE = 10**9
+"""The largest base or stack: a deal's multiplier times it stays well inside 64-bit integers."""
+MAX_ENTRANTS = 100_000
+
+
+def _int(v: Any, where: str, lo: int | None = None, *, none: bool = False, hi: int = MAX_NUMBER) -> Any:
     if v is None and none:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ConfigError(f"{where} must be a whole number, got {v!r}")
+        raise ConfigError(f"{where} must be a whole number, got {_short(v)}")
     if lo is not None and v < lo:
         raise ConfigError(f"{where} must be at least {lo}, got {v}")
+    if v > hi:
+        raise ConfigError(f"{where} must be at most {hi}, got {_short(v)}")
+    if v < -MAX_NUMBER:
+        raise ConfigError(f"{where} must be at least {-MAX_NUMBER}, got {_short(v)}")
     return v
+
+
+def _short(v: Any) -> str:
+    from ..core.options import short_repr
+
+    return short_repr(v)
 
 
 def _keys(d: Any, allowed: set[str], where: str) -> Mapping[str, Any]:
@@ -259,8 +282,8 @@ def parse_definition(data: Mapping[str, Any] | Definition) -> Definition:
     if not isinstance(name, str):
         raise ConfigError("definition.name must be a string")
     return Definition(game, seats, teams, entry, stages,
-                      _int(top.get("round_gap_s", 15), "definition.round_gap_s", 0),
-                      _int(top.get("stage_gap_s", 30), "definition.stage_gap_s", 0),
+                      _int(top.get("round_gap_s", 15), "definition.round_gap_s", 0, hi=DAY),
+                      _int(top.get("stage_gap_s", 30), "definition.stage_gap_s", 0, hi=DAY),
                       forfeit, name, dict(host))
 
 
@@ -269,8 +292,8 @@ def _entry(raw: Any, s: int, stages: tuple[Stage, ...]) -> Entry:
     start = e.get("start")
     if start not in ("when_full", "at_time"):
         raise ConfigError(f"entry.start must be when_full or at_time, got {start!r}")
-    max_e = _int(e.get("max_entrants"), "entry.max_entrants", 1, none=True)
-    min_e = _int(e.get("min_entrants", 2 * s), "entry.min_entrants", 1)
+    max_e = _int(e.get("max_entrants"), "entry.max_entrants", 1, none=True, hi=MAX_ENTRANTS)
+    min_e = _int(e.get("min_entrants", 2 * s), "entry.min_entrants", 1, hi=MAX_ENTRANTS)
     if start == "when_full":
         if max_e is None:
             raise ConfigError("entry.max_entrants: a when_full match starts when this many have entered; say it")
@@ -302,13 +325,13 @@ def _entry(raw: Any, s: int, stages: tuple[Stage, ...]) -> Entry:
     if not isinstance(tz, str):
         raise ConfigError("entry.timezone must be a string")
     return Entry(start, min_e, max_e,
-                 _int(e.get("reg_opens_s", 1800), "entry.reg_opens_s", 0),
-                 _int(e.get("start_delay_s", 10), "entry.start_delay_s", 0),
+                 _int(e.get("reg_opens_s", 1800), "entry.reg_opens_s", 0, hi=30 * DAY),
+                 _int(e.get("start_delay_s", 10), "entry.start_delay_s", 0, hi=DAY),
                  late,
                  _int(e.get("fee", 0), "entry.fee", 0),
                  _int(e.get("min_balance", 0), "entry.min_balance", 0),
                  bots,
-                 _int(e.get("fill_after_s", 120), "entry.fill_after_s", 0),
+                 _int(e.get("fill_after_s", 120), "entry.fill_after_s", 0, hi=DAY),
                  parse_prizes(e.get("prizes")),
                  _int(e.get("start_at"), "entry.start_at", 0, none=True),
                  sched, tz)
@@ -347,11 +370,11 @@ def _stage(raw: Any, i: int, count: int, s: int, stack0: int, base0: int) -> Sta
         raise ConfigError(f"{where}.tiebreaks must be a list of key names")
     common: dict[str, Any] = {
         "format": fmt,
-        "start_stack": _int(st.get("start_stack", stack0), f"{where}.start_stack"),
+        "start_stack": _int(st.get("start_stack", stack0), f"{where}.start_stack", hi=MAX_BASE),
         "carry": parse_carry(st.get("carry", "keep")),
         "advance": advance,
         "tiebreaks": normalize_tiebreaks(tb),
-        "base": _int(st.get("base", base0), f"{where}.base", 1),
+        "base": _int(st.get("base", base0), f"{where}.base", 1, hi=MAX_BASE),
     }
     if fmt == "dali":
         if "odd_field" in st:
@@ -359,15 +382,17 @@ def _stage(raw: Any, i: int, count: int, s: int, stack0: int, base0: int) -> Sta
         levels = st.get("levels", list(DEFAULT_LEVELS))
         if not isinstance(levels, list) or not levels:
             raise ConfigError(f"{where}.levels must be a non-empty list of bases")
-        lv = tuple(_int(x, f"{where}.levels[]", 1) for x in levels)
+        if len(levels) > MAX_ROUNDS:
+            raise ConfigError(f"{where}.levels: at most {MAX_ROUNDS} levels, got {len(levels)}")
+        lv = tuple(_int(x, f"{where}.levels[]", 1, hi=MAX_BASE) for x in levels)
         step = st.get("level_step", {"seconds": 120})
         if not isinstance(step, Mapping) or len(step) != 1 or next(iter(step)) not in ("seconds", "deals"):
             raise ConfigError(f"{where}.level_step must be {{seconds: t}} or {{deals: k}}, got {step!r}")
-        secs = _int(step.get("seconds"), f"{where}.level_step.seconds", 1, none=True)
+        secs = _int(step.get("seconds"), f"{where}.level_step.seconds", 1, none=True, hi=DAY)
         deals = _int(step.get("deals"), f"{where}.level_step.deals", 1, none=True)
         return Stage(**common, odd_field="none", levels=lv, level_seconds=secs, level_deals=deals,
                      out_factor=_int(st.get("out_factor", 3), f"{where}.out_factor", 0),
-                     ass_deals=_int(st.get("ass_deals", 1), f"{where}.ass_deals", 1))
+                     ass_deals=_int(st.get("ass_deals", 1), f"{where}.ass_deals", 1, hi=MAX_DEALS))
     odd = st.get("odd_field", "bots" if fmt == "fixed" else "sit_out")
     if odd not in ODD_FIELD:
         raise ConfigError(f"{where}.odd_field must be one of {', '.join(ODD_FIELD)}, got {odd!r}")
@@ -375,6 +400,8 @@ def _stage(raw: Any, i: int, count: int, s: int, stack0: int, base0: int) -> Sta
         rounds = st.get("rounds")
         if not isinstance(rounds, list) or not rounds:
             raise ConfigError(f"{where}.rounds must be a non-empty list of {{deals, advance}}")
+        if len(rounds) > MAX_ROUNDS:
+            raise ConfigError(f"{where}.rounds: at most {MAX_ROUNDS} rounds, got {len(rounds)}")
         rs: list[FixedRound] = []
         for j, r in enumerate(rounds):
             rw = f"{where}.rounds[{j}]"
@@ -388,13 +415,13 @@ def _stage(raw: Any, i: int, count: int, s: int, stack0: int, base0: int) -> Sta
                 if adv is None:
                     raise ConfigError(f"{rw}.advance: every round but the last says how many stay")
                 _multiple(adv, s, f"{rw}.advance")
-            rs.append(FixedRound(_int(r.get("deals"), f"{rw}.deals", 1), adv))
+            rs.append(FixedRound(_int(r.get("deals"), f"{rw}.deals", 1, hi=MAX_DEALS), adv))
         seating = st.get("seating", "snake")
         if seating not in ("snake", "by_score", "random"):
             raise ConfigError(f"{where}.seating must be snake, by_score or random, got {seating!r}")
         return Stage(**common, odd_field=odd, rounds=tuple(rs), seating=seating)
-    n_rounds = _int(st.get("rounds"), f"{where}.rounds", 1)
-    deals = _int(st.get("deals"), f"{where}.deals", 1)
+    n_rounds = _int(st.get("rounds"), f"{where}.rounds", 1, hi=MAX_ROUNDS)
+    deals = _int(st.get("deals"), f"{where}.deals", 1, hi=MAX_DEALS)
     cut = st.get("swiss_cut")
     sc = None
     if cut is not None:

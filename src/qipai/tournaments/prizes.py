@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..core.options import short_repr
 from .errors import ConfigError
 
 
@@ -112,7 +113,9 @@ def parse_prizes(data: object) -> PrizeTable:
 
 def _int(v: object, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ConfigError(f"{what} must be a whole number, got {v!r}")
+        raise ConfigError(f"{what} must be a whole number, got {short_repr(v)}")
+    if abs(v) > 10**12:  # the store keeps points in 64-bit integers
+        raise ConfigError(f"{what} must be at most 10**12 in size, got {short_repr(v)}")
     return v
 
 
