@@ -170,8 +170,8 @@ class Player(Client):
                 except Exception:
                     continue
                 w = next(m for m in self.msgs if m["type"] == "welcome")
-                if w["table"] is not None and w.get("url") is None:
-                    return n  # this node runs it
+                if w["table"] is not None and w.get("url") is None and w.get("node") == n.name:
+                    return n  # this node runs it (node None: no node does right now)
                 if w.get("url") in cluster.by_url:
                     target = cluster.by_url[w["url"]]
                     try:
@@ -179,7 +179,7 @@ class Player(Client):
                     except Exception:
                         continue
                     w = next(m for m in self.msgs if m["type"] == "welcome")
-                    if w["table"] is not None and w.get("url") is None:
+                    if w["table"] is not None and w.get("url") is None and w.get("node") == target.name:
                         return target
             await asyncio.sleep(0.3)
         health = []
@@ -360,3 +360,88 @@ async def test_a_graceful_drain_moves_tables_between_deals(cluster: Cluster) -> 
     for p in (alice, bob):
         with contextlib.suppress(AssertionError):
             await p.close()
+
+
+async def test_the_directory_comes_back_and_a_player_waiting_for_a_new_owner_is_sent_there(
+        cluster: Cluster) -> None:
+    """Redis loses the directory (a restart without persistence): each node publishes its seats and invite codes
+    again.  A player who reconnects while the table's node is gone and no other has taken it over yet keeps the
+    table (``welcome`` names it, with no node), and once a node takes it over gets its snapshot there or is sent
+    there."""
+    import redis.asyncio as aioredis
+
+    n1 = cluster.nodes[0]
+    alice, bob, table = await seated_pair(cluster, deal=True)
+    st = await alice.wait_for(lambda m: m["type"] == "state", timeout=40)
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    r = aioredis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        seat_key = f"{prefix}seat:{alice.user['id']}"
+        assert await r.get(seat_key) == table
+        lost = [k async for k in r.scan_iter(match=prefix + "seat:*")] + \
+            [k async for k in r.scan_iter(match=prefix + "invite:*")]
+        await r.delete(*lost)
+        for _ in range(100):
+            if await r.get(seat_key) == table:
+                break
+            await asyncio.sleep(0.1)
+        assert await r.get(seat_key) == table, "the seat was not published again"
+        # node 2 drains (it takes over no table) and node 3 is paused; node 1 dies and its lease runs out:
+        # Alice, back on node 2, finds her table owned by no node
+        n2, n3 = cluster.nodes[1], cluster.nodes[2]
+        async with httpx.AsyncClient() as h:
+            d = await h.post(n2.url + "/api/admin/drain", json={}, headers={"X-Admin-Token": ADMIN})
+            assert d.status_code == 200
+        n3.signal(signal.SIGSTOP)
+        n1.signal(signal.SIGKILL)
+        await asyncio.to_thread(n1.proc.wait, 10)  # type: ignore[union-attr]
+        for _ in range(100):
+            if await r.get(f"{prefix}lease:{table}") is None:
+                break
+            await asyncio.sleep(0.1)
+        await alice.reconnect_to(n2)
+        w = next(m for m in alice.msgs if m["type"] == "welcome")
+        assert (w["table"], w["node"], w["url"]) == (table, None, None)
+        mark = alice.mark()
+        n3.signal(signal.SIGCONT)  # node 3 takes the table over: Alice is sent there
+        err = await alice.error("table_elsewhere", mark, timeout=30)
+        assert err["params"]["table"] == table and err["params"]["url"] == n3.url
+        await alice.reconnect_to(n3)
+        msg = await alice.wait_for(lambda m: m["type"] == "snapshot", timeout=20)
+        assert msg["table"]["id"] == table and msg["state"]["deal"] == st["deal"]
+        # the taking node published the seat again too
+        owner = await r.get(f"{prefix}lease:{table}")
+        assert owner is not None and owner.startswith("n3:")
+        assert await r.get(seat_key) == table
+    finally:
+        await r.aclose()
+        for p in (alice, bob):
+            await p.close()
+
+
+
+async def test_invite_links_and_the_profile_know_tables_of_other_nodes(cluster: Cluster) -> None:
+    n1, n2, _ = cluster.nodes
+    alice = await Player.on(n1)
+    await alice.reconnect_to(n1)
+    await alice.send({"type": "create_table", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    code, table = joined["invite_code"], joined["table"]
+    assert code
+    bob = await Player.on(n2)
+    async with httpx.AsyncClient(base_url=n2.url, headers={"Authorization": f"Bearer {bob.token}"}) as h:
+        info = None
+        for _ in range(50):  # the directory hears of the new table
+            r = await h.get(f"/api/invites/{code.lower()}")
+            if r.status_code == 200:
+                info = r.json()
+                break
+            await asyncio.sleep(0.1)
+        assert info is not None, r.text
+        assert (info["table"], info["game"], info["room"], info["players"], info["seated"], info["can_sit"]) == (
+            table, "doudizhu", "classic-1", 3, 1, True)
+        assert (await h.get("/api/invites/NOSUCH")).json()["error"]["code"] == "unknown_invite"
+    async with httpx.AsyncClient(base_url=n2.url, headers={"Authorization": f"Bearer {alice.token}"}) as h:
+        assert (await h.get("/api/me")).json()["table"] == table  # asked of a node that does not run it
+    for p in (alice, bob):
+        await p.close()

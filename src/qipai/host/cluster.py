@@ -421,6 +421,12 @@ class RedisCluster:
         else:
             await self.redis.hset(self.key("tables"), table_id, json.dumps({**summary, "node": self.node_id}))
 
+    async def publish_directory(self, seats: dict[int, str], invites: dict[str, str]) -> None:
+        mapping = {self.key("seat", str(u)): t for u, t in seats.items()}
+        mapping.update({self.key("invite", c): t for c, t in invites.items()})
+        if mapping:
+            await self.redis.mset(mapping)
+
     async def advertise_all(self, summaries: dict[str, dict[str, Any]]) -> None:
         if summaries:
             await self.redis.hset(self.key("tables"), mapping={

@@ -495,8 +495,12 @@ class Lobby:
                         async with table.lock:
                             await table.fenced_out()
                 if scans % 3 == 0:
-                    await self.cluster.advertise_all({t.id: self.summary(t) for t, ok in zip(held, kept, strict=True)
-                                                      if ok and not t.closed})
+                    mine = [t for t, ok in zip(held, kept, strict=True) if ok and not t.closed]
+                    await self.cluster.advertise_all({t.id: self.summary(t) for t in mine})
+                    # the directory again (a restarted Redis has lost it): who sits here, and the invite codes
+                    await self.cluster.publish_directory(
+                        {uid: tid for uid, tid in self.user_table.items() if tid in self.tables},
+                        {t.info.invite_code: t.id for t in mine if t.info.invite_code})
                 scans += 1
                 if not self.draining:
                     await self.claim_orphans()
@@ -548,6 +552,7 @@ class Lobby:
             t.restore(rd.deal_id, rd.deal_index, rd.seed, dict(rd.context), game, steps, elapsed=elapsed)
             await self._attach(t)
             log.info("took over table %s at deal %s version %d", t.id, rd.deal_id, t.version)
+            await self._welcome_back(t)
             return True
         found = await self.store.table_info(table_id)
         if found is None:
@@ -572,6 +577,7 @@ class Lobby:
         t.ready = None if t.managed else {i: s is not None and not s.human for i, s in enumerate(t.seats)}
         await self._attach(t)
         log.info("took over table %s between deals", t.id)
+        await self._welcome_back(t)
         return True
 
     async def _lease_new(self, table_id: str) -> tuple[str, int] | None:
@@ -805,6 +811,14 @@ class Lobby:
                 self.user_table[s.user_id] = t.id
         if t.info.invite_code:
             self.invites[t.info.invite_code] = t.id
+        if self.cluster.networked:
+            # taken over from a node that went away: the directory may have lost its seats and invite (Redis
+            # restarted), and another node must find the table from either
+            for i, s in enumerate(t.seats):
+                if s is not None and s.user_id is not None and not t.left_match(i):
+                    await self.cluster.set_seat(s.user_id, t.id)
+            if t.info.invite_code:
+                await self.cluster.set_invite(t.info.invite_code, t.id)
         t.start()
 
     # ------------------------------------------------------------------------------------------ tables
@@ -1193,6 +1207,24 @@ class Lobby:
                              invite=code[:16])
         return self.tables[tid]
 
+    async def invite_info(self, code: str) -> dict[str, Any]:
+        """What an invite code leads to: the table's game, room, seats and whether one may still sit down (a
+        table of another node from the directory's summary of it)."""
+        key = code.strip().upper()
+        if key not in self.invites and self.cluster.networked:
+            tid = await self.cluster.invite(key)
+            found = next((x for x in await self.cluster.tables() if x.get("id") == tid), None) if tid else None
+            if found is not None:
+                seats = len(found.get("players") or [])
+                empty = int(found.get("empty", 0))
+                running = found.get("status") == "playing"
+                return {"table": tid, "game": found.get("game"), "room": found.get("room"), "players": seats,
+                        "seated": seats - empty, "can_sit": empty > 0 and not running, "running": running}
+        t = self.invite_table(code)
+        return {"table": t.id, "game": t.info.game, "room": t.info.room, "players": t.players,
+                "seated": t.players - len(t.empty_seats()), "can_sit": bool(t.empty_seats()) and not t.running,
+                "running": t.running}
+
     async def join_invite(self, user_id: int, code: str) -> tuple[Table | RemoteSeat, int]:
         code = code.strip().upper()
         if code not in self.invites and self.cluster.networked:
@@ -1253,12 +1285,20 @@ class Lobby:
         cur = self._current(uid)
         welcome: dict[str, Any] = {"type": "welcome", "protocol": 1, "user": conn.user.public(),
                                    "table": cur[0].id if cur else None, "node": self.cluster.node_id, "url": None}
+        waiting: str | None = None
         if cur is None and self.cluster.networked:
             tid = await self.cluster.seat_of(uid)
             found = await self.where(tid) if tid is not None else None
             if tid is not None and found is not None:
                 welcome.update(table=tid, node=found[0], url=found[1])  # connect there to play
+            elif tid is not None and tid not in self.tables and await self.store.table_info(tid) is not None:
+                # its node just went away and no other has taken it over yet: the seat is still the player's,
+                # and a snapshot (taken over here) or a redirect (elsewhere) follows
+                welcome.update(table=tid, node=None)
+                waiting = tid
         conn.send(welcome)
+        if waiting is not None:
+            self._soon(self._await_owner(conn, waiting))
         self._take_over(conn, older)
         if cur is not None:
             t, _seat = cur
@@ -1271,6 +1311,40 @@ class Lobby:
                                "ref": None})
                     return
                 conn.send(t.snapshot(t.seat_of(uid)))
+
+    async def _await_owner(self, conn: Conn, table_id: str) -> None:
+        """A player whose table had no node (:meth:`connect`): once one takes it over, send the player there;
+        taken over here, :meth:`_welcome_back` sends the snapshot.  No owner after a few leases: the table is
+        gone, and the player is told it sits nowhere."""
+        uid = conn.user.id
+        deadline = time.monotonic() + 3 * self.settings.lease_seconds + 5
+        while conn in self.conns_of(uid) and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            if table_id in self.tables:
+                return
+            err = await self.elsewhere(table_id)
+            if err is not None:
+                conn.send({"type": "error", "code": err.code, "message": err.message, "params": err.params,
+                           "ref": None})
+                return
+        if conn in self.conns_of(uid) and self._current(uid) is None:
+            conn.send({"type": "welcome", "protocol": 1, "user": conn.user.public(), "table": None,
+                       "node": self.cluster.node_id, "url": None})
+
+    async def _welcome_back(self, t: Table) -> None:
+        """A table just taken over here: its players connected to this node (they reconnected while it had no
+        owner) get its snapshot, and their seats back from the auto-play their disconnection started."""
+        for i, seat in enumerate(t.seats):
+            if seat is None or seat.user_id is None or t.left_match(i):
+                continue
+            conns = [c for c in self.conns_of(seat.user_id) if c.active]
+            if not conns:
+                continue
+            async with t.lock:
+                with contextlib.suppress(TableError):
+                    await t.user_connected(seat.user_id)
+                for c in conns:
+                    c.send(t.snapshot(t.seat_of(seat.user_id)))
 
     def _take_over(self, conn: Conn, others: Iterable[Conn]) -> None:
         for c in others:

@@ -189,6 +189,8 @@ async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
     role); a game not played yet shows the points it would start with."""
     out = user.public()
     out["table"] = lobby.user_table.get(user.id)
+    if out["table"] is None and lobby.cluster.networked:  # a seat at a table another node runs
+        out["table"] = await lobby.cluster.seat_of(user.id)
     have = {st.game: st for st in await lobby.store.all_standings(user.id)}
     games = {}
     for game in game_names():
@@ -506,10 +508,7 @@ async def table_info(request: Request) -> Response:
 async def invite_info(request: Request) -> Response:
     """What an invite link leads to: the table's game, room, seats and whether one may still sit down."""
     await need_user(request)
-    t = lobby_of(request).invite_table(request.path_params["code"])
-    return JSONResponse({"table": t.id, "game": t.info.game, "room": t.info.room, "players": t.players,
-                         "seated": t.players - len(t.empty_seats()),
-                         "can_sit": bool(t.empty_seats()) and not t.running, "running": t.running})
+    return JSONResponse(await lobby_of(request).invite_info(request.path_params["code"]))
 
 
 @endpoint
