@@ -111,6 +111,10 @@ class Cluster(Protocol):
         """:meth:`advertise` for many tables in one round trip."""
         ...
 
+    async def publish_directory(self, seats: dict[int, str], invites: dict[str, str]) -> None:
+        """:meth:`set_seat` and :meth:`set_invite` for many users and codes in one round trip."""
+        ...
+
     async def tables(self) -> list[dict[str, Any]]: ...
 
     def serve(self, method: str, handler: Rpc) -> None: ...
@@ -175,6 +179,9 @@ class LocalCluster:
         return None
 
     async def advertise_all(self, summaries: dict[str, dict[str, Any]]) -> None:
+        return None
+
+    async def publish_directory(self, seats: dict[int, str], invites: dict[str, str]) -> None:
         return None
 
     async def tables(self) -> list[dict[str, Any]]:
