@@ -418,8 +418,12 @@ def test_a_long_settlement_stays_within_a_phone(browser: Browser, server: Thread
     names[0] = page.evaluate("() => window.qipai.store.user.name")
     ft = MahjongTable(page, g, names=names)
     ft.open()
-    ft.deal_over()
+    ft.deal_over(title="新手")
     expect(page.locator("#settlement .settle-table tbody tr")).to_have_count(4)
+    # each seat's title after the deal in English, as the seats show it (not the server's Chinese name)
+    expect(page.locator("#settlement .settle-table .standing-after").first).to_contain_text("Novice")
+    cells = page.locator("#settlement .settle-table").inner_text()
+    assert not re.search(r"[\u3400-\u9fff]", cells), cells
     in_viewport(page, "#settlement .settle-table td")
     in_viewport(page, "#settlement .settle-table th")
     shot(page, "mahjong-en-phone-long-settlement.png")

@@ -528,3 +528,366 @@ def test_an_overcall_offered_and_sent_from_the_deal_window(browser: Browser, ser
     expect(page.locator(".tablev.live .act-main .sj-declare")).to_have_count(0)  # no overcalling oneself
     assert not errors, errors
     page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- a table fed by the test
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the tests below: they feed the page their own observations (ShengjiFakeTable) or their own
+    replay, so nothing is played on it."""
+    s = start(tmp_path_factory.mktemp("web-shengji-fake"))
+    yield s
+    s.stop()
+
+
+def game_at_play(seed: int = 11) -> Any:
+    """A hand dealt to its first lead: every deal window times out (nobody declares; spades are trump)."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    g = ShengjiGame({}, seed=seed)
+    while g.phase != "play":
+        g.timeout(g.acting[0])
+    return g
+
+
+def fake_table(page: Page, g: Any, you: int = 0) -> ShengjiFakeTable:
+    ft = ShengjiFakeTable(page, g, you=you)
+    ft.open()
+    return ft
+
+
+def failing_throw(g: Any, seat: int) -> str:
+    """Two single cards of one plain suit led together (a throw, 甩牌) that another seat can beat: the lowest two
+    ranks of a suit the seat holds two ranks of (the throw fails: the server plays the lower card instead)."""
+    obs = g.observe(seat)
+    hand = obs["hand"].split()
+    for suit in "SHCD":
+        low = [c for c in reversed(hand) if c.endswith(suit) and eff_suit(c, obs["level"], obs["trump"]) == suit]
+        ranks = list(dict.fromkeys(low))
+        if len(ranks) >= 2:
+            return f"{ranks[0]} {ranks[1]}"
+    raise AssertionError(f"no two plain ranks of a suit in {hand}")
+
+
+def boxes_overlap(a: Any, b: Any) -> bool:
+    return bool(a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
+            and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_a_failed_throw_is_announced_at_the_table(browser: Browser, shared: ThreadServer, lang: str,
+                                                  viewport: str) -> None:
+    page, errors = new_page(browser, VIEWPORTS[viewport], lang)
+    as_guest(page, shared.url)
+    g = game_at_play()
+    ft = fake_table(page, g)
+    seat = g.public_acting()[0]
+    assert seat != 0
+    g.apply("play " + failing_throw(g, seat), seat)
+    failed = g.observe(0)["failed_throws"]
+    assert len(failed) == 1 and failed[0]["seat"] == seat, failed
+    ft.version += 1
+    ft.push_state()
+    name = {"zh": f"电脑{seat + 1}号", "en": f"Bot {seat + 1}"}[lang]
+    said = {"zh": f"{name} 甩牌失败，罚 10 分", "en": f"{name}'s throw failed: 10-point penalty"}[lang]
+    expect(page.locator("#toasts .toast")).to_contain_text(said)
+    # by the thrower's play (the card it was forced to), a mark for as long as the trick is on the table
+    mark = page.locator(f'.tablev.live .seat[data-seat="{seat}"] .sj-said .sj-failed')
+    expect(mark).to_be_visible()
+    expect(mark).to_contain_text("甩牌失败" if lang == "zh" else "Throw failed")
+    expect(page.locator(f'.tablev.live .seat[data-seat="{seat}"] .sj-said .sj-card')).to_have_count(1)
+    # the next seat plays: no second announcement, the mark stays
+    nxt = g.public_acting()[0]
+    g.apply(g.legal_actions(nxt)[0], nxt)
+    ft.version += 1
+    ft.push_state()
+    expect(mark).to_be_visible()
+    expect(page.locator("#toasts .toast", has_text=said)).to_have_count(1)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_an_illegal_lead_says_why_in_chinese(browser: Browser, shared: ThreadServer) -> None:
+    """A lead of two suits: the server's check says why (in English, from the rules); the Chinese player reads the
+    reason in Chinese, with the cards it names — not just 规则不允许."""
+    from qipai.core.game import IllegalAction
+
+    page, errors = new_page(browser, DESKTOP, "zh")
+    as_guest(page, shared.url)
+    g = game_at_play()
+    seat = g.public_acting()[0]
+    obs = g.observe(seat)
+    hand = obs["hand"].split()
+    h_card = next(c for c in hand if c.endswith("H") and eff_suit(c, obs["level"], obs["trump"]) == "H")
+    d_card = next(c for c in hand if c.endswith("D") and eff_suit(c, obs["level"], obs["trump"]) == "D")
+    before = g.observe(seat)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(f"play {h_card} {d_card}", seat)
+    assert g.observe(seat) == before
+    reason = str(e.value)
+    assert reason.startswith("a lead must be of one effective suit"), reason
+    page.route("**/api/tables/*/check", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"legal": False, "reason": reason})))
+    ft = ShengjiFakeTable(page, g, you=seat)
+    ft.open()
+    select_cards(page, [h_card, d_card])
+    btn = page.locator('.tablev.live [data-action="play"]')
+    expect(btn).to_have_attribute("data-reason", "reason_illegal")
+    why = page.locator("#play-reason")
+    expect(why).to_contain_text("不能这样出：首家出的牌要是同一门")
+    expect(why).to_contain_text("是红桃")
+    expect(why).to_contain_text("是方块")
+    assert not re.search(r"[A-Za-z]{3,}", why.inner_text()), why.inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
+def finished_game(seed: int = 11) -> Any:
+    g = game_at_play(seed)
+    while g.phase != "over":
+        s = g.public_acting()[0]
+        g.apply(g.legal_actions(s)[0], s)
+    return g
+
+
+def test_the_english_settlement_names_titles_in_english(browser: Browser, shared: ThreadServer) -> None:
+    page, errors = new_page(browser, DESKTOP, "en")
+    as_guest(page, shared.url)
+    ft = fake_table(page, finished_game())
+    ft.version += 1
+    ft.push_state()
+    ft.deal_over(title="打5")
+    dlg = page.locator("#settlement")
+    expect(dlg.locator(".settle-table tbody tr")).to_have_count(4)
+    standing = dlg.locator(".settle-table .standing-after")
+    expect(standing.first).to_contain_text("Level 5")
+    cells = dlg.locator(".settle-table").inner_text()
+    assert not CJK.search(cells), cells
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_seat_taken_over_by_another_window_is_read_only(browser: Browser, shared: ThreadServer,
+                                                           viewport: str) -> None:
+    page, errors = new_page(browser, VIEWPORTS[viewport])
+    as_guest(page, shared.url)
+    g = game_at_play()
+    while g.public_acting()[0] != 0:  # the others play until it is the player's turn
+        s = g.public_acting()[0]
+        g.apply(g.legal_actions(s)[0], s)
+    ft = fake_table(page, g)
+    live = table(page)
+    expect(live).to_have_attribute("data-my-turn", "1")
+    expect(page.locator('.tablev.live [data-action="play"]')).to_be_visible()
+    ft.emit({"type": "taken_over", "reason": "another_window"})
+    # no turn here: no prompt, no clock of one's own, no move, no auto-play switch
+    expect(live).to_have_attribute("data-my-turn", "0")
+    expect(live).to_have_attribute("data-taken-over", "1")
+    expect(page.locator(".tablev.live .yourturn")).to_have_count(0)
+    expect(page.locator(".tablev.live .me-timer")).to_have_count(0)
+    expect(page.locator('.tablev.live [data-action="play"]')).to_have_count(0)
+    expect(page.locator('.tablev.live [data-action="hint"]')).to_have_count(0)
+    expect(page.locator('.tablev.live [data-action="autoplay"]')).to_be_disabled()
+    page.keyboard.press("h")
+    expect(page.locator(".tablev.live .hand .sj-card.raised")).to_have_count(0)
+    # the notice and its button hide no seat
+    banner = page.locator(".tablev.live .table-banner .taken")
+    expect(banner).to_be_visible()
+    expect(banner.locator('[data-action="take-over"]')).to_be_visible()
+    b = banner.bounding_box()
+    assert b is not None
+    for box in page.locator(".tablev.live .seat").all():
+        sb = box.bounding_box()
+        assert sb is not None and not boxes_overlap(b, sb), (box.get_attribute("data-pos"), b, sb)
+    vp = VIEWPORTS[viewport]
+    assert b["x"] >= 0 and b["x"] + b["width"] <= vp["width"] and b["y"] + b["height"] <= vp["height"], b
+    expect(page.locator('.tablev.live [data-action="chat"]')).to_be_in_viewport()
+    shot(page, f"shengji-taken-over-{viewport}.png")
+    # played here again: the turn is back
+    banner.locator('[data-action="take-over"]').click()
+    ft.emit({"type": "took_over", "ref": None})
+    ft.emit({"type": "snapshot", "table": ft.table_view(), "state": ft.state_view(), "last_result": None, "ref": None})
+    expect(live).to_have_attribute("data-my-turn", "1")
+    expect(page.locator('.tablev.live [data-action="play"]')).to_be_visible()
+    expect(page.locator(".tablev.live .table-banner .taken")).to_have_count(0)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_every_play_of_a_trick_is_readable_on_a_phone(browser: Browser, shared: ThreadServer) -> None:
+    """The three others have played ten cards each (a tractor led) and it is the player's turn; the others have long
+    names: on a phone no seat box and no play covers another, and each lies within the table."""
+    page, errors = new_page(browser, PHONE)
+    as_guest(page, shared.url)
+    g = game_at_play(27)
+    leader = g.public_acting()[0]
+    you = (leader + 3) % 4
+    lead = max((a for a in g.legal_actions(leader) if a.startswith("play ")), key=lambda a: len(a.split()))
+    assert len(lead.split()) == 11, lead
+    g.apply(lead, leader)
+    while g.public_acting()[0] != you:
+        s = g.public_acting()[0]
+        g.apply(g.legal_actions(s)[0], s)
+    names = ["Aleksandrovna-Konstantinopolskaya", "Wolfeschlegelsteinhausen", "Maximiliano-Fernández", "x"]
+    names[you] = page.evaluate("() => window.qipai.store.user.name")
+    ft = ShengjiFakeTable(page, g, you=you, names=names)
+    ft.open()
+    motion_done(page)
+    others = [s for s in range(4) if s != you]
+    els = {}
+    for seat in others:
+        els[f"seat{seat}"] = page.locator(f'.tablev.live .seat[data-seat="{seat}"]')
+        els[f"play{seat}"] = page.locator(f'.tablev.live .seat[data-seat="{seat}"] .sj-said .sj-play')
+    expect(els[f"play{others[0]}"].locator(".sj-card")).to_have_count(10)
+    shot(page, "shengji-trick-phone.png")
+    boxes = {k: v.bounding_box() for k, v in els.items()}
+    felt = page.locator(".tablev.live .felt").bounding_box()
+    assert felt is not None
+    for k, b in boxes.items():
+        assert b is not None, k
+        assert b["x"] >= felt["x"] - 0.5 and b["x"] + b["width"] <= felt["x"] + felt["width"] + 0.5, (k, b, felt)
+    keys = list(boxes)
+    for i, a in enumerate(keys):
+        for c in keys[i + 1:]:
+            if a[4:] == c[4:]:
+                continue  # a seat and its own play
+            assert not boxes_overlap(boxes[a], boxes[c]), (a, c, boxes[a], boxes[c])
+    # the player's own hand and buttons are not covered by the plays
+    mine = page.locator('.tablev.live .act-main [data-action="hint"]').bounding_box()
+    assert mine is not None
+    for seat in others:
+        b = boxes[f"play{seat}"]
+        assert b is not None and b["y"] + b["height"] <= felt["y"] + felt["height"] + 0.5, (seat, b, felt)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_ten_is_readable_in_a_full_hand_on_a_desktop(browser: Browser, shared: ThreadServer) -> None:
+    page, errors = new_page(browser, DESKTOP)
+    as_guest(page, shared.url)
+    g = game_at_play()
+    fake_table(page, g)
+    motion_done(page)
+    expect(page.locator(".tablev.live .hand .sj-card")).to_have_count(54)
+    clipped = page.evaluate("""() => {
+      const out = [];
+      for (const c of document.querySelectorAll('.tablev.live .hand .sj-card')) {
+        const next = c.nextElementSibling;
+        if (!next) continue;
+        const cr = c.querySelector('.cr');
+        const range = document.createRange();
+        range.selectNodeContents(cr);
+        const ink = range.getBoundingClientRect();
+        if (ink.right > next.getBoundingClientRect().left + 0.5) out.push(c.dataset.card + ' ' + cr.textContent);
+      }
+      return out;
+    }""")
+    shot(page, "shengji-hand-desktop.png")
+    assert any(c.startswith("T") for c in g.observe(0)["hand"].split())
+    assert clipped == [], clipped
+    assert not errors, errors
+    page.context.close()
+
+
+def replay_of(g: Any, you: int = 0) -> list[dict[str, Any]]:
+    """Steps as the server's replay gives them (server/api.py ``deal_replay``): after each action the viewer's view
+    and every seat's own part of its view.  ``g`` is a fresh hand: seat 2 declares with its first level card, the
+    others pass; at the first lead the leader throws two cards that fail (甩牌失败); the trick is finished."""
+    steps: list[dict[str, Any]] = []
+
+    def step(who: int | None, action: str | None) -> None:
+        steps.append({"n": len(steps), "seat": who, "action": action, "observation": g.observe(you),
+                      "views": [g.observe_parts(s)[1] for s in range(4)]})
+
+    step(None, None)
+    declared = False
+    while g.phase in ("deal", "final"):
+        for s in list(g.acting):
+            a = "pass"
+            if not declared and s == 2:
+                offers = [x for x in g.legal_actions(s) if x.startswith("declare")]
+                if offers:
+                    a, declared = offers[0], True
+            g.apply(a, s)
+            step(s, a)
+    leader = g.public_acting()[0]
+    a = "play " + failing_throw(g, leader)
+    g.apply(a, leader)
+    step(leader, a)
+    assert g.observe(you)["failed_throws"], "the throw did not fail"
+    for _ in range(3):
+        s = g.public_acting()[0]
+        a = g.legal_actions(s)[0]
+        g.apply(a, s)
+        step(s, a)
+    return steps
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_replay_skips_the_passes_and_tells_the_failed_throw(browser: Browser, shared: ThreadServer,
+                                                                 lang: str) -> None:
+    """A hand's replay (served by the test, as the server serves it): the heading numbers the hand at its table,
+    not by the record's id; the deal shows no live prompt over the cards; 下一步 passes over the seats' passes
+    (one stop per card dealt) and a button jumps to the first lead; the failed throw is in the caption."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    me = page.evaluate("() => window.qipai.store.user")
+    g = ShengjiGame({}, seed=11)
+    steps = replay_of(g)
+    deal_id = 38472
+    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
+        {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
+    record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
+              "context": {}, "seats": seats, "status": "over", "outcome": None, "match_id": None, "you": 0}
+    replay = {"deal": deal_id, "game": "shengji", "you": 0, "players": seats, "steps": steps, "outcome": None}
+    page.route(f"**/api/deals/{deal_id}", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                body=json.dumps(record)))
+    page.route(f"**/api/deals/{deal_id}/replay", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                       body=json.dumps(replay)))
+    page.goto(f"{shared.url}/#/replay/{deal_id}")
+    rt = page.locator(".replay .tablev.replay")
+    expect(rt).to_be_visible()
+    heading = page.locator(".replay-head h1")
+    expect(heading).to_contain_text("回放 · 第 1 局" if lang == "zh" else "Replay · deal 1")
+    expect(heading).to_have_attribute("data-n", "1")
+    assert "第 38472 局" not in heading.inner_text() and "deal 38472" not in heading.inner_text()
+    # the deal: no "you may declare" over the cards in a replay
+    slider = page.locator('.replay-controls input[type="range"]')
+    slider.fill("40")
+    expect(rt).to_have_attribute("data-phase", "deal")
+    expect(rt.locator(".center-msg .msg.phase")).to_have_count(0)
+    assert ("可以叫主" if lang == "zh" else "you may declare") not in rt.inner_text()
+    # 下一步 from the start: past the passes of the first window, to the card it dealt
+    page.locator('.replay-controls [data-action="first"]').click()
+    nxt = page.locator('.replay-controls [data-action="next"]')
+    stops = []
+    for _ in range(4):
+        nxt.click()
+        stops.append(int(page.locator("section.replay").get_attribute("data-step") or 0))
+    dealt = [steps[k]["observation"]["dealt"] for k in stops]
+    assert stops[0] > 1 and dealt == sorted(set(dealt)) and len(set(dealt)) == 4, (stops, dealt)
+    # straight to the first lead
+    skip = page.locator('.replay-controls [data-action="skip-to-play"]')
+    expect(skip).to_contain_text("跳到出牌" if lang == "zh" else "Skip to play")
+    skip.click()
+    expect(rt).to_have_attribute("data-phase", "play")
+    k = int(page.locator("section.replay").get_attribute("data-step") or 0)
+    assert steps[k]["observation"]["phase"] == "play" and steps[k - 1]["observation"]["phase"] != "play"
+    # the failed throw, in the caption and by the play
+    nxt.click()
+    what = page.locator(".step-what")
+    leader = steps[k + 1]["seat"]
+    expect(what).to_contain_text("甩" if lang == "zh" else "throw of")
+    expect(what).to_contain_text("失败，只能出" if lang == "zh" else "failed")
+    expect(what).to_contain_text("罚 10 分" if lang == "zh" else "10-point penalty")
+    expect(rt.locator(f'.seat[data-seat="{leader}"] .sj-failed, .myplay .sj-failed')).to_have_count(1)
+    # the slider still reaches every step
+    assert int(slider.get_attribute("max") or 0) == len(steps) - 1
+    assert not errors, errors
+    page.context.close()

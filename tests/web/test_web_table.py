@@ -275,6 +275,12 @@ def test_chengdu_settlement_adds_up_seat_by_seat(pages: Pages, lang: str, viewpo
         assert prod == factors[-1] == c
     assert lord["how"].endswith("16 + 64 = 80") or lord["how"].endswith("64 + 16 = 80"), lord
     assert lord["delta"] == "+80"
+    # each seat's title after the deal in the page's language (the server names it in Chinese: 商人)
+    title = "商人" if lang == "zh" else "Merchant"
+    expect(dialog.locator(".settle-table .standing-after").first).to_contain_text(title)
+    if lang == "en":
+        shown = " ".join(dialog.locator(".settle-table .standing-after").all_inner_texts())
+        assert not re.search(r"[\u3400-\u9fff]", shown), shown
     shot(page, f"settlement-chengdu-{lang}.png")
     no_errors(pages, page)
 
@@ -663,9 +669,15 @@ def test_no_english_or_engine_text_on_the_chinese_table(pages: Pages, viewport: 
 def test_another_window_took_the_seat(pages: Pages, lang: str, viewport: str, word: str) -> None:
     page = pages.get(lang, viewport)
     ft = lead_as_landlord(page)
+    expect(page.locator(".tablev.live")).to_have_attribute("data-my-turn", "1")
     ft.emit({"type": "taken_over", "reason": "another_window"})
     btn = page.locator('.tablev.live [data-action="take-over"]')
     expect(btn).to_have_text(word)
+    # this window only watches now: no "your turn", no clock of its own, no move to make
+    expect(page.locator(".tablev.live")).to_have_attribute("data-my-turn", "0")
+    expect(page.locator(".tablev.live .yourturn")).to_have_count(0)
+    expect(page.locator(".tablev.live .me-timer")).to_have_count(0)
+    expect(page.locator('.tablev.live .act-main [data-action="play"]')).to_have_count(0)
     btn.click()
     assert ft.sent("take_over") == [{"type": "take_over"}]
     ft.emit({"type": "took_over", "ref": None})

@@ -470,12 +470,14 @@ class FakeTable:
             self.version += 1
         raise AssertionError("play_until: the condition never held")
 
-    def deal_over(self) -> dict[str, Any]:
+    def deal_over(self, title: str = "商人") -> dict[str, Any]:
+        """The deal's end as the server sends it; ``title``: every seat's title after it (the server's Chinese
+        name, as the game names its titles)."""
         g = self.game
         outcome = g.outcome()
         assert outcome is not None, "the deal is not over"
         changes = [
-            {"seat": i, "name": self.names[i], "score": s, "delta": s, "points": 1000 + s, "title": "商人"}
+            {"seat": i, "name": self.names[i], "score": s, "delta": s, "points": 1000 + s, "title": title}
             for i, s in enumerate(outcome["scores"])
         ]
         msg = {"type": "deal_over", "table": self.id, "deal": self.deal, "outcome": outcome, "changes": changes,

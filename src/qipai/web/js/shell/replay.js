@@ -1,5 +1,7 @@
 // The replay viewer: a deal step by step in the game's own view (read-only), every hand face up, each step
-// captioned in words (host events by the shell, the game's moves by its view).
+// captioned in words (host events by the shell, the game's moves by its view).  A view may mark steps minor
+// (``replayMinor(step, prev)``: the buttons and the autoplay pass over them, the slider still reaches them) and
+// offer jumps (``replayJumps(steps)`` → [{action, text, index}], e.g. Shengji's "skip to play").
 import { h, fill, api } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { loadGames, gameInfo, loadView } from "./games.js";
@@ -69,20 +71,25 @@ export function replayPage(root, { id }) {
         what.textContent = text;
         box.dataset.step = String(i);
       };
+      // the steps worth a stop (a view's minor steps, e.g. each seat's 不叫 while the cards are dealt, are passed over)
+      const minor = (k) => k > 0 && k < steps.length - 1 && !!frame.view.replayMinor?.(steps[k], steps[k - 1]);
+      const nextStop = (k) => { let j = Math.min(steps.length - 1, k + 1); while (minor(j)) j++; return j; };
+      const prevStop = (k) => { let j = Math.max(0, k - 1); while (minor(j)) j--; return j; };
+      const jumps = h("span.replay-jumps");
       const stop = () => { clearInterval(timer); timer = null; playBtn.textContent = t("autoplay_replay"); };
       playBtn.onclick = () => {
         if (timer) return stop();
         playBtn.textContent = t("pause");
-        timer = setInterval(() => { if (i >= steps.length - 1) stop(); else show(i + 1); }, 800);
+        timer = setInterval(() => { if (i >= steps.length - 1) stop(); else show(nextStop(i)); }, 800);
       };
       slider.oninput = () => show(Number(slider.value));
       const controls = h("div.replay-controls",
         h("button.btn.small.ghost", { type: "button", "data-action": "first", onclick: () => show(0) }, "« " + t("first")),
-        h("button.btn.small.ghost", { type: "button", "data-action": "prev", onclick: () => show(i - 1) }, "◀ " + t("prev")),
+        h("button.btn.small.ghost", { type: "button", "data-action": "prev", onclick: () => show(prevStop(i)) }, "◀ " + t("prev")),
         playBtn,
-        h("button.btn.small.ghost", { type: "button", "data-action": "next", onclick: () => show(i + 1) }, t("next") + " ▶"),
+        h("button.btn.small.ghost", { type: "button", "data-action": "next", onclick: () => show(nextStop(i)) }, t("next") + " ▶"),
         h("button.btn.small.ghost", { type: "button", "data-action": "last", onclick: () => show(steps.length - 1) }, t("last") + " »"),
-        slider, label);
+        jumps, slider, label);
       const reviewBox = h("div.review", { "data-review": "" });
       // the view's words for an action (the best move was never played, so no replay step captions it)
       const words = (action, k) => {
@@ -112,9 +119,18 @@ export function replayPage(root, { id }) {
           reviewBtn.disabled = false;
         }
       } }, t("review_btn")) : null;
-      fill(box, h("div.replay-head", h("h1", t("replay_title", { id })), controls, reviewBtn, what), holder, reviewBox);
+      // the hand's number at its table (第 1 局 for a table's first hand), the record's id beside it
+      const n = Number.isInteger(deal.deal_index) ? deal.deal_index + 1 : null;
+      const heading = h("h1", { dataset: { deal: id, n: n ?? "" } }, n !== null ? t("replay_title", { n }) : t("replay_title_id", { id }),
+        n !== null ? h("small.muted.replay-id", t("replay_deal_id", { id })) : null);
+      fill(box, h("div.replay-head", heading, controls, reviewBtn, what), holder, reviewBox);
       frame = new TableFrame(holder, { module: mod, info, mode: "replay" });
       frame.seatName = seatName;
+      for (const j of frame.view.replayJumps?.(steps) || []) {
+        if (j.index > 0 && j.index < steps.length) {
+          jumps.append(h("button.btn.small.ghost", { type: "button", "data-action": j.action, "data-step": j.index, onclick: () => show(j.index) }, j.text));
+        }
+      }
       show(0);
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));

@@ -78,8 +78,10 @@ export class TableFrame {
     s.mine = h("div.myplay");
     s.fx = h("div.fx-layer", { "aria-hidden": "true" });
     this.chatLayer = h("div.chat-layer", { "aria-live": "polite" });
-    this.banner = h("div.table-banner");
-    this.felt = h("div.felt", this.seatLayer, s.center, this.centerShell, s.mine, this.chatLayer, s.fx, this.banner);
+    // the notice that another window took the seat sits in the action row (which has no moves then), never over
+    // a seat or the cards on the felt
+    this.banner = h("div.table-banner", { "aria-live": "polite" });
+    this.felt = h("div.felt", this.seatLayer, s.center, this.centerShell, s.mine, this.chatLayer, s.fx);
     this.meInfo = h("div.me-info");
     s.meGame = h("div.me-game");
     this.turnLine = h("div.turn-line");
@@ -89,7 +91,7 @@ export class TableFrame {
     s.tools = h("div.act-tools-game");
     this.toolsShell = h("div.act-tools-shell");
     this.chatPop = h("div.chat-pop", { hidden: true, role: "menu" });
-    this.actions = h("div.actions", s.actMain, h("div.act-tools", s.tools, this.toolsShell), this.chatPop);
+    this.actions = h("div.actions", this.banner, s.actMain, h("div.act-tools", s.tools, this.toolsShell), this.chatPop);
     s.hand = h("div.hand", { "aria-label": "hand" });
     add(this.el, this.tbar, this.felt, this.mebar, this.actions, s.hand);
     add(this.root, this.el);
@@ -124,7 +126,9 @@ export class TableFrame {
     this.n = n;
     this.you = you ?? null;
     this.base = you ?? 0;
-    this.model = { ...model, info: this.info, you: this.you, n, stateAt: model.stateAt ?? store.stateAt ?? 0 };
+    // a seat another window took over (store.takenOver) is read-only here: no turn, no moves, no clock of one's own
+    const takenOver = this.live && !model.spectating && you !== null && you !== undefined && !!(model.takenOver ?? store.takenOver);
+    this.model = { ...model, info: this.info, you: this.you, n, stateAt: model.stateAt ?? store.stateAt ?? 0, takenOver };
     const e = this.el;
     const phase = st?.observation?.phase || st?.phase || (table?.status === "waiting" ? "waiting" : "");
     e.dataset.players = n;
@@ -139,6 +143,8 @@ export class TableFrame {
     e.dataset.autoplay = this.inAutoplay() ? "1" : "0";
     e.dataset.between = this.between() ? "1" : "0";
     e.classList.toggle("spectating", !!model.spectating && this.live);
+    e.classList.toggle("taken-over", takenOver);
+    e.dataset.takenOver = takenOver ? "1" : "0";
     this.renderTop();
     this.renderSeats();
     this.renderMe();
@@ -153,7 +159,7 @@ export class TableFrame {
 
   myTurn() {
     const m = this.model;
-    if (!this.live || !m?.state || m.state.you === null || m.state.you === undefined) return false;
+    if (!this.live || !m?.state || m.state.you === null || m.state.you === undefined || m.takenOver) return false;
     if (this.view?.myTurn) return !!this.view.myTurn(m);
     const st = m.state;
     return !!(st.your_turn && st.legal && st.legal.length && st.observation.phase !== "over");
@@ -280,15 +286,15 @@ export class TableFrame {
       s && this.live ? h("span.pts", `${s.points} ${t("points_short")}`) : null,
       ...badges);
     add(this.turnLine, this.myTurn() ? h("span.yourturn", t("your_turn")) : null,
-      h("div.timer.me-timer", { dataset: { seat: you } }));
+      this.model.takenOver ? null : h("div.timer.me-timer", { dataset: { seat: you } }));
   }
 
   renderCenter() {
     clear(this.centerShell);
     clear(this.banner);
-    const { table, state, spectating } = this.model;
+    const { table, state, spectating, takenOver } = this.model;
     if (!this.live || !table) return;
-    if (store.takenOver && !spectating) {
+    if (takenOver) {
       add(this.banner, h("div.taken", h("span", t("taken_over")),
         h("button.btn.small.primary", { type: "button", "data-action": "take-over",
           onclick: () => conn.send({ type: "take_over" }) }, t("take_back"))));
@@ -335,7 +341,8 @@ export class TableFrame {
     if (state && state.observation?.phase !== "over") {
       const auto = this.inAutoplay();
       add(this.toolsShell, h("button.btn.small", {
-        type: "button", "data-action": "autoplay", class: auto ? "warn" : "ghost", onclick: () => this.toggleAutoplay(),
+        type: "button", "data-action": "autoplay", class: auto ? "warn" : "ghost", disabled: !!this.model.takenOver,
+        onclick: () => this.toggleAutoplay(),
       }, auto ? t("auto_off") : t("auto_on")));
     }
     add(this.toolsShell, h("button.btn.small.ghost", { type: "button", "data-action": "chat", "aria-expanded": this.chatPop.hidden ? "false" : "true",

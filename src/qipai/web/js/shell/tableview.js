@@ -25,11 +25,12 @@ export class TableView {
     return this.model?.state?.legal || [];
   }
 
-  /** Whether this seat decides now: a live table, a seat, legal moves, the deal not over, and `mine(state)`
-   * (default: the server's `your_turn`). */
+  /** Whether this seat decides now: a live table, a seat not taken over by another window (the frame's
+   * `model.takenOver`), legal moves, the deal not over, and `mine(state)` (default: the server's `your_turn`). */
   myTurn(model = this.model, mine = (st) => st.your_turn) {
     const st = model?.state;
     if (!this.live || !st || st.you === null || st.you === undefined || !st.legal || !st.legal.length) return false;
+    if (model.takenOver) return false; // another window plays this seat now: this one only watches
     return !!(mine(st) && st.observation.phase !== "over");
   }
 

@@ -74,7 +74,7 @@ export function cardEl(c, { size = "", trump = false } = {}) {
   }
   return h("div.sj-card", { class: [size, RED.has(s) ? "red" : "", trump ? "trump" : ""].filter(Boolean).join(" ") || undefined,
     dataset: { card: c, rank: r, suit: s }, title: cardText(c) },
-  h("span.cr", rankLabel(r)), h("span.cs", SUIT_SYM[s]), h("span.pip", SUIT_SYM[s]));
+  h("span.cr", { class: r === "T" ? "ten" : undefined }, rankLabel(r)), h("span.cs", SUIT_SYM[s]), h("span.pip", SUIT_SYM[s]));
 }
 
 export function playEl(cards, size = "sm") {

@@ -12,6 +12,8 @@ export function mount(slots, ctx) {
   view.settlement = (result, model) => settlementContent(result, model);
   view.caption = (step, prev, model) => caption(step, prev, model, ctx);
   view.replayState = replayState;
+  view.replayMinor = replayMinor;
+  view.replayJumps = replayJumps;
   view.actionText = (action) => actionText(action);
   return view;
 }
@@ -50,6 +52,10 @@ export function caption(step, prev, model, ctx) {
     if (c) text = t("cap_play", { cards: cardsText(c) });
   }
   if (text && who !== null && who !== undefined) parts.push(t("cap_who", { name: ctx.seatName(who), text }));
+  // a throw that failed: the server played the forced card instead and charged the penalty
+  for (const f of (obs.failed_throws || []).slice((before?.failed_throws || []).length)) {
+    parts.push(t("cap_failed_throw", { name: ctx.seatName(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) }));
+  }
   if (before && obs.dealt > before.dealt && (obs.phase === "deal" || obs.phase === "final")) parts.push(t("cap_window_closed", { n: obs.dealt }));
   if (before && before.phase !== "play" && obs.phase === "play" && obs.banker !== null) {
     parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
@@ -72,3 +78,19 @@ export function replayState(step) {
   return out;
 }
 
+
+/** A replay step the buttons and the autoplay pass over: a seat's answer (不叫) to a deal window that leaves the
+ * window open.  The step that closes a window (the next card dealt) and every declaration stay: a deal of
+ * ~1000 answers becomes one stop per card. */
+export function replayMinor(step, prev) {
+  const obs = step?.observation;
+  const before = prev?.observation;
+  if (!obs || !before || obs.phase !== "deal" || before.phase !== "deal") return false;
+  return obs.dealt === before.dealt && !String(step.action || "").trim().startsWith("declare");
+}
+
+/** The replay's jumps: straight to the first lead (跳到出牌), past the whole deal. */
+export function replayJumps(steps) {
+  const k = steps.findIndex((s) => s.observation?.phase === "play");
+  return k > 0 ? [{ action: "skip-to-play", text: t("skip_to_play"), index: k }] : [];
+}

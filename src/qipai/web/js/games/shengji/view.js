@@ -30,19 +30,56 @@ export function trickPlays(obs) {
   return out;
 }
 
+const SUIT_WORDS = { spades: "S", hearts: "H", clubs: "C", diamonds: "D" };
+
+/** "5H is in hearts, B is a trump" (the server's reading of each card of a mixed lead) in words. */
+function whereWords(text) {
+  return String(text || "").split(/,\s*/).map((part) => {
+    const m = /^(\S+) is (?:a (trump)|in (\w+))$/.exec(part.trim());
+    if (!m) return null;
+    const card = cardsText(m[1]);
+    return m[2] ? t("why_is_trump", { card }) : SUIT_WORDS[m[3]] ? t("why_is_suit", { card, suit: t("suit_" + SUIT_WORDS[m[3]]) }) : null;
+  }).filter(Boolean).join(t("cap_join"));
+}
+
+/** The server's reasons (English, from the rules): a key for the sentence, and the details it names in words
+ * (``key + "_detail"``) where the sentence is regular enough to read. */
 const REASONS = [
-  [/^you hold \d+ cards? of /, "why_follow_suit"],
+  [/^a lead must be of one effective suit: (.*)$/, "why_lead_suit", (m) => { const where = whereWords(m[1]); return where ? { where } : null; }],
+  [/^you hold (\d+) cards? of (\w+): play (\d+)/, "why_follow_suit",
+    (m) => (SUIT_WORDS[m[2]] ? { held: m[1], suit: t("suit_" + SUIT_WORDS[m[2]]), n: m[3] } : m[2] === "trumps" ? { held: m[1], suit: t("trump_cards"), n: m[3] } : null)],
   [/requirement list|^following /, "why_follow_shape"],
   [/^throws are off/, "why_no_throws"],
-  [/^you hold (no|only)/, "why_not_held"],
+  [/^you hold (no|only (\d+)) (\S+)(?:, not (\d+))?/, "why_not_held",
+    (m) => (m[1] === "no" ? { card: cardsText(m[3]), held: 0, n: m[4] || 1 } : { card: cardsText(m[3]), held: m[2], n: m[4] || "" })],
+  [/^play (\d+) cards? \(the lead has \d+\), not (\d+)/, "why_count", (m) => ({ n: m[1], got: m[2] })],
   [/^play \d+ cards?/, "why_count"],
+  [/^play at least one card|^a lead needs at least one card/, "reason_empty"],
 ];
 
-/** The server's reason (English, from the rules) in the player's words: the common ones translated, the
- * server's own sentence kept in English. */
+/** The server's reason (English, from the rules) in the player's words: the common ones translated (with the
+ * cards and counts the server named), an English player also gets the server's own sentence. */
 export function reasonWords(why) {
-  for (const [re, key] of REASONS) if (re.test(why || "")) return t(key) + (t.has(key) && t("why_detail_sep") ? t("why_detail_sep") + why : "");
+  for (const [re, key, detail] of REASONS) {
+    const m = re.exec(why || "");
+    if (!m) continue;
+    if (t("why_detail_sep")) return t(key) + (t.has(key) ? t("why_detail_sep") + why : "");
+    const d = detail ? detail(m) : null;
+    return d && t.has(key + "_detail") ? t(key + "_detail", d) : t(key);
+  }
   return why && t("why_detail_sep") ? why : t("why_unknown");
+}
+
+/** The failed throw (甩牌失败) behind ``seat``'s play in the trick on the table (``done``: the last finished
+ * trick), or null: the server played the card it was forced to and charged the penalty. */
+export function failedThrowOf(obs, seat, done = false) {
+  const n = (obs?.tricks || []).length + (done ? 0 : 1);
+  return (obs?.failed_throws || []).find((f) => f.seat === seat && f.trick === n) || null;
+}
+
+/** "X 甩牌失败，罚 10 分" (the penalty is counted for the other side, whichever side threw). */
+export function failedThrowText(f, name) {
+  return t("failed_throw", { name: name(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) });
 }
 
 function handKeys(cards) {
@@ -66,6 +103,7 @@ export class ShengjiView extends TableView {
     this.seenDeal = null;
     this.seenTricks = 0;
     this.seenTrick = 0;
+    this.seenFailed = 0;
     this.onResize = () => { this.handSig = ""; this.renderHand(); };
     window.addEventListener("resize", this.onResize);
     if (this.live) this.installMouse();
@@ -187,8 +225,14 @@ export class ShengjiView extends TableView {
     el.classList.add("has-play");
     if (p.done) el.classList.add("done");
     add(el, playEl(p.cards, "sm"));
+    const failed = failedThrowOf(obs, seat, p.done);
+    if (failed) {
+      el.classList.add("failed-throw");
+      add(el, h("span.sj-failed", { dataset: { seat, penalty: failed.penalty }, title: failedThrowText(failed, (s) => this.name(s)) },
+        t("failed_throw_mark", { n: Math.abs(failed.penalty) })));
+    }
     if (p.won) add(el, h("span.sj-won", t("winner_mark")));
-    else if (!p.done && obs.lead && obs.trick?.[0]?.[0] === seat && obs.lead.format === "throw") add(el, h("span.kind", "甩"));
+    else if (!p.done && obs.lead && obs.trick?.[0]?.[0] === seat && obs.lead.format === "throw") add(el, h("span.kind", t("throw_mark")));
     return el;
   }
 
@@ -219,8 +263,12 @@ export class ShengjiView extends TableView {
     if (!obs) return;
     const msg = h("div.center-msg.game");
     if (obs.phase === "deal" || obs.phase === "final") {
-      add(msg, h("div.msg.phase", t(obs.phase === "deal" ? "phase_deal" : "phase_final")));
-      add(msg, h("div.msg.small", obs.standing ? t("decl_by", { name: this.name(obs.standing[0]), n: obs.standing[1] }) : t("decl_none")));
+      // the live prompt (可以叫主) is for a player at the table; a replay says what happened in its caption and
+      // keeps the cards in sight (the top bar has the standing declaration and the count dealt)
+      if (this.live) {
+        add(msg, h("div.msg.phase", t(obs.phase === "deal" ? "phase_deal" : "phase_final")));
+        add(msg, h("div.msg.small", obs.standing ? t("decl_by", { name: this.name(obs.standing[0]), n: obs.standing[1] }) : t("decl_none")));
+      }
     } else if (obs.phase === "play" && !obs.tricks.length && !obs.trick.length) {
       add(msg, h("div.msg.small", obs.revealed
         ? t("decl_revealed", { name: this.name(obs.revealed.seat), cards: cardsText(obs.revealed.cards), suit: t("suit_" + obs.trump) })
@@ -507,6 +555,14 @@ export class ShengjiView extends TableView {
     const st = this.model.state;
     const obs = this.obs();
     if (!st || !obs || !this.live) return;
+    // a failed throw (甩牌失败), any seat's: a notice once, when it happens (its mark stays by the play)
+    const failed = obs.failed_throws || [];
+    if (st.deal === this.seenDeal && failed.length > this.seenFailed) {
+      for (const f of failed.slice(this.seenFailed)) {
+        this.ctx.toast(failedThrowText(f, (s) => this.name(s)), "warn", 5000, `sj-failed-${f.seat}`);
+      }
+    }
+    this.seenFailed = failed.length;
     if (st.deal !== this.seenDeal) {
       this.seenDeal = st.deal;
       this.seenTricks = obs.tricks.length;
