@@ -594,7 +594,7 @@ def serve(
     """
     from .host.settings import Settings
     from .server.__main__ import build_parser, overrides_from
-    from .server.run import Server, check_database, check_settings, make_config
+    from .server.run import Server, check_database, check_services, check_settings, make_config
 
     if server_help:
         typer.echo(build_parser("qipai serve").format_help())
@@ -615,6 +615,7 @@ def serve(
         _fail(str(e))
     try:
         check_database(settings)  # PostgreSQL: a server that cannot be reached is one line, not uvicorn's traceback
+        check_services(settings)  # the address, Redis, the node id, a database another server holds
     except ValueError as e:
         typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
         raise typer.Exit(1) from None

@@ -318,5 +318,6 @@ async def test_a_seat_bot_setting_of_another_game_leaves_shengji_its_own(start_s
     assert lobby.seat_bot("doudizhu") == "heuristic" and lobby.autoplay_bot("doudizhu") == "heuristic"
     assert lobby.seat_bot("shengji") == "rule" and lobby.seat_bot("mahjong") == "efficiency"
     assert lobby.autoplay_bot("shengji") == "passive"
+    await server.stop()  # (two servers without a cluster may not share a database)
     shared = await start_server(seat_bot="easy")  # a level every game has
     assert {shared.lobby.seat_bot(g) for g in ("doudizhu", "shengji", "mahjong")} == {"easy"}

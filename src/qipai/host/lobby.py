@@ -100,6 +100,8 @@ class Lobby:
         self._seat_locks: dict[int, asyncio.Lock] = {}
         self._seat_users: dict[int, int] = {}
         self._room_locks: dict[str, asyncio.Lock] = {}
+        self.cluster_ok = True
+        """Several nodes: whether the last renewal of leases and presence reached Redis."""
         self.storage_ok = True
         """False while the database does not answer: every table waits."""
         self.storage_error: str | None = None
@@ -504,9 +506,13 @@ class Lobby:
                 scans += 1
                 if not self.draining:
                     await self.claim_orphans()
+                if not self.cluster_ok:
+                    log.warning("cluster upkeep works again")
+                self.cluster_ok = True
             except asyncio.CancelledError:
                 raise
             except Exception as e:
+                self.cluster_ok = False
                 log.warning("cluster upkeep failed: %s", e)
 
     async def claim_orphans(self) -> int:
@@ -1444,6 +1450,7 @@ class Lobby:
             "storage_error": self.storage_error,
             "node": self.cluster.node_id,
             "networked": self.cluster.networked,
+            "cluster_ok": self.cluster_ok,
             "draining": self.draining,
         }
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from qipai.host.settings import Settings
-from qipai.server.run import check_database, check_settings, serve
+from qipai.server.run import check_database, check_services, check_settings, serve
 
 SKIP = ("rooms", "games", "bots", "inline_bots")
 
@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2) from None
     try:
         check_database(settings)
+        check_services(settings)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None

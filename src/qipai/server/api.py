@@ -789,7 +789,8 @@ async def admin_cancel_match(request: Request) -> Response:
 @endpoint
 async def health(request: Request) -> Response:
     stats = lobby_of(request).stats()
-    return JSONResponse({"ok": stats["storage_ok"], **stats}, status_code=200 if stats["storage_ok"] else 503)
+    ok = stats["storage_ok"] and stats["cluster_ok"]  # a node that lost Redis cannot keep its tables' leases
+    return JSONResponse({"ok": ok, **stats}, status_code=200 if ok else 503)
 
 
 routes = [

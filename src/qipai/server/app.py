@@ -163,6 +163,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if url.startswith("sqlite") and not settings.database_url:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
         store = await Store.open(url, schema=settings.database_schema, busy_ms=settings.sqlite_busy_ms)
+        try:
+            await store.hold(alone=settings.redis_url is None)
+        except BaseException:
+            await store.close()
+            raise
         lobby = Lobby(settings, store)
         app.state.store = store
         app.state.lobby = lobby

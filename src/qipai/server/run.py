@@ -160,6 +160,9 @@ def _check_values(settings: Settings) -> None:
     if settings.redis_url is not None and not settings.redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError("--redis-url must be redis://HOST:PORT/DB, rediss://… or unix://PATH, "
                          f"not {settings.redis_url!r}")
+    if settings.redis_url is not None and not settings.public_url:
+        raise ValueError("--public-url is needed with --redis-url: players of this node's tables are sent there "
+                         "(docs/deploy.md)")
     try:
         parse_pools(settings.matches)
     except json.JSONDecodeError as e:
@@ -236,6 +239,90 @@ def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
         raise ValueError(f"the database at {shown} has schema revision {revision!r}, which this qipai does not "
                          f"know (its newest is {newest_revision()!r}): a newer qipai made it; run that one, or "
                          "give another database")
+
+
+def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise a one-line :class:`ValueError` for what the start-up would otherwise fail on with a traceback
+    after migrating and restoring tables: an address it cannot listen on; a Redis server it cannot reach; a
+    node id a running node of the cluster already has; a database another server holds (two servers without
+    a cluster on one database, or one without and a cluster); a PostgreSQL schema (``--database-schema``)
+    that does not exist.  Call it after :func:`check_database`."""
+    import asyncio
+
+    _check_listen(settings)
+    if settings.redis_url is not None:
+        _check_redis(settings, timeout)
+
+    async def held() -> None:
+        from sqlalchemy.engine import make_url
+
+        from ..store import Store, StoreInUse
+
+        url = settings.db_url()
+        sql = make_url(url)
+        if sql.get_backend_name() == "sqlite" and not (sql.database and Path(sql.database).is_file()):
+            return  # a new database: nobody holds it
+        store = await Store.open(url, schema=settings.database_schema, migrate=False,
+                                 busy_ms=settings.sqlite_busy_ms)
+        try:
+            if settings.database_schema and sql.get_backend_name() != "sqlite":
+                from sqlalchemy import text
+
+                async with store.engine.connect() as conn:
+                    found = (await conn.execute(text("SELECT 1 FROM information_schema.schemata "
+                                                     "WHERE schema_name = :s"), {"s": settings.database_schema}))
+                    if found.scalar() is None:
+                        raise ValueError(f"--database-schema {settings.database_schema!r}: the database has no "
+                                         "such schema; create it (CREATE SCHEMA …) or leave the option out")
+            await store.hold(alone=settings.redis_url is None)
+        except StoreInUse as e:
+            raise ValueError(str(e)) from None
+        finally:
+            await store.close()
+
+    asyncio.run(held())
+
+
+def _check_listen(settings: Settings) -> None:
+    if settings.port == 0:
+        return
+    where = f"{settings.host}:{settings.port}"
+    try:
+        infos = socket.getaddrinfo(settings.host, settings.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        raise ValueError(f"--host {settings.host!r} is no address of this machine") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            s.bind(addr)
+        except OSError as e:
+            reason = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e)).lower()
+            raise ValueError(f"cannot listen on {where}: {reason}") from None
+
+
+def _check_redis(settings: Settings, timeout: float) -> None:
+    """Redis answers, and no running node of the cluster has this node's id (a crashed node's presence runs
+    out within a lease: wait that long before calling the id taken)."""
+    import time
+
+    import redis
+
+    shown = re.sub(r"(//[^/@]*?:)[^/@]*@", r"\1***@", str(settings.redis_url))
+    r = redis.Redis.from_url(str(settings.redis_url), socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        r.ping()
+        key = f"{settings.redis_prefix}node:{settings.node_id}"
+        end = time.monotonic() + settings.lease_seconds + 1
+        while r.exists(key):
+            if time.monotonic() > end:
+                raise ValueError(f"--node-id {settings.node_id!r} is in use by a running node of the cluster "
+                                 f"(Redis at {shown}): give every node its own id")
+            time.sleep(0.25)
+    except redis.RedisError as e:
+        raise ValueError(f"cannot reach Redis at {shown}: {_first_line(e)}") from None
+    finally:
+        r.close()
 
 
 def _first_line(error: object) -> str:

@@ -15,6 +15,7 @@ from qipai.store.repo import (
     Standing,
     Store,
     StoreFull,
+    StoreInUse,
     TableInfo,
     UserInfo,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "Standing",
     "Store",
     "StoreFull",
+    "StoreInUse",
     "TableInfo",
     "UserInfo",
 ]

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -129,6 +129,10 @@ class Overdrawn(RuntimeError):
 
 class FencedOut(RuntimeError):
     """A write for a table another node has claimed since (its fencing token is newer): nothing was written."""
+
+
+class StoreInUse(RuntimeError):
+    """Another server holds the database in a way this one may not share (:meth:`Store.hold`)."""
 
 
 class StoreFull(RuntimeError):
@@ -253,6 +257,8 @@ class Store:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._held: Any = None
+        """What :meth:`hold` keeps open: a lock file (SQLite) or a connection holding an advisory lock."""
         # SQLite: one connection, one transaction at a time, the journal's first (see qipai.store.gate)
         gate = Gate() if engine.url.drivername.startswith("sqlite") else None
         self.sessions = Sessions(async_sessionmaker(engine, expire_on_commit=False, class_=AsyncSession), gate)
@@ -266,13 +272,55 @@ class Store:
         return cls(engine)
 
     async def close(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            with contextlib.suppress(Exception):
+                await held.close() if hasattr(held, "execute") else held.close()
         await self.engine.dispose()
+
+    async def hold(self, alone: bool) -> None:
+        """Hold this database for as long as the store is open: ``alone`` for a server without a cluster (no
+        other server may use the database then), else shared with the other nodes of a cluster.  Raises
+        :class:`StoreInUse` when another server holds it otherwise (two servers without a cluster on one
+        database would run the same tables twice).  SQLite: a lock on ``<file>.lock``; PostgreSQL: an
+        advisory lock of the schema, on a connection kept open."""
+        url = self.engine.url
+        if url.get_backend_name() == "sqlite":
+            db = url.database
+            if not db or db == ":memory:" or "mode=memory" in str(url.query):
+                return
+            import fcntl
+
+            f = open(db + ".lock", "a+")  # noqa: SIM115 - kept open while the store is
+            try:
+                fcntl.flock(f, (fcntl.LOCK_EX if alone else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                raise StoreInUse(f"another qipai server uses the database {db} (it holds {db}.lock): stop it "
+                                 "first, or run several nodes with --redis-url") from None
+            self._held = f
+            return
+        conn = await self.engine.connect()
+        try:
+            fn = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
+            got = (await conn.execute(text(f"SELECT {fn}(hashtext('qipai:' || current_schema()))"))).scalar()
+            await conn.commit()
+        except BaseException:
+            await conn.close()
+            raise
+        if not got:
+            await conn.close()
+            what = "another qipai server" if alone else "a qipai server without --redis-url"
+            raise StoreInUse(f"{what} uses this database: stop it first, or run every node with --redis-url")
+        self._held = conn
 
     # ----------------------------------------------------------------- users and tokens
     async def ping(self) -> None:
-        """Raise unless the database answers now."""
+        """Raise unless the database takes a write now: a write that changes nothing, rolled back (a read
+        still answers while another process holds the write lock, or on a full disk)."""
         async with self.engine.connect() as conn:
-            await conn.execute(select(1))
+            await conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            await conn.rollback()
 
     async def create_user(self, name: str, password_hash: str | None, *, is_guest: bool = False,
                           is_bot: bool = False) -> UserInfo:
