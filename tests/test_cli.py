@@ -71,7 +71,7 @@ def test_selfplay_in_chinese_and_bad_options() -> None:
     assert bad.returncode == 2 and "--bots needs 1 or 3 names" in bad.stderr
     bad = run("selfplay", "--bots", "nobody")
     assert bad.returncode == 2 and "unknown bot 'nobody'" in bad.stderr
-    assert "known bots are douzero_resnet, easy, " in bad.stderr and "[" not in bad.stderr, bad.stderr  # no list
+    assert "known bots are dmc, douzero_resnet, easy, " in bad.stderr and "[" not in bad.stderr, bad.stderr  # no list
 
 
 def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def _worlds() -> tuple[Game, Game]:
     return a, b
 
 
-@pytest.mark.parametrize("name", ["heuristic", "search", "rlcard"])
+@pytest.mark.parametrize("name", ["heuristic", "search", "rlcard", "dmc"])
 def test_hidden_cards_do_not_change_decisions(name: str) -> None:
     if name == "rlcard":
         import rlcard  # noqa: F401 - the bench extra (scripts/test.sh installs it)

@@ -98,6 +98,9 @@ NOISY_OPTIONS = OptionSet([Option("p", float, 0.3, lo=0.0, hi=1.0, doc="probabil
 RESNET_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with the three checkpoints"),
                             Option("bid", str, "ones", doc="the bid/multiply vector the networks are shown")])
 DOUZERO_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with DouZero's three .ckpt files")])
+DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/train_dmc.py (default: committed)"),
+                         Option("candidates", int, 0, lo=0, hi=64,
+                                doc="weigh only a shortlist of this many moves (0: every legal action)")])
 
 
 def _usage(o: Option) -> str:
@@ -161,6 +164,15 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
 
         o = bot_options("douzero_resnet", RESNET_OPTIONS, opts)
         return resnet_bot(seed, o["weights"] or None, o["bid"])
+    if sp.name == "dmc" and opts:
+        from .dmc import dmc_bot
+
+        o = bot_options("dmc", DMC_OPTIONS, opts)
+        w = o["weights"]
+        try:
+            return dmc_bot(seed, w or None, o["candidates"])
+        except (OSError, ValueError, KeyError) as e:
+            raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:
         raise OptionError(f"bot {sp.name!r} takes no options")
     return get_bot(sp.name, seed)

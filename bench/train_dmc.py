@@ -1,0 +1,297 @@
+"""Train the ``dmc`` bot's action values (``qipai.games.doudizhu.bots.dmc``) by Deep Monte-Carlo on self-play made
+here, on CPU, in NumPy.
+
+Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the same weights):
+
+1. **Warm start** (``--warm`` games): every seat plays the ``heuristic`` bot's move, except that with probability
+   ``--deviate`` it plays a legal move drawn uniformly.  Every decision is one example: the input of the move
+   played → +1 if the seat's side won the game, else −1.  The values so learned are the heuristic's own
+   action values (what each move is worth if everyone plays the heuristic afterwards): greedy play on them is
+   one step of policy improvement over the heuristic.
+2. **Self-play** (``--iterations`` rounds): ``--games`` games with every seat playing the network greedily, a
+   uniformly drawn legal move with probability ``--epsilon``; their examples join a replay buffer of the last
+   ``--buffer`` examples, and the network takes ``--reuse`` × (new examples) ÷ ``--batch`` steps of Adam
+   (learning rate ``--lr``) on the squared error, batches drawn uniformly from the buffer.
+3. Deals are random three-player deals from ``make_deals(·, seed=DATA_SEED + round)`` (never the research
+   protocol's evaluation deals, ``seed=20210611``); seat 0 is the landlord with the kitty, which all see.
+4. Every ``--eval-every`` rounds the greedy network plays ``--eval`` duplicate deals against the heuristic
+   (both roles) and the weights are written to ``--out`` (a zip with fixed timestamps).
+
+    python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
+    python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
+    python bench/train_dmc.py --init /tmp/q.npz --first-round 121 --iterations 500 --out /tmp/q2.npz   # go on
+
+The log prints each evaluation; the committed ``src/qipai/data/ddz_dmc.npz`` names its command in docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import io
+import random
+import sys
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA_SEED = 91_000_001
+EVAL_SEED = 92_000_001
+TRAIN_SEED = 11
+OUT = Path(__file__).resolve().parents[1] / "src" / "qipai" / "data" / "ddz_dmc.npz"
+
+
+def _deal_counts(deal: Any) -> tuple[list[list[int]], list[int]]:
+    from qipai.games.doudizhu.bots.view import counts_of_text
+
+    hands = [counts_of_text(h) for h in deal.hands]
+    kitty = counts_of_text(deal.kitty)
+    for r, k in enumerate(kitty):
+        hands[0][r] += k
+    return hands, kitty
+
+
+class Buffer:
+    """The last ``cap`` examples (float16 inputs, float32 targets)."""
+
+    def __init__(self, cap: int, width: int) -> None:
+        self.x = np.zeros((cap, width), dtype=np.float16)
+        self.y = np.zeros(cap, dtype=np.float32)
+        self.cap = cap
+        self.n = 0
+        self.at = 0
+
+    def add(self, x: Any, y: Any) -> None:
+        for i in range(0, len(x), self.cap):
+            xs, ys = x[i:i + self.cap], y[i:i + self.cap]
+            k = len(xs)
+            end = self.at + k
+            if end <= self.cap:
+                self.x[self.at:end], self.y[self.at:end] = xs, ys
+            else:
+                first = self.cap - self.at
+                self.x[self.at:], self.y[self.at:] = xs[:first], ys[:first]
+                self.x[:k - first], self.y[:k - first] = xs[first:], ys[first:]
+            self.at = end % self.cap
+            self.n = min(self.cap, self.n + k)
+
+
+def play_games(deals: list[Any], rules: Any, choose_for: Any) -> tuple[Any, Any, list[int]]:
+    """Examples of the games of ``deals`` (``choose_for(seat)`` is each seat's chooser) and the winners."""
+    from qipai.games.doudizhu.bots.dmc import action_rows, self_play
+
+    xs: list[Any] = []
+    seats: list[int] = []
+    ys: list[float] = []
+    winners = []
+    for deal in deals:
+        hands, kitty = _deal_counts(deal)
+        rows: list[Any] = []
+        who: list[int] = []
+
+        def record(d: Any, i: int, rows: list[Any] = rows, who: list[int] = who) -> None:
+            if len(d.moves) > 1:
+                rows.append(np.concatenate([d.state, action_rows(d.hand, [d.moves[i]])[0]]))
+                who.append(d.seat)
+
+        out = self_play(hands, kitty, rules, lambda d: choose_for(d.seat)(d), record)
+        winners.append(out)
+        landlord_won = out == 0
+        xs += rows
+        seats += who
+        ys += [1.0 if (s == 0) == landlord_won else -1.0 for s in who]
+    x = np.asarray(xs, dtype=np.float16) if xs else np.zeros((0, 1), dtype=np.float16)
+    return x, np.asarray(ys, dtype=np.float32), winners
+
+
+def greedy(net: Any, k: int = 0) -> Any:
+    """The move of the highest value (among the shortlist of ``k``; 0: every legal move)."""
+    from qipai.games.doudizhu.bots.dmc import action_rows, inputs
+
+    def choose(d: Any) -> int:
+        idx = d.candidates(k)
+        v = net.values(inputs(d.state, action_rows(d.hand, [d.moves[i] for i in idx])))
+        return int(idx[int(np.argmax(v))])
+
+    return choose
+
+
+def epsilon_greedy(net: Any, eps: float, rng: random.Random, k: int = 0) -> Any:
+    g = greedy(net, k)
+
+    def choose(d: Any) -> int:
+        if rng.random() < eps:
+            return int(rng.choice(d.candidates(k)))
+        return int(g(d))
+
+    return choose
+
+
+def heuristic_deviating(p: float, rng: random.Random, k: int = 0) -> Any:
+    def choose(d: Any) -> int:
+        if rng.random() < p:
+            return int(rng.choice(d.candidates(k)))
+        return int(d.heuristic())
+
+    return choose
+
+
+class Adam:
+    """Adam on the network's weight lists, MSE loss, NumPy float32."""
+
+    def __init__(self, net: Any, lr: float) -> None:
+        self.net = net
+        self.lr = lr
+        self.m = [np.zeros_like(p) for p in self._params()]
+        self.v = [np.zeros_like(p) for p in self._params()]
+        self.t = 0
+
+    def _params(self) -> list[Any]:
+        out = []
+        for w, b in zip(self.net.w, self.net.b, strict=True):
+            out += [w, b]
+        return out
+
+    def step(self, xb: Any, yb: Any) -> float:
+        net = self.net
+        hs = [xb.astype(np.float32)]
+        pre = []
+        for i in range(len(net.w) - 1):
+            z = hs[-1] @ net.w[i] + net.b[i]
+            pre.append(z)
+            hs.append(np.maximum(z, 0.0))
+        out = (hs[-1] @ net.w[-1] + net.b[-1])[:, 0]
+        err = out - yb
+        loss = float(np.mean(err * err))
+        d = (2.0 * err / len(yb))[:, None].astype(np.float32)
+        grads: list[Any] = []
+        for i in range(len(net.w) - 1, -1, -1):
+            gw = hs[i].T @ d
+            gb = d.sum(0)
+            grads = [gw, gb, *grads]
+            if i > 0:
+                d = (d @ net.w[i].T) * (pre[i - 1] > 0)
+        self.t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        for k, (p, g) in enumerate(zip(self._params(), grads, strict=True)):
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
+            mh = self.m[k] / (1 - b1 ** self.t)
+            vh = self.v[k] / (1 - b2 ** self.t)
+            p -= (self.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        return loss
+
+
+def train_steps(opt: Adam, buf: Buffer, steps: int, batch: int, rng: Any) -> float:
+    total = 0.0
+    for _ in range(steps):
+        idx = rng.integers(0, buf.n, batch)
+        total += opt.step(buf.x[idx], buf.y[idx])
+    return total / max(1, steps)
+
+
+def evaluate(net: Any, deals: list[Any], rules: Any, k: int = 0) -> tuple[float, float]:
+    """WP of the greedy network against the heuristic: as landlord, as the farmers (duplicate deals)."""
+    g = greedy(net, k)
+
+    def heur(d: Any) -> int:
+        return int(d.heuristic())
+
+    _, _, as_landlord = play_games(deals, rules, lambda s: g if s == 0 else heur)
+    _, _, as_farmers = play_games(deals, rules, lambda s: heur if s == 0 else g)
+    return (sum(1 for w in as_landlord if w == 0) / len(deals),
+            sum(1 for w in as_farmers if w != 0) / len(deals))
+
+
+def save(net: Any, path: Path) -> None:
+    """``np.savez`` layout with fixed timestamps, so the same weights give the same bytes; float16 (half the
+    size; the bot computes in float32)."""
+    tmp = path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, arr in net.params().items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.ascontiguousarray(arr, dtype=np.float16), allow_pickle=False)
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, buf.getvalue())
+    tmp.replace(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--warm", type=int, default=20000, help="warm-start games (heuristic with deviations)")
+    ap.add_argument("--deviate", type=float, default=0.1)
+    ap.add_argument("--warm-epochs", type=float, default=2.0)
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--minutes", type=float, default=0.0, help="stop after the round that passes this (0: never)")
+    ap.add_argument("--games", type=int, default=200, help="self-play games a round")
+    ap.add_argument("--epsilon", type=float, default=0.05)
+    ap.add_argument("--buffer", type=int, default=300_000)
+    ap.add_argument("--reuse", type=float, default=2.0)
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--eval", type=int, default=300, help="duplicate deals of each evaluation")
+    ap.add_argument("--eval-every", type=int, default=20)
+    ap.add_argument("--candidates", type=int, default=0,
+                    help="play and explore only a shortlist of this many moves (0: every legal move)")
+    ap.add_argument("--init", type=Path, help="start from these weights (no warm start)")
+    ap.add_argument("--first-round", type=int, default=1,
+                    help="number of the first round (its deals' seed): go on from an --init run's last round + 1")
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+
+    from qipai.games.doudizhu.bots.dmc import INPUTS, QNet, load_qnet
+    from qipai.games.doudizhu.bots.research import make_deals
+    from qipai.games.doudizhu.rules import PRESETS
+
+    rules = PRESETS["classic"]
+    t0 = time.perf_counter()
+    rng = random.Random(TRAIN_SEED)
+    nrng = np.random.default_rng(TRAIN_SEED)
+    net = load_qnet(args.init) if args.init else QNet.random(TRAIN_SEED)
+    opt = Adam(net, args.lr)
+    buf = Buffer(args.buffer, INPUTS)
+    eval_deals = make_deals(args.eval, seed=EVAL_SEED)
+
+    def report(tag: str) -> None:
+        ll, ff = evaluate(net, eval_deals, rules, args.candidates)
+        save(net, args.out)
+        print(f"{tag}: vs heuristic landlord {ll:.3f} farmers {ff:.3f} both {(ll + ff) / 2:.3f} "
+              f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+
+    if not args.init and args.warm:
+        x, y, _ = play_games(make_deals(args.warm, seed=DATA_SEED), rules,
+                             lambda s: heuristic_deviating(args.deviate, rng, args.candidates))
+        print(f"warm start: {len(x)} examples from {args.warm} games [{time.perf_counter() - t0:.0f} s]",
+              flush=True)
+        buf.add(x, y)
+        steps = int(args.warm_epochs * len(x) / args.batch)
+        loss = train_steps(opt, buf, steps, args.batch, nrng)
+        print(f"warm start: {steps} steps, loss {loss:.4f}", flush=True)
+        report("warm start")
+    for it in range(args.first_round, args.first_round + args.iterations):
+        x, y, _ = play_games(make_deals(args.games, seed=DATA_SEED + it), rules,
+                             lambda s: epsilon_greedy(net, args.epsilon, rng, args.candidates))
+        buf.add(x, y)
+        loss = train_steps(opt, buf, int(args.reuse * len(x) / args.batch), args.batch, nrng)
+        done = args.minutes and time.perf_counter() - t0 > 60 * args.minutes
+        if it % 5 == 0:
+            print(f"round {it}: {len(x)} examples, loss {loss:.4f} [{time.perf_counter() - t0:.0f} s]", flush=True)
+        if it % args.eval_every == 0 or it == args.first_round + args.iterations - 1 or done:
+            report(f"round {it}")
+        if done:
+            print(f"stopped after round {it} (--iterations {it - args.first_round + 1} reproduces it)")
+            break
+    print(f"weights: {args.out} ({args.out.stat().st_size:,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,381 @@
+"""A learned action-value bot for three-player Dou Dizhu card play, trained here by Deep Monte-Carlo (深度蒙特卡洛,
+DouZero's method) on this project's own self-play, and played in NumPy.
+
+**What it learns.**  ``Q(position, action)``: the expected result (+1 a win for the acting seat's side, −1 a
+loss) of playing ``action`` from what the seat sees, then playing on as the training policy does.  The bot
+plays the legal action of the highest value (greedy; bidding, doubling and showing use the ``heuristic`` bot's
+rules).  Unlike the ``search`` bot it does not sample hidden hands: the values are averages over the deals the
+training games really had, so whatever the history says about the hidden cards is in them.
+
+**Inputs** (:func:`state_vector` and :func:`action_rows`, seats by role: landlord, down = the landlord's next,
+up = the one after; card sets as 54 slots, each rank's count as up to four ones, then the two jokers):
+
+==================  ========  =================================================================================
+part                size      content
+==================  ========  =================================================================================
+card sets           13 × 54   own hand; the other hands together; the kitty cards the landlord still holds (by
+                              rank: kitty cards of a rank less the landlord's plays of it); cards played by the
+                              landlord, down, up; the last six decisions, most recent first (a pass is empty);
+                              the move to beat
+role                3         one-hot: landlord, down, up
+history present     6         1 for each of the six decision slots that holds a decision
+move to beat by     4         one-hot: the role that made it, or nobody (leading)
+cards left          3 × 3     for each role: cards ÷ 20, one card left, two cards left
+bombs               1         bombs and rockets played ÷ 4 (at most 1)
+action              2 × 54    the action's cards; own hand after it
+action kind         3         pass; cards ÷ 20; a bomb or rocket
+==================  ========  =================================================================================
+
+**Network** (:class:`QNet`): :data:`HIDDEN` ReLU layers and a linear output, in NumPy (float32); the weights
+(``qipai/data/ddz_dmc.npz``) are written by ``bench/train_dmc.py`` (recipe and seeds in the script).
+
+>>> from qipai.games.doudizhu.rules import PRESETS
+>>> from qipai.games.doudizhu.state import Game
+>>> g = Game.new(PRESETS["classic"], seed=3)
+>>> g.apply("bid 3")
+>>> bot = DmcBot(0, QNet.random(seed=1))
+>>> bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+if "numpy" not in sys.modules:  # one BLAS thread: small matrices, and one core per bot as the arena measures
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # an optional extra: the package's bots module registers ``dmc`` without importing this one
+
+from ..cards import NUM_RANKS
+from ..combos import Move
+from ..moves import legal_moves
+from ..rules import Rules
+from .heuristic import HeuristicBot, Situation, choose_play, decide_non_play, situation_of
+from .playout import candidates
+from .view import View, action_moves, counts_of_tokens, read_view
+
+SLOTS = 54
+"""Card slots of one card set."""
+
+HISTORY = 6
+"""Decisions of the play phase in the input, most recent first."""
+
+CARD_SETS = 7 + HISTORY
+"""Card sets of the state: hand, unseen, kitty left, three played, the history and the move to beat."""
+
+STATE = CARD_SETS * SLOTS + 3 + HISTORY + 4 + 9 + 1
+"""Length of :func:`state_vector`."""
+
+ACTION = 2 * SLOTS + 3
+"""Length of one row of :func:`action_rows`."""
+
+INPUTS = STATE + ACTION
+"""The network's input: a state and one action."""
+
+HIDDEN = (256, 256, 128)
+"""Units of the hidden layers."""
+
+WEIGHTS_FILE = "ddz_dmc.npz"
+"""The committed weights, in ``qipai/data``."""
+
+_FOUR = np.arange(4)
+_ZERO = (0,) * NUM_RANKS
+
+
+def planes(counts: Any) -> Any:
+    """Rank-count vectors (``(..., 15)``) as card sets (``(..., 54)``, float32).
+
+    >>> p = planes(np.array([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1]))
+    >>> [int(i) for i in np.flatnonzero(p)]
+    [0, 1, 48, 53]
+    """
+    c = np.asarray(counts)
+    low = (c[..., :13, None] > _FOUR).reshape(*c.shape[:-1], 52)
+    return np.concatenate([low, c[..., 13:15] > 0], axis=-1).astype(np.float32)
+
+
+def state_vector(role: int, hand: Sequence[int], unseen: Sequence[int], kitty_left: Sequence[int],
+                 played: Sequence[Sequence[int]], recent: Sequence[Sequence[int] | None],
+                 last: Sequence[int] | None, last_role: int, left: Sequence[int], bombs: int) -> Any:
+    """The state part of the input (see the module docstring).  ``played`` and ``left`` are by role
+    (landlord, down, up); ``recent`` is the play phase's decisions, most recent first (``None`` a pass; only
+    the first :data:`HISTORY` are used); ``last_role`` is ``-1`` when leading."""
+    rows = np.zeros((CARD_SETS, NUM_RANKS), dtype=np.int64)
+    rows[0], rows[1], rows[2] = hand, unseen, kitty_left
+    rows[3], rows[4], rows[5] = played[0], played[1], played[2]
+    present = np.zeros(HISTORY, dtype=np.float32)
+    for i, m in enumerate(recent[:HISTORY]):
+        present[i] = 1.0
+        if m is not None:
+            rows[6 + i] = m
+    if last is not None:
+        rows[6 + HISTORY] = last
+    extra = np.zeros(3 + 4 + 9 + 1, dtype=np.float32)
+    extra[role] = 1.0
+    extra[3 + (3 if last_role < 0 else last_role)] = 1.0
+    for k in range(3):
+        extra[7 + 3 * k] = left[k] / 20.0
+        extra[8 + 3 * k] = float(left[k] == 1)
+        extra[9 + 3 * k] = float(left[k] == 2)
+    extra[16] = min(1.0, bombs / 4.0)
+    return np.concatenate([planes(rows).reshape(-1), extra[:3], present, extra[3:]])
+
+
+def action_rows(hand: Sequence[int], moves: Sequence[Move | None]) -> Any:
+    """One row per action (``None`` passes): its cards, the hand after it, and its kind (module docstring)."""
+    counts = np.array([_ZERO if m is None else m.counts for m in moves], dtype=np.int64).reshape(-1, NUM_RANKS)
+    after = np.asarray(hand, dtype=np.int64)[None, :] - counts
+    kind = np.zeros((len(moves), 3), dtype=np.float32)
+    for i, m in enumerate(moves):
+        if m is None:
+            kind[i, 0] = 1.0
+        else:
+            kind[i, 1] = m.size / 20.0
+            kind[i, 2] = float(m.is_bomb)
+    return np.concatenate([planes(counts), planes(after), kind], axis=1)
+
+
+def inputs(state: Any, rows: Any) -> Any:
+    """The network's input matrix: ``state`` beside each action row."""
+    return np.concatenate([np.broadcast_to(state, (len(rows), STATE)), rows], axis=1)
+
+
+# ------------------------------------------------------------------------------------------------ from a view
+def view_state(v: View, kitty: Sequence[str] | None) -> Any:
+    """:func:`state_vector` of a seat's view in the three-player play phase (``kitty``: the observation's
+    shown kitty cards, if any)."""
+    ll = v.landlord
+    if ll is None or v.players != 3:
+        raise ValueError("the learned action values are for three-player games after the landlord is known")
+    kc = counts_of_tokens(list(kitty)) if kitty else [0] * NUM_RANKS
+    kitty_left = [max(0, kc[r] - v.played[ll][r]) for r in range(NUM_RANKS)]
+    by_role = [(ll + k) % 3 for k in range(3)]
+    recent = [None if ev.move is None else ev.move.counts for ev in reversed(v.plays[-HISTORY:])]
+    return state_vector((v.seat - ll) % 3, v.hand, v.unseen, kitty_left, [v.played[s] for s in by_role],
+                        recent, None if v.last is None else v.last.counts,
+                        -1 if v.last is None else (v.last_by - ll) % 3,
+                        [v.card_counts[s] for s in by_role], v.bombs_played)
+
+
+# ------------------------------------------------------------------------------------------------ network
+class QNet:
+    """The action-value network: ``values(X)`` maps input rows (:data:`INPUTS` floats) to values in about
+    ``[-1, 1]``."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        layers = len(HIDDEN) + 1
+        self.w = [np.asarray(params[f"w{i}"], dtype=np.float32) for i in range(layers)]
+        self.b = [np.asarray(params[f"b{i}"], dtype=np.float32) for i in range(layers)]
+        if self.w[0].shape[0] != INPUTS:
+            raise ValueError(f"action-value network expects {self.w[0].shape[0]} inputs, the features have "
+                             f"{INPUTS}")
+
+    @classmethod
+    def random(cls, seed: int = 0) -> QNet:
+        """Untrained weights (He initialisation; a small last layer), for tests and as training's start."""
+        rng = np.random.default_rng(seed)
+        sizes = (INPUTS, *HIDDEN, 1)
+        p: dict[str, Any] = {}
+        for i in range(len(sizes) - 1):
+            scale = (2.0 / sizes[i]) ** 0.5 * (0.1 if i == len(sizes) - 2 else 1.0)
+            p[f"w{i}"] = rng.normal(0, scale, (sizes[i], sizes[i + 1])).astype(np.float32)
+            p[f"b{i}"] = np.zeros(sizes[i + 1], dtype=np.float32)
+        return cls(p)
+
+    def params(self) -> dict[str, Any]:
+        """The weights by name (``w0, b0, …``)."""
+        out: dict[str, Any] = {}
+        for i in range(len(self.w)):
+            out[f"w{i}"], out[f"b{i}"] = self.w[i], self.b[i]
+        return out
+
+    def values(self, x: Any) -> Any:
+        """The value of each input row."""
+        h = np.asarray(x, dtype=np.float32)
+        for i in range(len(self.w) - 1):
+            h = np.maximum(h @ self.w[i] + self.b[i], 0.0)
+        return (h @ self.w[-1] + self.b[-1])[:, 0]
+
+
+_LOADED: dict[str, QNet] = {}
+
+
+def load_qnet(path: str | Path | None = None) -> QNet:
+    """The committed network (or the one at ``path``), loaded once per process."""
+    key = str(path) if path is not None else ""
+    net = _LOADED.get(key)
+    if net is None:
+        if path is None:
+            with resources.files("qipai").joinpath("data", WEIGHTS_FILE).open("rb") as f:
+                data = np.load(f)
+                net = QNet({k: data[k] for k in data.files})
+        else:
+            data = np.load(path)
+            net = QNet({k: data[k] for k in data.files})
+        _LOADED[key] = net
+    return net
+
+
+# ------------------------------------------------------------------------------------------------ the bot
+class DmcBot:
+    """Plays the legal action of the highest learned value, from what the seat may see.  Games it was not
+    trained for (four players, two decks) are played by the ``heuristic`` bot.  Deterministic."""
+
+    name = "dmc"
+
+    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0) -> None:
+        self.seed = seed
+        self.net = net if net is not None else load_qnet()
+        self.candidates = candidates
+        """Weigh only the :func:`shortlist` of this many moves (0: every legal action)."""
+        self._fallback = HeuristicBot(seed)
+        self.last_values: dict[str, float] = {}
+
+    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """Choose one of ``legal_actions``."""
+        if not legal_actions:
+            raise ValueError("no legal actions to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if observation.get("phase") != "play":
+            return decide_non_play(observation, legal_actions)
+        v = read_view(observation)
+        if v.players != 3 or v.rules.decks != 1 or v.landlord is None:
+            return self._fallback.act(observation, legal_actions)
+        moves = action_moves(legal_actions, v.rules)
+        actions = [a for a in legal_actions if a in moves or a == "pass"]
+        if not actions:
+            return self._fallback.act(observation, legal_actions)
+        if self.candidates and len(actions) > self.candidates:
+            short = shortlist(situation_of(v), self.candidates)
+            idx = sorted({index_of(m, [moves.get(a) for a in actions]) for m in short})
+            actions = [actions[i] for i in idx]
+        state = view_state(v, observation.get("kitty"))
+        vals = self.net.values(inputs(state, action_rows(v.hand, [moves.get(a) for a in actions])))
+        self.last_values = {a: float(vals[i]) for i, a in enumerate(actions)}
+        return actions[max(range(len(actions)), key=lambda i: (float(vals[i]), -i))]
+
+
+def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0) -> DmcBot:
+    """A bot over the committed weights (or the file ``weights``), weighing every legal action or only a
+    shortlist of ``candidates``."""
+    return DmcBot(seed, load_qnet(weights), candidates)
+
+
+# ------------------------------------------------------------------------------------------------ self-play
+class Decision:
+    """One decision of a self-play game (:func:`self_play`): the seat, its role, the legal actions (``None``
+    passes), the seat's hand and what it cannot see, and the input state."""
+
+    __slots__ = ("hand", "landlord", "last", "last_by", "left", "moves", "pool", "role", "rules", "seat", "state")
+
+    def __init__(self, **kw: Any) -> None:
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    seat: int
+    role: int
+    moves: list[Move | None]
+    hand: tuple[int, ...]
+    pool: tuple[int, ...]
+    left: list[int]
+    last: Move | None
+    last_by: int
+    landlord: int
+    rules: Rules
+    state: Any
+
+    def situation(self) -> Situation:
+        """The heuristic's :class:`~qipai.games.doudizhu.bots.heuristic.Situation` of this decision."""
+        return Situation(self.rules, self.seat, 3, self.landlord, self.hand, self.left, self.last, self.last_by,
+                         self.pool)
+
+    def heuristic(self) -> int:
+        """The index of the ``heuristic`` bot's choice among :attr:`moves`."""
+        return index_of(choose_play(self.situation()), self.moves)
+
+    def candidates(self, k: int) -> list[int]:
+        """The indices of at most ``k`` candidate moves (:func:`shortlist`); all of them when ``k`` is 0."""
+        if not k or len(self.moves) <= k:
+            return list(range(len(self.moves)))
+        return [index_of(m, self.moves) for m in shortlist(self.situation(), k)]
+
+
+def index_of(m: Move | None, moves: Sequence[Move | None]) -> int:
+    """The index of ``m`` among ``moves`` (by its cards; a pass, or the first move, when it is not there)."""
+    for i, g in enumerate(moves):
+        if g is m or (g is not None and m is not None and g.counts == m.counts):
+            return i
+    return moves.index(None) if None in moves else 0
+
+
+def shortlist(s: Situation, k: int) -> list[Move | None]:
+    """At most ``k`` moves worth weighing: the heuristic's choice, then when leading the plays of its plan,
+    when answering passing, the highest answer, the smallest bomb and the other answers from the lowest (the
+    play-out policy's candidates, :func:`~qipai.games.doudizhu.bots.playout.candidates`)."""
+    return candidates(s, k)
+
+
+Chooser = Callable[[Decision], int]
+"""A self-play policy: the index of the move to play among ``decision.moves``."""
+
+
+def self_play(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rules, choose: Chooser,
+              record: Callable[[Decision, int], None] | None = None, max_moves: int = 400) -> int:
+    """Play a three-player deal (seat 0 the landlord, its hand with the kitty in it; ``kitty`` shown) with
+    ``choose`` at every seat; ``record(decision, index)`` sees every decision.  Returns the seat that went out.
+    The states are the ones :func:`view_state` makes from the seats' observations of the same game."""
+    hs = [list(h) for h in hands]
+    total = [sum(h[r] for h in hs) for r in range(NUM_RANKS)]
+    played = [[0] * NUM_RANKS for _ in range(3)]
+    left = [sum(h) for h in hs]
+    history: list[tuple[int, ...] | None] = []
+    last: Move | None = None
+    last_by = -1
+    bombs = 0
+    seat = 0
+    for _ in range(max_moves):
+        hand = tuple(hs[seat])
+        moves: list[Move | None] = list(legal_moves(hand, rules, last))
+        if last is not None:
+            moves.append(None)
+        pool = tuple(t - x for t, x in zip(total, hand, strict=True))
+        kitty_left = [max(0, kitty[r] - played[0][r]) for r in range(NUM_RANKS)]
+        state = state_vector(seat, hand, pool, kitty_left, played, history[::-1][:HISTORY],
+                             None if last is None else last.counts, last_by, left, bombs)
+        d = Decision(seat=seat, role=seat, moves=moves, hand=hand, pool=pool, left=list(left), last=last,
+                     last_by=last_by, landlord=0, rules=rules, state=state)
+        i = choose(d) if len(moves) > 1 else 0
+        if record is not None:
+            record(d, i)
+        m = moves[i]
+        nxt = (seat + 1) % 3
+        if m is None:
+            history.append(None)
+            if nxt == last_by:
+                last, last_by = None, -1
+        else:
+            history.append(m.counts)
+            for r, k in m.parts:
+                hs[seat][r] -= k
+                total[r] -= k
+                played[seat][r] += k
+            left[seat] -= m.size
+            if m.is_bomb:
+                bombs += 1
+            if left[seat] == 0:
+                return seat
+            last, last_by = m, seat
+        seat = nxt
+    raise RuntimeError("self-play game did not finish")
+
+
+__all__ = ["ACTION", "HIDDEN", "INPUTS", "STATE", "Chooser", "Decision", "DmcBot", "QNet", "action_rows",
+           "dmc_bot", "index_of", "inputs", "load_qnet", "planes", "self_play", "shortlist", "state_vector",
+           "view_state"]

@@ -1,0 +1,175 @@
+"""The learned action-value bot (``dmc``): its inputs match between self-play and real observations, it plays
+legally and reproducibly from what the seat sees, and its training is reproducible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from benchscripts import bench_script
+from qipai.games.doudizhu.bots import BOTS
+from qipai.games.doudizhu.bots.arena import make_bot
+from qipai.games.doudizhu.bots.dmc import (
+    INPUTS,
+    STATE,
+    DmcBot,
+    QNet,
+    action_rows,
+    inputs,
+    load_qnet,
+    planes,
+    self_play,
+    view_state,
+)
+from qipai.games.doudizhu.bots.research import make_deals, research_game
+from qipai.games.doudizhu.bots.view import action_moves, counts_of_text, read_view
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSIC = PRESETS["classic"]
+
+
+def trainer() -> ModuleType:
+    return bench_script("train_dmc")
+
+
+def _counts(deal: object) -> tuple[list[list[int]], list[int]]:
+    hands = [counts_of_text(h) for h in deal.hands]  # type: ignore[attr-defined]
+    kitty = counts_of_text(deal.kitty)  # type: ignore[attr-defined]
+    for r, k in enumerate(kitty):
+        hands[0][r] += k
+    return hands, kitty
+
+
+def test_planes_count_cards() -> None:
+    p = planes(np.array([[4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0]]))
+    assert p.shape == (1, 54) and p.sum() == 8
+    assert list(np.flatnonzero(p[0])) == [0, 1, 2, 3, 4, 48, 49, 52]
+
+
+def test_self_play_states_are_what_the_seats_observe() -> None:
+    """The training games' inputs are the ones the bot computes from real observations of the same game."""
+    decisions = 0
+    for deal in make_deals(6, seed=404):
+        hands, kitty = _counts(deal)
+        seen: list[tuple[object, object, int]] = []
+        winner = self_play(hands, kitty, CLASSIC, lambda d: d.heuristic(),
+                           lambda d, i, seen=seen: seen.append((d.state, d.moves[i], d.seat)))
+        g = research_game(deal)
+        for state, move, seat in seen:
+            assert g.to_act == seat
+            obs = g.observe(seat)
+            assert np.array_equal(state, view_state(read_view(obs), obs.get("kitty")))
+            legal = g.legal_actions()
+            moves = action_moves(legal, CLASSIC)
+            g.apply("pass" if move is None else next(a for a, m in moves.items() if m.counts == move.counts))
+            decisions += 1
+        assert g.is_over and len(g.hands[winner]) == 0
+    assert decisions > 100
+
+
+def test_action_rows_and_inputs() -> None:
+    hand = counts_of_text("3345BR")
+    moves = action_moves(["play 33", "play BR"], CLASSIC)
+    rows = action_rows(hand, [moves["play 33"], None, moves["play BR"]])
+    assert rows.shape == (3, INPUTS - STATE)
+    assert rows[0, :54].sum() == 2 and rows[0, 54:108].sum() == 4  # two threes played, four cards kept
+    assert rows[1, :54].sum() == 0 and rows[1, 108] == 1.0  # a pass
+    assert rows[2, 110] == 1.0  # the rocket is a bomb
+    x = inputs(np.zeros(STATE, dtype=np.float32), rows)
+    assert x.shape == (3, INPUTS)
+
+
+def test_bot_plays_legally_and_reproducibly_in_every_preset() -> None:
+    net = QNet.random(seed=2)
+    for preset in ("classic", "jj", "four_player"):
+        for seed in range(2):
+            runs = []
+            for _ in range(2):
+                g = Game.new(PRESETS[preset], seed)
+                bots = [DmcBot(s, net) for s in range(PRESETS[preset].players)]
+                actions = []
+                while not g.is_over:
+                    seat = g.to_act
+                    assert seat is not None
+                    a = bots[seat].act(g.observe(seat), g.legal_actions())
+                    assert a in g.legal_actions()
+                    g.apply(a, seat)
+                    actions.append(a)
+                runs.append(actions)
+            assert runs[0] == runs[1]
+
+
+def test_bot_takes_the_highest_value() -> None:
+    g = research_game(make_deals(1, seed=9)[0])
+    obs = g.observe(0)
+    bot = DmcBot(0, QNet.random(seed=5))
+    a = bot.act(obs, g.legal_actions())
+    assert bot.last_values[a] == max(bot.last_values.values())
+    assert set(bot.last_values) == set(g.legal_actions())
+
+
+def test_committed_weights_load_fast_and_beat_random_play() -> None:
+    import time
+
+    t = time.thread_time()
+    net = load_qnet(ROOT / "src" / "qipai" / "data" / "ddz_dmc.npz")
+    assert time.thread_time() - t < 0.5
+    assert net.w[0].shape[0] == INPUTS
+    assert "dmc" in BOTS
+    # as the landlord against random farmers on ten deals, the trained values win most
+    wins = 0
+    rng = np.random.default_rng(1)
+    for deal in make_deals(10, seed=505):
+        hands, kitty = _counts(deal)
+
+        def choose(d: object) -> int:
+            if d.seat == 0:  # type: ignore[attr-defined]
+                x = inputs(d.state, action_rows(d.hand, d.moves))  # type: ignore[attr-defined]
+                return int(np.argmax(net.values(x)))
+            return int(rng.integers(len(d.moves)))  # type: ignore[attr-defined]
+
+        wins += self_play(hands, kitty, CLASSIC, choose) == 0
+    assert wins >= 8
+
+
+def test_arena_spec_takes_weights(tmp_path: Path) -> None:
+    tr = trainer()
+    net = QNet.random(seed=3)
+    tr.save(net, tmp_path / "q.npz")
+    bot = make_bot(f"dmc:weights={tmp_path / 'q.npz'}", 1)
+    assert isinstance(bot, DmcBot) and np.array_equal(bot.net.w[0], net.w[0].astype(np.float16))
+    assert bot.net.w[0].dtype == np.float32  # stored as halves, computed in single precision
+    with pytest.raises(ValueError, match="dmc weights"):
+        make_bot(f"dmc:weights={tmp_path / 'missing.npz'}", 1)
+    with pytest.raises(ValueError, match="unknown dmc option"):
+        make_bot("dmc:depth=3", 1)
+    short = make_bot(f"dmc:weights={tmp_path / 'q.npz'},candidates=3", 1)
+    assert isinstance(short, DmcBot) and short.candidates == 3
+    g = research_game(make_deals(1, seed=12)[0])
+    a = short.act(g.observe(0), g.legal_actions())
+    assert a in g.legal_actions() and len(short.last_values) <= 3 < len(g.legal_actions())
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="dmc weights"):
+        make_bot(f"dmc:weights={tmp_path / 'bad.npz'}", 1)
+
+
+def test_wrong_input_size_is_refused() -> None:
+    p = QNet.random(seed=1).params()
+    p["w0"] = p["w0"][:-1]
+    with pytest.raises(ValueError, match="inputs"):
+        QNet(p)
+
+
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    tr = trainer()
+    args = ["--warm", "40", "--iterations", "2", "--games", "10", "--eval", "4", "--eval-every", "2"]
+    assert tr.main([*args, "--out", str(tmp_path / "a.npz")]) == 0
+    assert tr.main([*args, "--out", str(tmp_path / "b.npz")]) == 0
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    a = load_qnet(tmp_path / "a.npz")
+    assert not np.array_equal(a.w[0], QNet.random(tr.TRAIN_SEED).w[0])  # it learned something
