@@ -82,6 +82,13 @@ def test_results_do_not_depend_on_jobs() -> None:
     two = run_arena("heuristic", "random", deals=6, jobs=2, protocol="research", progress=False, seed=3)
     strip = [{k: v for k, v in x.items() if k != "seconds"} for x in one["records"]]
     assert strip == [{k: v for k, v in x.items() if k != "seconds"} for x in two["records"]]
+    assert (one["workers"], two["workers"]) == (1, 2)
+    # no more workers than games: one deal (two games) asked of 64 jobs runs on 2, and the report says so
+    few = run_arena("heuristic", "random", deals=1, jobs=64, protocol="research", progress=False, seed=3)
+    assert few["workers"] == 2 and few["settings"]["jobs"] == 64
+    from qipai.games.doudizhu.bots.arena import report_lines
+
+    assert "on 2 job(s)" in report_lines(few)[0]
 
 
 def test_confidence_intervals_shrink_with_the_count() -> None:

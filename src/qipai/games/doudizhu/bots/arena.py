@@ -493,6 +493,7 @@ def run_arena(
                 "jobs": jobs, "seed": seed, "target_ci": target_ci, "engine": engine, "deals_file": source}
     t0 = time.perf_counter()
     last_write = t0
+    workers = max(1, min(jobs, len(tasks)))  # no idle workers: --jobs 1000 for one deal started 1000
 
     def result_of(final: bool) -> dict[str, Any]:
         done = set(complete)
@@ -505,6 +506,7 @@ def run_arena(
             "deals": len(done),
             "games": len(kept),
             "seconds": earlier + time.perf_counter() - t0,
+            "workers": workers,
             "stopped": stopped if final else None,
             "partial": not final,
             **summary,
@@ -519,7 +521,6 @@ def run_arena(
 
     restore = _stop_on_sigterm()
     try:
-        workers = max(1, min(jobs, len(tasks)))  # no idle workers: --jobs 1000 for one deal started 1000
         games = _run(setup, tasks, workers) if engine == "local" else _run_ray(setup, tasks, workers, ray_address)
         for rec in _progress(games, len(tasks), progress, f"{bot_a} vs {bot_b}"):
             records.append(rec)
@@ -759,7 +760,8 @@ def report_lines(result: dict[str, Any]) -> list[str]:
            None: "partial result"}.get(result.get("stopped"), "")
     lines = [
         f"arena: A = {s['bot_a']}, B = {s['bot_b']}; rules {s['rules']}, protocol {s['protocol']}; "
-        f"{deals} deals, {result['games']} games; {result['seconds']:.0f} s on {s['jobs']} job(s)"
+        f"{deals} deals, {result['games']} games; "
+        f"{result['seconds']:.0f} s on {result.get('workers', s['jobs'])} job(s)"
         + (f"; {why}" if why else ""),
         f"{'bot':<24} {'role':<10} {'games':>6}  {'WP (95% CI)':<17} {'ADP (95% CI)':<18} ms/move",
     ]
