@@ -445,3 +445,20 @@ async def test_invite_links_and_the_profile_know_tables_of_other_nodes(cluster: 
         assert (await h.get("/api/me")).json()["table"] == table  # asked of a node that does not run it
     for p in (alice, bob):
         await p.close()
+
+
+async def test_failed_log_ins_count_over_every_node(cluster: Cluster) -> None:
+    """A guesser who spreads wrong passwords over the nodes is held back as on one node."""
+    n1, _n2, n3 = cluster.nodes
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        assert (await h.post("/api/register", json={"name": "spread", "password": "right-pw"})).status_code == 201
+    codes = []
+    for i in range(7):
+        node = cluster.nodes[i % 3]
+        async with httpx.AsyncClient(base_url=node.url) as h:
+            r = await h.post("/api/login", json={"name": "spread", "password": "wrong-pw"})
+            codes.append(r.status_code)
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429], codes  # 5 failures, wherever they were made
+    async with httpx.AsyncClient(base_url=n3.url) as h:
+        r = await h.post("/api/login", json={"name": "spread", "password": "right-pw"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "login_backoff"

@@ -229,9 +229,9 @@ async def login(request: Request) -> Response:
     name = field(data, "name", str).strip()[:64]
     password = field(data, "password", str)[:256]
     lobby = lobby_of(request)
-    backoff: auth.LoginBackoff = request.app.state.login_backoff
+    backoff: auth.LoginBackoff | auth.SharedLoginBackoff = request.app.state.login_backoff
     key, address = name_key(name), client_address(request)
-    wait = backoff.wait(key, address)
+    wait = await backoff.check(key, address)
     if wait > 0:
         raise ApiError("login_backoff", f"too many failed log-ins for this account from here: wait {wait:.0f} s", 429,
                        seconds=int(wait) + 1)
@@ -239,9 +239,9 @@ async def login(request: Request) -> Response:
     pw_hash = found[1] if found is not None else None
     ok = await auth.verify_password(pw_hash, password)  # the same work whether or not the account exists
     if found is None or not ok:
-        backoff.failed(key, address)
+        await backoff.fail(key, address)
         raise ApiError("bad_login", "wrong name or password", 401)
-    backoff.succeeded(key, address)
+    await backoff.clear(key, address)
     user = found[0]
     if pw_hash is not None and auth.needs_rehash(pw_hash):
         await lobby.store.set_password_hash(user.id, await auth.hash_password(password))

@@ -172,7 +172,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.store = store
         app.state.lobby = lobby
         app.state.auth_limiter = auth.RateLimiter(settings.auth_rate_limit, settings.auth_rate_limit * 20)
-        app.state.login_backoff = auth.LoginBackoff(settings.login_backoff_after)
+        shared = getattr(lobby.cluster, "redis", None)  # several nodes: one count for all of them
+        app.state.login_backoff = auth.SharedLoginBackoff(shared, settings.redis_prefix, settings.login_backoff_after) \
+            if lobby.cluster.networked and shared is not None else auth.LoginBackoff(settings.login_backoff_after)
         await lobby.start()
         director = Director(lobby)
         lobby.director = director

@@ -8,6 +8,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Mapping
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -149,3 +150,51 @@ class LoginBackoff:
     def succeeded(self, account: str, address: str) -> None:
         self.fails.pop((account, address), None)
         self.fails.pop((account, ""), None)
+
+    # the interface the log-in endpoint uses (shared with :class:`SharedLoginBackoff`)
+    async def check(self, account: str, address: str) -> float:
+        return self.wait(account, address)
+
+    async def fail(self, account: str, address: str) -> None:
+        self.failed(account, address)
+
+    async def clear(self, account: str, address: str) -> None:
+        self.succeeded(account, address)
+
+
+class SharedLoginBackoff:
+    """:class:`LoginBackoff`'s counts kept in Redis, for several nodes: guesses spread over the nodes count
+    together (each node counting its own let a guesser try ``after`` times per node).  Counts expire after the
+    longest wait; times are wall-clock seconds, the same on every node."""
+
+    def __init__(self, redis: Any, prefix: str, after: int) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.after = after
+
+    def _key(self, account: str, address: str) -> str:
+        return f"{self.prefix}login:{len(account)}:{account}:{address}"
+
+    async def _wait(self, account: str, address: str, after: int) -> float:
+        got = await self.redis.hmget(self._key(account, address), "n", "last")
+        n, last = int(got[0] or 0), float(got[1] or 0.0)
+        if n < after:
+            return 0.0
+        wait = min(LoginBackoff.MAX_WAIT, 2.0 ** (n - after))
+        return max(0.0, last + wait - time.time())
+
+    async def check(self, account: str, address: str) -> float:
+        return max(await self._wait(account, address, self.after),
+                   await self._wait(account, "", self.after * LoginBackoff.ACCOUNT_FACTOR))
+
+    async def fail(self, account: str, address: str) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for addr in (address, ""):
+            k = self._key(account, addr)
+            pipe.hincrby(k, "n", 1)
+            pipe.hset(k, "last", repr(time.time()))
+            pipe.expire(k, int(LoginBackoff.MAX_WAIT) * 2)
+        await pipe.execute()
+
+    async def clear(self, account: str, address: str) -> None:
+        await self.redis.delete(self._key(account, address), self._key(account, ""))
