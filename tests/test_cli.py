@@ -130,6 +130,8 @@ def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path
         (("replay", str(rec), "--review", "0", "--samples", "0"), "--samples must be at least 1"),
         (("play", "--records", str(rec), "--deals", "1"), "is a file"),
         (("play", "--records", not_a_folder, "--deals", "1"), "no folder"),
+        (("play", "--records", "/proc/qipai-records", "--deals", "1"), "cannot write records into /proc/qipai-rec"),
+        (("play", "--game", "mahjong", "--records", "/proc/qipai-records"), "cannot write records into"),
         (("play", "--deals", "-1"), "--deals must be 0"),
         (("play", "--timer-seconds", "0"), "--timer-seconds must be at least 1"),
         (("play", "--auto-delay", "nan"), "--auto-delay must be between"),

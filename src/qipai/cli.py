@@ -342,6 +342,13 @@ def play(
         _fail(f"--records {records} is a file; it names a folder for the deals' records")
     if not no_records and not records.exists() and not records.parent.is_dir():
         _fail(f"--records {records}: no folder {records.parent} to make it in")
+    if not no_records:
+        from .tui.records import RecordError, check_folder
+
+        try:
+            check_folder(records)
+        except RecordError as e:
+            _fail(f"--records: cannot write records into {e}")
     if game != "doudizhu":
         from .tui.games import play as play_game
 

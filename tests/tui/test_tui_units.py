@@ -439,3 +439,14 @@ def test_four_seat_tables_share_their_setup_checks_and_between_deals(game: str, 
     assert "nonsense" in said and s.tr("zh", "quit_between") in said
     s.save_record({"x": 1}, "deal9")
     assert [p.name.split("-", 2)[2] for p in s.records] == [f"{game}-seed4-deal9.json"]
+
+
+def test_a_record_that_cannot_be_written_is_one_error_not_a_crash(tmp_path: Path) -> None:
+    from qipai.tui.records import RecordError, check_folder, write_record
+
+    with pytest.raises(RecordError, match=r"^/proc/qipai-x/t.json: "):
+        write_record(Path("/proc/qipai-x"), "t", {"n": 1})
+    with pytest.raises(RecordError, match=r"^/proc/qipai-x: "):
+        check_folder(Path("/proc/qipai-x"))
+    check_folder(tmp_path / "new")  # made, written and left empty
+    assert (tmp_path / "new").is_dir() and not list((tmp_path / "new").iterdir())

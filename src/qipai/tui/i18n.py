@@ -186,6 +186,7 @@ _EN: dict[str, str] = {
     "no_points": "No points left for {name}: the table ends.",
     "table_over": "The table is over after {n} deal(s).",
     "records": "Game records ({n}), one JSON file per deal:",
+    "record_failed": "Could not write the record ({error}); the table goes on",
     "replay_with": "Replay one with: qipai replay {path}",
     "records_off": "No records were written.",
     "help": (
@@ -349,6 +350,7 @@ _ZH: dict[str, str] = {
     "no_points": "{name} 积分用完：牌桌结束。",
     "table_over": "牌桌结束，共 {n} 局。",
     "records": "牌局记录（{n} 个，每局一个 JSON 文件）：",
+    "record_failed": "牌局记录没能写下（{error}），牌局照常继续",
     "replay_with": "回放：qipai replay {path}",
     "records_off": "没有写牌局记录。",
     "help": (

@@ -25,14 +25,33 @@ def write_record(folder: Path | None, base: str, record: dict[str, Any]) -> Path
     """
     if folder is None:
         return None
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{base}.json"
-    k = 1
-    while path.exists():
-        k += 1
-        path = folder / f"{base}-{k}.json"
-    path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        k = 1
+        while path.exists():
+            k += 1
+            path = folder / f"{base}-{k}.json"
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError as e:  # a folder that went read-only, a full disk: the table plays on
+        raise RecordError(f"{path}: {e.strerror or e}") from None
     return path
+
+
+class RecordError(OSError):
+    """A record that could not be written (the message names the file and why)."""
+
+
+def check_folder(folder: Path) -> None:
+    """Raise :class:`RecordError` unless records can be written into ``folder`` (made if missing): a table finds
+    out before its first deal, not after it."""
+    probe = folder / ".qipai-write-check"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise RecordError(f"{folder}: {e.strerror or e}") from None
 
 
 def show_records(out: Callable[..., None], console: Console, words: Callable[..., str], records: list[Path],

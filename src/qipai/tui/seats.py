@@ -22,7 +22,7 @@ from ..bots import Bot, bot_names, get_bot
 from ..core.game import GameFactory, autoplay_bot_for
 from ..core.options import OptionError, options_from_text, pairs_from_text
 from .reader import LineReader, ask_line
-from .records import show_records, write_record
+from .records import RecordError, show_records, write_record
 from .table import SetupError
 
 HUMAN = 0
@@ -173,7 +173,11 @@ class BotTable:
 
     def save_record(self, record: dict[str, Any], label: str) -> None:
         """Write a finished deal's record as ``STARTED-GAME-seedSEED-LABEL.json`` (unless records are off)."""
-        path = write_record(self.opts.records, f"{self.started}-{self.GAME}-seed{self.seed}-{label}", record)
+        try:
+            path = write_record(self.opts.records, f"{self.started}-{self.GAME}-seed{self.seed}-{label}", record)
+        except RecordError as e:
+            self.error(self.tr(self.lang, "record_failed", error=str(e)))
+            return
         if path is not None:
             self.records.append(path)
 

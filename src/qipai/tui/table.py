@@ -43,7 +43,7 @@ from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, check_play, parse_command, ranks_label
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader, ask_line
-from .records import show_records, write_record
+from .records import RecordError, show_records, write_record
 from .render import (
     DealSummary,
     TableFacts,
@@ -570,8 +570,12 @@ class TableSession:
 
     def write_record(self, game: Game) -> None:
         """Write the deal's JSON record into the records folder."""
-        path = write_record(self.opts.records, f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}",
-                            game.record())
+        try:
+            path = write_record(self.opts.records,
+                                f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}", game.record())
+        except RecordError as e:
+            self.error(tr(self.lang, "record_failed", error=str(e)))
+            return
         if path is not None:
             self.records.append(path)
 
