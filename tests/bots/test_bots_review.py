@@ -100,3 +100,28 @@ def test_printed_review() -> None:
     assert len(lines) >= 2 + len(rev.decisions)
     with pytest.raises(ValueError, match="no seat"):
         review_deal(g.record(), 5)
+
+
+def test_moves_made_by_auto_play_are_not_blamed_on_the_player() -> None:
+    from qipai.core.game import AUTOPLAY_ON, apply_step
+
+    g = Game.new(PRESETS["classic"], 21)
+    bot = HeuristicBot(21)
+    plays = 0
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        if g.phase == "play" and seat == 1 and plays >= 2 and not g.in_autoplay(1):
+            apply_step(g, 1, AUTOPLAY_ON)  # the player left, or ran out of time
+        if g.phase == "play":
+            plays += 1
+        g.apply(bot.act(g.observe(seat), g.legal_actions()))
+    rec = g.record()
+    assert any(a["action"] == AUTOPLAY_ON for a in rec["actions"])
+    rev = review_deal(rec, 1, samples=6)
+    auto = [d for d in rev.decisions if d.auto]
+    assert auto and all(d.wp_before is None and d.mark == "" and d.best is None for d in auto)
+    assert all(not d.auto for d in rev.decisions if d.index < min(x.index for x in auto))
+    lines = review_lines(rev)
+    assert f"({len(auto)} by auto-play, not reviewed)" in lines[0]
+    assert sum(1 for x in lines if x.endswith("(auto-play)")) == len(auto)

@@ -72,6 +72,8 @@ class Decision:
     """The seat's hand before the decision (rank letters)."""
     candidates: dict[str, float] = field(default_factory=dict)
     """Every move compared and its estimate."""
+    auto: bool = False
+    """Made by auto-play (托管: after a timeout, leaving, or asking for it), not by the player: not reviewed."""
 
 
 @dataclass
@@ -123,8 +125,8 @@ def review_deal(record: Mapping[str, Any], seat: int, *, samples: int = 200, see
             obs = game.observe(seat)
             legal = game.legal_actions(seat)
             d = Decision(i, seat, game.phase, text, len(legal), trick=(obs.get("trick") or {}).get("last"),
-                         hand=_hand_text(obs))
-            if game.phase == "play" and len(legal) > 1 and text in legal:
+                         hand=_hand_text(obs), auto=game.in_autoplay(seat))
+            if game.phase == "play" and len(legal) > 1 and text in legal and not d.auto:
                 bot = SearchBot(seed * 1_000_003 + i, samples=samples)
                 est = bot.estimate(obs, legal, include=[text])
                 best = max(est, key=lambda a: (est[a], a == text))
@@ -151,15 +153,18 @@ def review_lines(review: Review) -> list[str]:
     role = review.role or "-"
     result = {True: "won", False: "lost", None: "-"}[review.won]
     marked = len(review.swings)
-    lines = [f"review of seat {review.seat} ({role}, {result}): {len(review.decisions)} decisions, "
-             f"{marked} marked; win probability estimated over {review.samples} sampled deals per decision",
+    auto = sum(1 for d in review.decisions if d.auto)
+    lines = [f"review of seat {review.seat} ({role}, {result}): {len(review.decisions)} decisions"
+             + (f" ({auto} by auto-play, not reviewed)" if auto else "")
+             + f", {marked} mistakes (? costs at least {MISTAKE:.2f}, ?? at least {BLUNDER:.2f}; ! the only good "
+             f"move found); win probability estimated over {review.samples} sampled deals per decision",
              f"{'#':>3}  {'hand':<20} {'to beat':<12} {'played':<18} {'best':<18} {'WP best':>7} {'WP played':>9} "
              f"{'swing':>6}"]
     for d in review.decisions:
         hand = d.hand if len(d.hand) <= 20 else d.hand[:19] + "…"
         beat = d.trick or ("lead" if d.phase == "play" else d.phase)
         if d.wp_before is None:
-            lines.append(f"{d.index + 1:>3}  {hand:<20} {beat:<12} {d.played:<18}")
+            lines.append(f"{d.index + 1:>3}  {hand:<20} {beat:<12} {d.played:<18}" + (" (auto-play)" if d.auto else ""))
             continue
         assert d.wp_after is not None and d.swing is not None
         best = "=" if d.best == d.played else str(d.best)

@@ -110,7 +110,7 @@ export function replayPage(root, { id }) {
               class: d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : d.mark === "!" ? "only" : undefined,
               dataset: { index: d.index, mark: d.mark || "" }, tabIndex: 0, onclick: () => show(d.index + 1) },
               h("span.played", t("review_played", { a: words(d.played, d.index + 1) })),
-              h("span.best", !d.best || d.best === d.played ? t("review_same") : t("review_best", { a: words(d.best, d.index + 1) })),
+              h("span.best", d.auto ? t("review_auto") : !d.best || d.best === d.played ? t("review_same") : t("review_best", { a: words(d.best, d.index + 1) })),
               h("span.wp", t("review_wp", { b: pct(d.wp_before), c: pct(d.wp_after) })),
               d.mark && marks[d.mark] ? h("b.mark", t(marks[d.mark])) : null))) : h("p.muted", t("review_empty")));
         } catch (ex) {
