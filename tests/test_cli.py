@@ -343,6 +343,10 @@ def test_selfplay_plays_a_hand_of_every_registered_game(tmp_path: Path) -> None:
         assert out.stdout.strip().endswith(f"record: {rec}")
         same = run("selfplay", "--game", game, "--seed", "4", "--bots", bots, "-o", option, "--lang", "en")
         assert same.stdout == out.stdout.replace(f"record: {rec}\n", "")  # the seed makes the hand
+        quiet = run("selfplay", "--game", game, "--seed", "4", "--bots", bots, "-o", option, "--lang", "en",
+                    "--quiet")
+        kept = [x for x in same.stdout.splitlines() if not x.startswith(" ")]
+        assert quiet.stdout.splitlines() == kept and len(kept) < len(same.stdout.splitlines())  # the outcome only
     cases = [
         (("--game", "chess"), "unknown game 'chess': choose one of doudizhu, shengji, mahjong"),
         (("--game", "shengji", "-o", "speed=1"), "unknown rule option 'speed'"),

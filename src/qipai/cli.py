@@ -166,7 +166,7 @@ def selfplay(
 
     lang = _check_lang(lang)
     if game != "doudizhu":
-        _selfplay_other(game, rules_name, option, seed, bots, lang, record)
+        _selfplay_other(game, rules_name, option, seed, bots, lang, record, quiet)
         return
     if option:
         _fail("-o/--option is for --game shengji or mahjong; Dou Dizhu's rules are a preset (--rules)")
@@ -207,7 +207,7 @@ def _seat_bots(bots: str, players: int) -> list[str]:
 
 
 def _selfplay_other(game: str, preset: str | None, option: list[str] | None, seed: int, bots: str, lang: str,
-                    record: Path | None) -> None:
+                    record: Path | None, quiet: bool = False) -> None:
     """``qipai selfplay --game GAME``: one hand of a registered game other than Dou Dizhu, bots in every seat,
     through the game interface; prints the hand's result as ``qipai replay`` does and writes its record."""
     from .bots import get_bot, play_out
@@ -242,7 +242,8 @@ def _selfplay_other(game: str, preset: str | None, option: list[str] | None, see
         _fail(str(e))
     data = g.record()
     for line in replay_lines(data, lang):
-        typer.echo(line)
+        if not (quiet and line.startswith(" ")):  # --quiet: the outcome's own lines, not each trick or payment
+            typer.echo(line)
     if record:
         _write_out(record, data)
         typer.echo(f"record: {record}")

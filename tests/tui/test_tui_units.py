@@ -450,3 +450,13 @@ def test_a_record_that_cannot_be_written_is_one_error_not_a_crash(tmp_path: Path
         check_folder(Path("/proc/qipai-x"))
     check_folder(tmp_path / "new")  # made, written and left empty
     assert (tmp_path / "new").is_dir() and not list((tmp_path / "new").iterdir())
+
+
+def test_a_pasted_line_is_not_echoed_whole_and_full_width_input_reads() -> None:
+    from qipai.tui.reader import LineReader
+
+    h = counts_of(parse_ranks("333445567"))
+    msg = check_play(h, "3" * 2000, None, CLASSIC, "en")[1]
+    assert msg is not None and msg.startswith("You do not hold 3 3") and len(msg) < 200 and "…" in msg
+    reader = LineReader(io.StringIO("３３３４４\nｐａｓｓ\n"))
+    assert reader.readline() == "33344" and reader.readline() == "pass"

@@ -170,10 +170,10 @@ def check_play(
     want = [0] * NUM_RANKS
     for r in ranks:
         want[r] += 1
-    shown = ranks_label(ranks, lang)
+    shown = _cut(ranks_label(ranks, lang))
     missing = [r for r in range(NUM_RANKS) for _ in range(max(0, want[r] - counts[r]))]
     if missing:
-        return None, tr(lang, "err_not_held", cards=shown, missing=ranks_label(missing, lang))
+        return None, tr(lang, "err_not_held", cards=shown, missing=_cut(ranks_label(missing, lang)))
     try:
         readings = classify(tuple(want), rules)
     except ValueError:
@@ -199,3 +199,9 @@ def check_play(
         options = ", ".join(m.label(rules) for m in readings)
         return None, tr(lang, "err_ambiguous", cards=shown, options=options)
     return "play " + readings[0].label(rules), None
+
+
+def _cut(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters for an error line (a pasted run of cards is not echoed whole)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+

@@ -12,6 +12,7 @@ import io
 import os
 import sys
 import time
+import unicodedata
 from typing import IO
 
 from rich.console import Console
@@ -20,6 +21,16 @@ from rich.text import Text
 MAX_LINE = 2000
 """The most characters of a line that are kept (far more than any command); the rest of a longer line is
 read and dropped, so a pasted or piped megabyte neither fills memory nor comes back whole in an error message."""
+
+
+def _normal(line: str) -> str:
+    """Full-width letters, digits and signs (a Chinese input method's full-width mode: ``３Ｓ``, ``ｐａｓｓ``) read as
+    their ASCII selves (Unicode NFKC); Chinese words and suit symbols are unchanged.
+
+    >>> _normal("３３ ｐａｓｓ，大王♥")
+    '33 pass,大王♥'
+    """
+    return unicodedata.normalize("NFKC", line)
 
 
 class LineReader:
@@ -50,7 +61,7 @@ class LineReader:
             rest = line
             while len(rest) == MAX_LINE + 1 and not rest.endswith("\n"):  # drop the rest of a long line
                 rest = self.stream.readline(MAX_LINE + 1)
-            return line.rstrip("\r\n")[:MAX_LINE]
+            return _normal(line.rstrip("\r\n")[:MAX_LINE])
         import select
 
         deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
@@ -79,7 +90,7 @@ class LineReader:
 
     @staticmethod
     def _text(line: bytes) -> str:
-        return line.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE]
+        return _normal(line.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE])
 
 
 def ask_line(console: Console, reader: LineReader, prompt: str, deadline: float | None = None,
