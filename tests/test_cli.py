@@ -100,10 +100,21 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
     no_rules = {k: v for k, v in good.items() if k not in ("rules", "preset")}
     for broken, said in ((no_rules, "names no rules"), ({**good, "first_bidder": "a"}, "bad first_bidder"),
                          ({**good, "first_bidder": 5}, "a seat 0..2, not 5"),
-                         ({**good, "deal": {"hands": ["3"] * 3}}, "bad deal in record: it has no 'kitty'")):
+                         ({**good, "deal": {"hands": ["3"] * 3}}, "bad deal in record: it has no 'kitty'"),
+                         ({**good, "deal": "garbage"}, "bad deal in record: an object with hands and kitty"),
+                         ({**good, "seed": True}, "no integer seed (seed is True)"),
+                         ({**good, "table_points": "x"}, "bad table_points in record: a list of 3 whole numbers"),
+                         ({**good, "actions": [{"seat": True, "action": "pass"}]}, "action 1 is malformed")):
         rec.write_text(json.dumps(broken))
         bad = run("replay", str(rec))
         assert bad.returncode == 2 and said in bad.stderr, (said, bad.stderr)
+    # a byte-order mark (a Windows editor's) is read; a record cut short without an outcome says so at its end
+    rec.write_bytes(b"\xef\xbb\xbf" + json.dumps(good).encode())
+    assert run("replay", str(rec)).returncode == 0
+    cut = {k: v for k, v in good.items() if k != "outcome"} | {"actions": good["actions"][:17]}
+    rec.write_text(json.dumps(cut))
+    out = run("replay", str(rec), "--lang", "en")
+    assert out.returncode == 0 and out.stdout.strip().endswith("after 17 actions: the deal is not over)"), out.stdout
 
 
 def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def _fail(msg: str) -> NoReturn:
 def _read_json(file: Path, what: str = "a JSON game record") -> Any:
     """A JSON file's contents, or a one-line error saying what is wrong with the file."""
     try:
-        text = file.read_bytes().decode("utf-8")
+        text = file.read_bytes().decode("utf-8-sig")  # a byte-order mark (Windows editors) is no error
         return json.loads(text)
     except FileNotFoundError:
         _fail(f"no such file: {file}")
@@ -300,6 +300,9 @@ def replay(
         typer.echo(line)
     for line in describe_outcome(g, lang):
         typer.echo(line)
+    if not g.is_over:  # a record cut short (a deal left unfinished): say so rather than stop mid-trick
+        typer.echo("（记录到此为止，这一局没有打完）" if lang == "zh" else
+                   f"(the record ends here, after {len(data.get('actions') or [])} actions: the deal is not over)")
 
 
 # --- play command (terminal game) ---

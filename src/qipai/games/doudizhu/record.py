@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...core.game import JSON, IllegalAction, apply_step
+from ...core.options import short_repr
 from .cards import Card
 from .rules import Rules, RulesError, preset_name
 
@@ -83,13 +84,20 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     except (RulesError, KeyError, TypeError, ValueError) as e:
         raise RecordError(f"bad rules in record: {e}") from None
     seed = rec.get("seed")
-    if not isinstance(seed, int):
-        raise RecordError("the record has no integer seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"the record has no integer seed (seed is {short_repr(seed)})")
     first = rec.get("first_bidder")
     if first is not None and (not isinstance(first, int) or isinstance(first, bool)
                               or not 0 <= first < rules.players):
         raise RecordError(f"bad first_bidder in record: a seat 0..{rules.players - 1}, not {first!r}")
     deal = rec.get("deal")
+    if deal and not isinstance(deal, Mapping):
+        raise RecordError(f"bad deal in record: an object with hands and kitty, not {short_repr(deal)}")
+    points = rec.get("table_points")
+    if points is not None and (not isinstance(points, list) or len(points) != rules.players or any(
+            not isinstance(x, int) or isinstance(x, bool) for x in points)):
+        raise RecordError(f"bad table_points in record: a list of {rules.players} whole numbers (each seat's "
+                          f"points at the table), not {short_repr(points)}")
     try:
         if deal:
             game = Game.from_deal(rules, deal["hands"], deal["kitty"], first_bidder=rec.get("first_bidder"),
@@ -108,7 +116,7 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
     for i, item in enumerate(actions[:upto] if upto is not None else actions):
         try:
             seat, text = item["seat"], item["action"]
-            if not isinstance(seat, int) or not isinstance(text, str):
+            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(text, str):
                 raise TypeError
             apply_step(game, seat, text)
         except IllegalAction as e:
