@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 from ..cards import RANK_LETTERS
 from ..combos import Move
-from .heuristic import decide_non_play
+from .heuristic import decide_non_play, outside_play
 from .view import action_moves, read_view
 
 INSTALL_HINT = "pip install -e '.[baselines]'"
@@ -299,12 +299,9 @@ class DouZeroBot:
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions`` with the model of this seat's position."""
-        if not legal_actions:
-            raise ValueError("no legal actions to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        if observation.get("phase") != "play":
-            return decide_non_play(observation, legal_actions)
+        easy = outside_play(observation, legal_actions)
+        if easy is not None:
+            return easy
         info, ours = douzero_infoset(observation, legal_actions)
         choice = list(self.agents[info.player_position].act(info))
         for a, cards in zip(ours, info.legal_actions, strict=True):

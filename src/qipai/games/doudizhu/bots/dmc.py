@@ -43,7 +43,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +55,9 @@ from ..cards import NUM_RANKS
 from ..combos import Move
 from ..moves import legal_moves
 from ..rules import Rules
-from .heuristic import HeuristicBot, Situation, choose_play, decide_non_play, situation_of
+from .heuristic import HeuristicBot, Situation, choose_play, outside_play, situation_of
 from .playout import candidates
+from .value import read_weights
 from .view import View, action_moves, counts_of_tokens, read_view
 
 SLOTS = 54
@@ -211,14 +211,7 @@ def load_qnet(path: str | Path | None = None) -> QNet:
     key = str(path) if path is not None else ""
     net = _LOADED.get(key)
     if net is None:
-        if path is None:
-            with resources.files("qipai").joinpath("data", WEIGHTS_FILE).open("rb") as f:
-                data = np.load(f)
-                net = QNet({k: data[k] for k in data.files})
-        else:
-            data = np.load(path)
-            net = QNet({k: data[k] for k in data.files})
-        _LOADED[key] = net
+        net = _LOADED[key] = QNet(read_weights(path, WEIGHTS_FILE))
     return net
 
 
@@ -239,12 +232,9 @@ class DmcBot:
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions``."""
-        if not legal_actions:
-            raise ValueError("no legal actions to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        if observation.get("phase") != "play":
-            return decide_non_play(observation, legal_actions)
+        easy = outside_play(observation, legal_actions)
+        if easy is not None:
+            return easy
         v = read_view(observation)
         if v.players != 3 or v.rules.decks != 1 or v.landlord is None:
             return self._fallback.act(observation, legal_actions)

@@ -311,14 +311,8 @@ class HeuristicBot:
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions`` from what the seat may see."""
-        if not legal_actions:
-            raise ValueError("no legal actions to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        phase = observation.get("phase")
-        if phase == "play":
-            return self._play(observation, legal_actions)
-        return decide_non_play(observation, legal_actions)
+        easy = outside_play(observation, legal_actions)
+        return easy if easy is not None else self._play(observation, legal_actions)
 
     def _play(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         v = read_view(observation)
@@ -360,6 +354,23 @@ def action_for(m: Move | None, moves: dict[str, Move], legal_actions: list[str])
     if "pass" in legal_actions:
         return "pass"
     return min(moves, key=lambda a: (moves[a].main, -moves[a].size))
+
+
+def outside_play(observation: dict[str, Any], legal_actions: list[str]) -> str | None:
+    """What a card-play bot answers without thinking: a ``ValueError`` with no legal action, the only legal
+    action, and outside the play phase the heuristic's bid, double or show; ``None`` when there is a play to
+    choose.
+
+    >>> outside_play({"phase": "play"}, ["pass"]), outside_play({"phase": "play"}, ["pass", "play 3"])
+    ('pass', None)
+    """
+    if not legal_actions:
+        raise ValueError("no legal actions to choose from")
+    if len(legal_actions) == 1:
+        return legal_actions[0]
+    if observation.get("phase") != "play":
+        return decide_non_play(observation, legal_actions)
+    return None
 
 
 def decide_non_play(observation: dict[str, Any], legal_actions: list[str]) -> str:

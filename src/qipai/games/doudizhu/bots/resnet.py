@@ -310,14 +310,11 @@ class DouZeroResNetBot:
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions``: the candidate the position's network values most."""
-        if not legal_actions:
-            raise ValueError("no legal actions to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        if observation.get("phase") != "play":
-            from .heuristic import decide_non_play
+        from .heuristic import outside_play
 
-            return decide_non_play(observation, legal_actions)
+        easy = outside_play(observation, legal_actions)
+        if easy is not None:
+            return easy
         seat = observation["seat"]
         landlord = observation["landlord"]
         z, x, actions = encode(observation, legal_actions, self.bid_vector)

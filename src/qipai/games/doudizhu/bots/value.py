@@ -115,22 +115,25 @@ class ValueNet:
 _LOADED: dict[str, ValueNet] = {}
 
 
-def load_value(path: str | Path | None = None) -> ValueNet:
-    """The committed network (or the one at ``path``), loaded once per process."""
+def read_weights(path: str | Path | None, committed: str) -> dict[str, Any]:
+    """The arrays of an ``.npz`` weights file: ``path``, or the committed ``qipai/data/<committed>``."""
     import numpy as np
 
+    if path is None:
+        with resources.files("qipai").joinpath("data", committed).open("rb") as f:
+            data = np.load(f)
+            return {k: data[k] for k in data.files}
+    data = np.load(path)
+    return {k: data[k] for k in data.files}
+
+
+def load_value(path: str | Path | None = None) -> ValueNet:
+    """The committed network (or the one at ``path``), loaded once per process."""
     key = str(path) if path is not None else ""
     net = _LOADED.get(key)
     if net is None:
-        if path is None:
-            with resources.files("qipai").joinpath("data", WEIGHTS_FILE).open("rb") as f:
-                data = np.load(f)
-                net = ValueNet({k: data[k] for k in data.files})
-        else:
-            data = np.load(path)
-            net = ValueNet({k: data[k] for k in data.files})
-        _LOADED[key] = net
+        net = _LOADED[key] = ValueNet(read_weights(path, WEIGHTS_FILE))
     return net
 
 
-__all__ = ["HIDDEN", "INPUTS", "ValueNet", "load_value", "position_features"]
+__all__ = ["HIDDEN", "INPUTS", "ValueNet", "load_value", "position_features", "read_weights"]
