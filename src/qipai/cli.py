@@ -293,7 +293,7 @@ def replay(
             _fail(f"--review takes a seat 0..{g.players - 1}")
         if not g.is_over:
             _fail("--review needs a finished deal")
-        for line in review_lines(review_deal(data, review, samples=samples)):
+        for line in review_lines(review_deal(data, review, samples=samples), lang):
             typer.echo(line)
         return
     for line in describe_deal(g, lang):

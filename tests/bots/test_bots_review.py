@@ -125,3 +125,30 @@ def test_moves_made_by_auto_play_are_not_blamed_on_the_player() -> None:
     lines = review_lines(rev)
     assert f"({len(auto)} by auto-play, not reviewed)" in lines[0]
     assert sum(1 for x in lines if x.endswith("(auto-play)")) == len(auto)
+
+
+def test_printed_review_in_chinese(tmp_path: Any) -> None:
+    """``qipai replay REC --review 0 --lang zh`` printed English: the review takes the language."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from qipai.cli import app
+
+    g = finished(7)
+    rec = g.record()
+    rev = review_deal(rec, g.landlord or 0, samples=6)
+    en, zh = review_lines(rev), review_lines(rev, "zh")
+    assert review_lines(rev, "en") == en and len(zh) == len(en)
+    assert zh[0].startswith(f"复盘 {rev.seat} 号（地主，") and "个决定" in zh[0] and "抽样牌局" in zh[0]
+    assert zh[1].split() == ["#", "手牌", "要管", "出牌", "最佳", "最佳胜率", "实际胜率", "差值"]
+    assert not any(w in line for line in zh for w in ("review of", "WP best", "biggest swing", "lead", "the bot"))
+    if rev.swings:
+        assert zh[-1].startswith("最大失误：第 ")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    res = CliRunner().invoke(app, ["replay", str(path), "--review", "0", "--lang", "zh", "--samples", "2"])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("复盘 0 号（") and "review of" not in res.output
+    res = CliRunner().invoke(app, ["replay", str(path), "--review", "0", "--lang", "en", "--samples", "2"])
+    assert res.exit_code == 0 and res.output.startswith("review of seat 0 (")

@@ -88,8 +88,8 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
     out = MJ.replay(record).outcome()
     assert out is not None and out["scores"][0] == total
     # the settlement as printed: the scores, every loser's fans and share, the payments
-    scores = re.search(r"Scores: You ([+-]\d+) · Bot 1 \(efficiency\) ([+-]\d+) · Bot 2 \(efficiency\) ([+-]\d+) · "
-                       r"Bot 3 \(efficiency\) ([+-]\d+)", text)
+    scores = re.search(r"Scores: You ([+-]\d+) · Bot 1 \(normal\) ([+-]\d+) · Bot 2 \(normal\) ([+-]\d+) · "
+                       r"Bot 3 \(normal\) ([+-]\d+)", text)
     assert scores is not None, text
     assert [int(x) for x in scores.groups()] == out["scores"]
     if out["exhausted"]:
@@ -147,3 +147,89 @@ def test_chinese_commands_and_leaving_mid_deal(tmp_path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     assert {"seat": 0, "action": "leave"} in record["actions"]
     assert MJ.replay(record).outcome()["left"][0] is True
+
+
+class Answers:
+    """A reader for an in-process table: the typed lines in order, then ``policy(screen since the last read)``
+    (``None``: the end of input, which leaves)."""
+
+    def __init__(self, screen: object, lines: list[str], policy: object = None) -> None:
+        self.screen = screen
+        self.lines = list(lines)
+        self.policy = policy
+        self.seen = 0
+        self.fd = None
+        self.buf = b""
+
+    can_time_out = False
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        self.calls = getattr(self, "calls", 0) + 1
+        assert self.calls < 500, "the table keeps asking"
+        text = self.screen.getvalue()[self.seen:]  # type: ignore[attr-defined]
+        self.seen += len(text)
+        if self.lines:
+            return self.lines.pop(0)
+        answer = self.policy(text) if self.policy is not None else None  # type: ignore[operator]
+        if answer is None:
+            raise EOFError
+        return str(answer)
+
+
+def in_process(lang: str, seed: int, lines: list[str], policy: object = None) -> str:
+    import io
+
+    from rich.console import Console
+
+    from qipai.tui.mahjong import MahjongOptions, MahjongSession
+
+    buf = io.StringIO()
+    s = MahjongSession(MahjongOptions(seed=seed, lang=lang, deals=1, records=None, auto_delay=0),
+                       console=Console(file=buf, width=200, color_system=None, highlight=False, markup=False),
+                       reader=Answers(buf, lines, policy))  # type: ignore[arg-type]
+    assert s.run() == 0
+    return buf.getvalue()
+
+
+def test_refusals_and_the_bots_in_chinese_words() -> None:
+    """With --lang zh a refused action printed the engine's English (不行：you hold no 5m; seat 0 is not ready
+    (上听) and cannot win; discard 哪张牌？); the bots were 电脑1（efficiency）."""
+    out = in_process("zh", 7, ["5M", "hu", "打", "过", "ting 1m", "chi", "peng"])
+    assert "不行：你手里没有 5m" in out
+    assert "不行：还没听牌（上听），不能胡" in out
+    assert "打哪张牌？例如 打 5m" in out
+    assert "不行：轮到你打牌，不能过：请打一张牌" in out
+    assert "不行：门清不可以听牌：要先吃或碰一次才能听" in out
+    assert "不行：吃 是对别人打出的牌说的；现在该你打牌" in out and "不行：碰 是对别人打出的牌说的；现在该你打牌" in out
+    refusals = [line for line in out.splitlines() if "不行：" in line]
+    assert len(refusals) == 6
+    for line in refusals:
+        assert not re.search(r"\b(seat|you|hold|ready|win|discard|claim|turn|the)\b", line), line
+    assert "你的下家是 电脑1号（普通），对家 电脑2号（普通），上家 电脑3号（普通）" in out
+    assert "efficiency" not in out and "电脑1（" not in out
+
+
+def test_the_claim_prompt_and_melds_in_chinese_and_english_verbs_still_work() -> None:
+    """The claim prompt read 你可以：peng · pass（回车：过） and melds [peng 999s]; now 碰 · 过 and [碰 999s],
+    and the English verb typed is still taken."""
+    asked: list[str] = []
+
+    def policy(text: str) -> str | None:
+        m = re.search(r"你可以：(.*?)（回车：过） > $", text)
+        if m is not None:
+            asked.append(m.group(1))
+            return "peng" if "碰" in m.group(1).split(" · ") else ""
+        if len(asked) >= 3:
+            return None
+        turn = re.search(r"打一张牌（例如 (\S+)；", text)
+        return turn.group(1) if turn else ""
+
+    out = in_process("zh", 7, [], policy)
+    assert asked and all(not re.search(r"[a-z]{3,}", a) for a in asked), asked
+    assert "碰 · 过" in asked
+    assert "你 碰 " in out  # "peng" typed in a Chinese table claims
+    assert re.search(r"你的吃碰：\[碰 \S+\]", out) or re.search(r"吃碰 \[碰 \S+\]", out)
+    assert "[peng" not in out and "[chi" not in out
+    en = in_process("en", 7, [], lambda text: None if "Your options" in text else (
+        m.group(1) if (m := re.search(r"Discard a tile \(e\.g\. (\S+);", text)) else ""))
+    assert "Your options: peng · pass (Enter: pass)" in en

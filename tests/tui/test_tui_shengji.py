@@ -149,10 +149,10 @@ def test_chinese_and_nobody_declaring(tmp_path: Path) -> None:
     child.expect(r"你的手牌（54 张）：")
     child.expect(r"叫主（declare 3S）或直接回车不叫 > ")
     child.sendline("叫主 4S")
-    child.expect(r"不能这样出：4S is not a level card: the level is 3\r\n")
+    child.expect(r"不能这样叫主：4♠ 不是级牌：现在打 3\r\n")
     child.sendline("")
     child.expect(r"无人叫主：黑桃为主。")
-    child.expect(r"庄家：(你|机器人 \d)，先出（打 3）。")
+    child.expect(r"庄家：(你|电脑\d号)，先出（打 3）。")
     child.expect(r"第 1 局 · 打 3 · 主 ♠ 黑桃 · 庄家 ")
     child.expect(r"得分：抓分方 0 · 庄家方 0 · 甩牌罚分 0")
     child.expect(r"(你先出|跟 [^\r\n]+（\d+ 张）) > ")
@@ -208,3 +208,79 @@ def test_setup_errors_and_dou_dizhu_unchanged() -> None:
     assert r.exit_code == 2 and "no terminal game 'toy'" in r.output
     r = CliRunner().invoke(app, ["play", "-o", "stake=2"])  # Dou Dizhu takes presets, not options
     assert r.exit_code == 2 and "--option is for --game shengji or mahjong" in r.output
+
+
+def run_in_process(lang: str, typed: list[str], seed: int = 9) -> str:
+    """A one-hand table with the default (rule) bots, the deal at full speed, the lines typed in order (then the
+    end of input, which leaves); everything it printed."""
+    import io
+
+    from rich.console import Console
+
+    from qipai.tui.reader import LineReader
+    from qipai.tui.shengji import ShengjiOptions, ShengjiSession
+
+    buf = io.StringIO()
+    session = ShengjiSession(ShengjiOptions(seed=seed, lang=lang, records=None,
+                                            rules={"hand_limit": "1", "deal_step_ms": "0"}),
+                             console=Console(file=buf, width=200, color_system=None, highlight=False, markup=False),
+                             reader=LineReader(io.StringIO("".join(line + "\n" for line in typed))))
+    assert session.run() == 0
+    return buf.getvalue()
+
+
+TYPED = ["10♥ 10♥ 10♥ 10♥",  # in the final window: no play yet
+         "declare 4S", "d 3S 3S 3S 3S 3S",  # not a level card; more than held
+         "",  # pass: bot 1's 3♦ stands, bot 1 leads A♥ A♥
+         "10♥ 10♥ 10♥ 10♥", "K♥ J♥", "4♠ 4♠"]  # four cards; no pair though one is held; off suit
+
+
+def test_refusals_in_chinese_words_and_the_final_window_is_the_last_chance() -> None:
+    """With --lang zh the engine's English reasons were printed as they were (不能这样出：play 2 cards (the lead
+    has 2), not 4); the final window said the cards were being dealt; the bots were 机器人 1（rule）."""
+    out = run_in_process("zh", TYPED)
+    assert "牌已发完：这是最后叫主/反主的机会" in out and "正在发牌" not in out
+    assert "不能这样叫主：4♠ 不是级牌：现在打 3" in out
+    assert "不能这样叫主：你只有 2 张 3♠，亮不出 5 张" in out
+    assert "不能这样出：张数不对：要出 2 张（首家出了 2 张），不是 4 张" in out
+    assert "不能这样出：要按首家的牌型跟（能出对子、拖拉机的先出）：首家出对子，你的红桃有对子，要出对子" in out
+    assert "不能这样出：有同门的牌必须跟同门：你有 9 张红桃，要出其中 2 张" in out
+    refusals = [line for line in out.splitlines() if "不能这样" in line]
+    assert len(refusals) == 5
+    for line in refusals:
+        assert not re.search(r"\b(the|you|hold|play|cards?|level|not|following|rank)\b", line), line
+    # the bots named as at the Dou Dizhu table
+    assert "对家是电脑2号（普通）。对手：电脑1号（普通）和电脑3号（普通）" in out
+    assert "庄家：电脑1号，先出（打 3）。" in out
+    assert "机器人" not in out and "rule" not in out
+
+
+def test_refusals_in_english_keep_the_engine_s_sentence() -> None:
+    out = run_in_process("en", TYPED)
+    assert "All cards are dealt: this is the last chance to declare or overcall" in out
+    assert "The cards are being dealt" not in out
+    assert "Not allowed: 4S is not a level card: the level is 3" in out
+    assert "Not allowed: play 2 cards (the lead has 2), not 4" in out
+    assert "Not allowed: you hold 9 cards of hearts: play 2 of them" in out
+    assert "your partner is Bot 2 (normal). Opponents: Bot 1 (normal) and Bot 3 (normal)" in out
+
+
+def test_the_deal_still_says_the_cards_are_being_dealt() -> None:
+    """While the cards are dealt (not in the final window) a play is still 'the cards are being dealt'."""
+    import io
+
+    from rich.console import Console
+
+    from qipai.tui.reader import LineReader
+    from qipai.tui.shengji import ShengjiOptions, ShengjiSession
+
+    buf = io.StringIO()
+    s = ShengjiSession(ShengjiOptions(seed=9, lang="zh", records=None, rules={"hand_limit": "1"}),
+                       console=Console(file=buf, width=200, color_system=None, highlight=False, markup=False),
+                       reader=LineReader(io.StringIO("")))
+    s.game = s.FACTORY.new(s.options, 9, s.FACTORY.deal_context(s.options, s.match))  # type: ignore[assignment]
+    assert s.game is not None and s.game.phase == "deal"
+    assert s.deal_command("7S 7S", final=False) is False
+    assert s.deal_command("7S 7S", final=True) is False
+    said = buf.getvalue().splitlines()
+    assert said[0].startswith("正在发牌") and said[1].startswith("牌已发完：这是最后叫主/反主的机会")

@@ -460,3 +460,85 @@ def test_a_pasted_line_is_not_echoed_whole_and_full_width_input_reads() -> None:
     assert msg is not None and msg.startswith("You do not hold 3 3") and len(msg) < 200 and "…" in msg
     reader = LineReader(io.StringIO("３３３４４\nｐａｓｓ\n"))
     assert reader.readline() == "33344" and reader.readline() == "pass"
+
+
+@pytest.mark.parametrize("lang, names, short", [
+    ("zh", ["你", "电脑1号（普通）", "电脑2号（入门）", "电脑3号（随机）"], ["你", "电脑1号", "电脑2号", "电脑3号"]),
+    ("en", ["You", "Bot 1 (normal)", "Bot 2 (easy)", "Bot 3 (random)"], ["You", "Bot 1", "Bot 2", "Bot 3"]),
+])
+def test_shengji_and_mahjong_bots_are_named_as_at_the_dou_dizhu_table(lang: str, names: list[str],
+                                                                     short: list[str], tmp_path: Path) -> None:
+    """They were 机器人 1（rule） and 电脑1（efficiency）: the engine's names and another seat wording."""
+    from qipai.tui.i18n import bot_name as seat_bot_name
+    from qipai.tui.i18n import tr as ddz_tr
+    from qipai.tui.mahjong import MahjongOptions, MahjongSession
+    from qipai.tui.shengji import ShengjiOptions, ShengjiSession
+
+    sj = ShengjiSession(ShengjiOptions(lang=lang, seed=1, records=tmp_path, bots=["rule", "easy", "random"]),
+                        reader=Script([]))
+    mj = MahjongSession(MahjongOptions(lang=lang, seed=1, records=tmp_path, bots=["efficiency", "easy", "random"]),
+                        reader=Script([]))
+    assert sj.names == names and sj.short == short
+    assert mj.names == names
+    assert ddz_tr(lang, "bot", i=1, bot=seat_bot_name("rule", lang)) == names[1]  # the Dou Dizhu table's words
+    assert seat_bot_name("normal", lang) == seat_bot_name("efficiency", lang) == seat_bot_name("rule", lang)
+    assert seat_bot_name("someone", lang) == "someone"
+
+
+@pytest.mark.parametrize("why, zh", [
+    ("a lead must be of one effective suit: AS is in spades, AH is a trump",
+     "首家出的牌要是同一门（主牌算一门）：A♠ 是黑桃；A♥ 是主牌"),
+    ("you hold 3 cards of trumps: play 2 of them", "有同门的牌必须跟同门：你有 3 张主牌，要出其中 2 张"),
+    ("you hold only 1 card of spades (fewer than 2): play it and fill up with other cards",
+     "有同门的牌必须跟同门：你只有 1 张黑桃（不到 2 张），要全部出上，再用别的牌补足"),
+    ("following a P2: your spades can form 2P (rank 2 of its requirement list); 9S 8S 7S 3S does not match",
+     "要按首家的牌型跟（能出对子、拖拉机的先出）：首家出 2 对的拖拉机，你的黑桃能组成 2 个对子，9♠ 8♠ 7♠ 3♠ 不合要求"),
+    ("following a throw with 1 pair: your spades can give 1, so play at least 1 pair",
+     "要按首家的牌型跟（能出对子、拖拉机的先出）：首家甩的牌里有 1 个对子，你的黑桃能出 1 对，至少要出 1 对"),
+    ("throws are off at this table: AS AS KS is not one combination", "本桌不能甩牌：A♠ A♠ K♠ 不是一手牌型"),
+    ("you hold no TH", "手里没有这些牌：你没有 10♥"),
+    ("you hold only 1 B, not 2", "手里没有这些牌：小王 你只有 1 张，不是 2 张"),
+    ("play at least one card", "请至少出一张牌"),
+    ("the cards are being dealt: declare <level cards> or pass", "现在是叫主的时候：只能叫主或不叫"),
+    ("it is the play: play <cards>", "现在是出牌的时候：请出牌"),
+    ("it is seat 2's turn, not seat 0's", "还没轮到你（该 2 号出牌）"),
+    ("jokers cannot be declared", "王不能用来叫主"),
+    ("a declaration shows identical cards: 3S 3H are not", "叫主要亮相同的牌：3♠ 3♥ 不是相同的牌"),
+    ("your declaration stands: you may not overcall yourself", "你的叫主还在：不能自己反自己"),
+    ("the standing declaration shows 2 cards: an overcall needs more than 2", "现在的叫主亮了 2 张：反主要多于 2 张"),
+    ("declare shows 1 to 4 identical level cards (level T), e.g. declare TS",
+     "叫主要亮 1 到 4 张相同的级牌（打 10），例如 declare TS"),
+    ("something the table has no words for", "规则不允许（something the table has no words for）"),
+])
+def test_shengji_reasons_in_chinese(why: str, zh: str) -> None:
+    from qipai.tui.shengji.reasons import reason_words
+
+    assert reason_words("zh", why) == zh
+    assert reason_words("en", why) == why
+
+
+@pytest.mark.parametrize("why, zh", [
+    ("you hold no Z", "你手里没有 Z"),
+    ("seat 0 is not ready (上听) and cannot win", "还没听牌（上听），不能胡"),
+    ("5m does not win for seat 0", "5m 不能让你胡"),
+    ("discarding 5m does not leave a ready hand", "打 5m 后还没听牌，不能听"),
+    ("ting needs a meld: a closed hand cannot be ready (门清不可以听牌)", "门清不可以听牌：要先吃或碰一次才能听"),
+    ("a claim window is open on 3p: claim it or pass", "别人刚打出 3p：要吃、碰、胡就说，不要就过"),
+    ("seat 0 is ready: his hand is frozen and he can only win", "你已听牌：手牌不能再动，只能胡"),
+    ("the discard is 5m, not 6m", "打出的是 5m，不是 6m"),
+    ("a fourth meld is not allowed (不能手把一)", "不能吃碰第四次（不能手把一）"),
+    ("seat 0 does not hold two 9s", "你手里没有两张 9s，不能碰"),
+    ("several sequences are possible: name one, e.g. chi 345m, chi 456m",
+     "有几种吃法：说明吃哪一组，例如 吃 345m、吃 456m"),
+    ("chi 456m does not contain the discard 7m", "吃 456m 里没有打出的 7m"),
+    ("pass answers a claim window or an offered win; on your turn discard a tile", "轮到你打牌，不能过：请打一张牌"),
+    ("seat 0 declined a win and may not win on a discard before his next draw",
+     "你刚过了胡：自己再摸牌以前不能胡别人打的牌"),
+    ("only seat 2 (the next seat) may chow without 听 (chi … ting)", "只有下家能直接吃；别家要吃就得吃听（吃听 456m）"),
+    ("something the table has no words for", "规则不允许（something the table has no words for）"),
+])
+def test_mahjong_reasons_in_chinese(why: str, zh: str) -> None:
+    from qipai.tui.mahjong.reasons import reason_words
+
+    assert reason_words("zh", why) == zh
+    assert reason_words("en", why) == why

@@ -6,7 +6,8 @@ carried from deal to deal by the factory, as the server does.
 
 - **Your turn**: type the tile to discard (``5m``, ``7p``, ``9s``, ``Z``; ``打 5m``), ``ting 5m`` (``听 5m``) to
   discard and declare ready, ``hu`` (``胡``) to win where the rules ask.  A refused action gets the engine's
-  reason and the question again.
+  reason (in Chinese words at a Chinese table, :mod:`.reasons`) and the question again; a Chinese table offers
+  its choices as 碰 · 吃 456m · 过 (the English verbs are still read).
 - **A claim window** on another seat's discard asks you only when you may claim: ``chi 456m`` (``吃``; the tiles
   may be left out when only one chow is possible), ``peng`` (``碰``), ``chi 456m ting`` / ``ct`` (``吃听``),
   ``peng ting`` / ``pt`` (``碰听``), ``hu``, or ``pass`` (``过``, Enter).
@@ -34,9 +35,11 @@ from ...games.mahjong.factory import FACTORY
 from ...games.mahjong.state import MahjongGame
 from ...games.mahjong.tiles import TileError, parse_tile
 from ...games.mahjong.tiles import tile_name as tn
+from ..i18n import bot_name
 from ..reader import LineReader
 from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
-from .view import event_line, hand_text, settlement_lines, table_lines
+from .reasons import reason_words
+from .view import action_words, event_line, hand_text, settlement_lines, table_lines
 from .words import tr
 
 GAME = "mahjong"
@@ -127,6 +130,8 @@ class MahjongSession(BotTable):
                  reader: LineReader | None = None) -> None:
         super().__init__(opts, tr, console, reader)
         self.opts: MahjongOptions = opts
+        self.names = [tr(self.lang, "you")] + [tr(self.lang, "bot", i=i, bot=bot_name(n, self.lang))
+                                               for i, n in enumerate(self.bot_kinds, start=1)]
         self.deals_played = 0
         self.game: MahjongGame | None = None
         self.shown = 0
@@ -234,15 +239,15 @@ class MahjongSession(BotTable):
         legal = g.legal_actions(HUMAN)
         if obs["phase"] == "claim":
             d = obs["discard"]
-            prompt = tr(lang, "prompt_claim", name=self.names[d["seat"]], tile=d["tile"], opts=" · ".join(legal))
+            prompt = tr(lang, "prompt_claim", name=self.names[d["seat"]], tile=d["tile"], opts=self.options_text(legal))
         elif obs.get("must") in ("win", "dailou"):
             prompt = tr(lang, "prompt_win")
         elif obs.get("must") == "ting":
-            prompt = tr(lang, "prompt_ting", opts=" · ".join(legal))
+            prompt = tr(lang, "prompt_ting", opts=self.options_text(legal))
         else:
             tings = [a for a in legal if a.startswith("ting ")]
             if tings:
-                self.out(tr(lang, "ting_can", opts=" · ".join(tings)), style="green")
+                self.out(tr(lang, "ting_can", opts=self.options_text(tings)), style="green")
             example = obs["drawn"] or hand_text(obs["hand"]).split()[-1]
             prompt = tr(lang, "prompt_turn", example=example)
         limit = (self.opts.timer_seconds or g.time_limit(HUMAN)) if self.timer else None
@@ -262,10 +267,14 @@ class MahjongSession(BotTable):
                 continue
             err = g.check(action, HUMAN)
             if err is not None:
-                self.error(tr(lang, "refused", reason=err))
+                self.error(tr(lang, "refused", reason=reason_words(lang, err)))
                 continue
             g.apply(action, HUMAN)
             return
+
+    def options_text(self, actions: list[str]) -> str:
+        """The actions offered, as the player reads (and may type) them: ``peng · pass`` (``碰 · 过``)."""
+        return " · ".join(action_words(a, self.lang) for a in actions)
 
     def action_for(self, line: str, obs: dict[str, Any], legal: list[str]) -> str | None:
         """The action a typed line means now, or ``None`` (a table command was done, or an error said)."""
@@ -293,14 +302,15 @@ class MahjongSession(BotTable):
             if len(chis) == 1:
                 return chis[0]
             if chis:
-                self.error(tr(lang, "err_which_chi", opts=" · ".join(chis)))
+                self.error(tr(lang, "err_which_chi", opts=self.options_text(chis)))
                 return None
             return name  # the engine says why not
         if name in ("tile", "discard", "ting"):
             parts = rest.split()
             tile = read_tile(parts[0]) if parts else None
             if tile is None:
-                self.error(tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=name))
+                verb = action_words("discard" if name == "tile" else name, lang)
+                self.error(tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=verb))
                 return None
             if name == "ting":
                 extra = ""

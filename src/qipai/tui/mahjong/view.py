@@ -15,8 +15,30 @@ def hand_text(hand: str) -> str:
     return " ".join(tn(k) for k in sorted(parse_tiles(hand))) if hand else ""
 
 
-def melds_text(melds: list[dict[str, Any]]) -> str:
-    return " ".join(f"[{m['type']} {m['tiles']}]" for m in melds) or "-"
+VERBS_ZH = {"chi": "吃", "peng": "碰", "hu": "胡", "pass": "过", "ting": "听", "discard": "打", "zhidui": "支对"}
+"""The engine's verbs as a Chinese player reads (and may type) them."""
+
+
+def action_words(action: str, lang: str) -> str:
+    """An engine action as the player reads it: in English as it is; in Chinese with the verbs the table also
+    reads when typed (``chi 456m ting`` → ``吃听 456m``, ``ting 5m zhidui 7p`` → ``听 5m 支对 7p``).
+
+    >>> [action_words(a, "zh") for a in ("peng", "peng ting", "chi 456m ting", "pass", "ting 5m zhidui 7p")]
+    ['碰', '碰听', '吃听 456m', '过', '听 5m 支对 7p']
+    >>> action_words("chi 456m ting", "en")
+    'chi 456m ting'
+    """
+    if lang != "zh":
+        return action
+    words = action.split()
+    if len(words) >= 2 and words[0] in ("chi", "peng") and words[-1] == "ting":
+        words = [VERBS_ZH[words[0]] + VERBS_ZH["ting"], *words[1:-1]]
+    return " ".join(VERBS_ZH.get(w, w) for w in words)
+
+
+def melds_text(melds: list[dict[str, Any]], lang: str = "en") -> str:
+    """``[peng 999s] [chi 456m]`` (``[碰 999s] [吃 456m]`` in Chinese), ``-`` for none."""
+    return " ".join(f"[{action_words(m['type'], lang)} {m['tiles']}]" for m in melds) or "-"
 
 
 def table_lines(obs: dict[str, Any], names: list[str], lang: str, me: int) -> list[str]:
@@ -28,7 +50,7 @@ def table_lines(obs: dict[str, Any], names: list[str], lang: str, me: int) -> li
         lines.append(tr(lang, "river_of", name=names[s], n=obs["concealed"][s], ready=ready,
                         river=" ".join(obs["rivers"][s]) or "-"))
         if obs["melds"][s]:
-            lines.append("  " + tr(lang, "melds_of", name=names[s], melds=melds_text(obs["melds"][s])))
+            lines.append("  " + tr(lang, "melds_of", name=names[s], melds=melds_text(obs["melds"][s], lang)))
     lines.append(tr(lang, "river_of", name=names[me], n=obs["concealed"][me],
                     ready=tr(lang, "ready_mark") if obs["ready"][me] else "", river=" ".join(obs["rivers"][me]) or "-"))
     lines.append(tr(lang, "wall", n=obs["wall"]))
@@ -37,7 +59,7 @@ def table_lines(obs: dict[str, Any], names: list[str], lang: str, me: int) -> li
     elif obs.get("bao_set"):
         lines.append(tr(lang, "bao_set"))
     if obs["melds"][me]:
-        lines.append(tr(lang, "melds", melds=melds_text(obs["melds"][me])))
+        lines.append(tr(lang, "melds", melds=melds_text(obs["melds"][me], lang)))
     line = tr(lang, "your_hand", hand=hand_text(obs.get("hand", "")))
     if obs.get("drawn"):
         line += tr(lang, "drawn", tile=obs["drawn"])

@@ -8,8 +8,9 @@ carried from hand to hand by the factory, exactly as the server does.
   declaration window that the bots answer at once and that closes when its time is up.  Whenever you get a level
   card the table says which declaration you could make; type ``declare 3S 3S`` (or ``d 3S 3S``) at any moment and
   it lands in the window open then.  After the last card the final window waits for you (Enter passes).
-- **The play**: type the cards (``7S 7S 8S 8S``); a play the rules refuse gets the engine's reason in one line and
-  the question again.  ``hint`` suggests plays (the rule bot's choice first), Enter plays the one shown.
+- **The play**: type the cards (``7S 7S 8S 8S``); a play the rules refuse gets the engine's reason in one line
+  (in Chinese words at a Chinese table, :mod:`.reasons`) and the question again.  ``hint`` suggests plays (the
+  rule bot's choice first), Enter plays the one shown.
 - **Auto-play** (``auto``) plays for you with the table's auto-play bot (``auto_play``: ``passive`` or ``smart``)
   and waits ``auto_delay`` seconds at each of your turns for you to type ``auto`` again.  With a timer a play not
   made in time is a ``timeout``: the engine plays the lowest legal play and auto-play starts (§9.2); a window's
@@ -37,8 +38,10 @@ from ...core.game import GameFactory, IllegalAction
 from ...games.shengji.cards import card
 from ...games.shengji.factory import FACTORY
 from ...games.shengji.game import ShengjiGame
+from ..i18n import bot_name
 from ..reader import LineReader
 from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
+from .reasons import reason_words
 from .view import (
     cards_plain,
     cards_text,
@@ -148,8 +151,9 @@ class ShengjiSession(BotTable):
         self.opts: ShengjiOptions = opts
         lang = self.lang
         self.advisor = get_bot("rule", self.seed * 31 + 11, game=GAME)
-        self.short = [tr(lang, "you")] + [tr(lang, "bot", i=i, bot=n).split(" (")[0].split("（")[0]
+        self.names = [tr(lang, "you")] + [tr(lang, "bot", i=i, bot=bot_name(n, lang))
                                           for i, n in enumerate(self.bot_kinds, start=1)]
+        self.short = [tr(lang, "you")] + [tr(lang, "bot_short", i=i) for i in range(1, 4)]
         self.teams = [f"{tr(lang, 'team_a')} ({self.short[0]}+{self.short[2]})",
                       f"{tr(lang, 'team_b')} ({self.short[1]}+{self.short[3]})"]
         self.history: list[HandSummary] = []
@@ -285,7 +289,7 @@ class ShengjiSession(BotTable):
                 return False
             err = g.check("declare " + cards, HUMAN)
             if err is not None:
-                self.error(tr(self.lang, "refused", reason=err))
+                self.error(tr(self.lang, "refused_declare", reason=reason_words(self.lang, err)))
                 return False
             g.apply("declare " + cards, HUMAN)
             self.flush()
@@ -304,7 +308,7 @@ class ShengjiSession(BotTable):
         elif name in ("help", "history", "last"):
             self.info(name)
         elif name != "empty":
-            self.error(tr(self.lang, "err_phase"))
+            self.error(tr(self.lang, "err_final" if final else "err_phase"))
         return False
 
     def final_phase(self) -> None:
@@ -476,12 +480,12 @@ class ShengjiSession(BotTable):
         return ""
 
     def apply_human(self, action: str) -> bool:
-        """Apply the human's play; a refusal is the engine's reason, in one line."""
+        """Apply the human's play; a refusal is the engine's reason in one line (in Chinese: in Chinese words)."""
         g = self.game
         assert g is not None
         err = g.check(action, HUMAN)
         if err is not None:
-            self.error(tr(self.lang, "refused", reason=err))
+            self.error(tr(self.lang, "refused", reason=reason_words(self.lang, err)))
             return False
         g.apply(action, HUMAN)
         return True

@@ -148,32 +148,81 @@ def review_deal(record: Mapping[str, Any], seat: int, *, samples: int = 200, see
     return Review(seat, roles[seat], won[seat], samples, decisions)
 
 
-def review_lines(review: Review) -> list[str]:
-    """The review as text, one line per decision (``qipai replay --review SEAT``)."""
-    role = review.role or "-"
-    result = {True: "won", False: "lost", None: "-"}[review.won]
+_WORDS = {
+    "en": {
+        "head": "review of seat {seat} ({role}, {result}): {n} decisions",
+        "head_auto": " ({auto} by auto-play, not reviewed)",
+        "head_tail": ", {marked} mistakes (? costs at least {mistake:.2f}, ?? at least {blunder:.2f}; ! the only good "
+                     "move found); win probability estimated over {samples} sampled deals per decision",
+        "won": "won", "lost": "lost",
+        "landlord": "landlord", "farmer": "farmer",
+        "col_hand": "hand", "col_beat": "to beat", "col_played": "played", "col_best": "best",
+        "col_wp_best": "WP best", "col_wp_played": "WP played", "col_swing": "swing",
+        "lead": "lead", "bid": "bid", "double": "double", "show": "show",
+        "auto": " (auto-play)",
+        "worst": "biggest swing: action {i}, {played} ({swing:+.2f}); the bot preferred {best}",
+    },
+    "zh": {
+        "head": "复盘 {seat} 号（{role}，{result}）：{n} 个决定",
+        "head_auto": "（{auto} 个由托管做出，不复盘）",
+        "head_tail": "，{marked} 个失误（? 至少损失 {mistake:.2f}，?? 至少 {blunder:.2f}；! 是找到的唯一好棋）；"
+                     "每个决定的胜率按 {samples} 个抽样牌局估计",
+        "won": "赢", "lost": "输",
+        "landlord": "地主", "farmer": "农民",
+        "col_hand": "手牌", "col_beat": "要管", "col_played": "出牌", "col_best": "最佳",
+        "col_wp_best": "最佳胜率", "col_wp_played": "实际胜率", "col_swing": "差值",
+        "lead": "先出", "bid": "叫分", "double": "加倍", "show": "亮牌",
+        "auto": "（托管）",
+        "worst": "最大失误：第 {i} 步 {played}（{swing:+.2f}）；电脑更想出 {best}",
+    },
+}
+"""The review's words (``qipai replay --review SEAT --lang``); the moves stay in the record's notation."""
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text`` (Chinese characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * max(0, width - _width(text)) + text
+
+
+def review_lines(review: Review, lang: str = "en") -> list[str]:
+    """The review as text, one line per decision (``qipai replay --review SEAT``), in ``lang`` (``en`` or ``zh``:
+    the header, the column names, the phases and the closing line; the moves are in the record's notation)."""
+    w = _WORDS.get(lang, _WORDS["en"])
+    role = w.get(review.role, review.role) if review.role else "-"
+    result = {True: w["won"], False: w["lost"], None: "-"}[review.won]
     marked = len(review.swings)
     auto = sum(1 for d in review.decisions if d.auto)
-    lines = [f"review of seat {review.seat} ({role}, {result}): {len(review.decisions)} decisions"
-             + (f" ({auto} by auto-play, not reviewed)" if auto else "")
-             + f", {marked} mistakes (? costs at least {MISTAKE:.2f}, ?? at least {BLUNDER:.2f}; ! the only good "
-             f"move found); win probability estimated over {review.samples} sampled deals per decision",
-             f"{'#':>3}  {'hand':<20} {'to beat':<12} {'played':<18} {'best':<18} {'WP best':>7} {'WP played':>9} "
-             f"{'swing':>6}"]
+    wb, wp, ws = (max(n, _width(w[k])) for n, k in ((7, "col_wp_best"), (9, "col_wp_played"), (6, "col_swing")))
+    lines = [w["head"].format(seat=review.seat, role=role, result=result, n=len(review.decisions))
+             + (w["head_auto"].format(auto=auto) if auto else "")
+             + w["head_tail"].format(marked=marked, mistake=MISTAKE, blunder=BLUNDER, samples=review.samples),
+             f"{'#':>3}  {_left(w['col_hand'], 20)} {_left(w['col_beat'], 12)} {_left(w['col_played'], 18)} "
+             f"{_left(w['col_best'], 18)} {_right(w['col_wp_best'], wb)} {_right(w['col_wp_played'], wp)} "
+             f"{_right(w['col_swing'], ws)}"]
     for d in review.decisions:
         hand = d.hand if len(d.hand) <= 20 else d.hand[:19] + "…"
-        beat = d.trick or ("lead" if d.phase == "play" else d.phase)
+        beat = d.trick or (w["lead"] if d.phase == "play" else w.get(d.phase, d.phase))
         if d.wp_before is None:
-            lines.append(f"{d.index + 1:>3}  {hand:<20} {beat:<12} {d.played:<18}" + (" (auto-play)" if d.auto else ""))
+            lines.append(f"{d.index + 1:>3}  {hand:<20} {_left(beat, 12)} {d.played:<18}"
+                         + (w["auto"] if d.auto else ""))
             continue
         assert d.wp_after is not None and d.swing is not None
         best = "=" if d.best == d.played else str(d.best)
-        lines.append(f"{d.index + 1:>3}  {hand:<20} {beat:<12} {d.played:<18} {best:<18} {d.wp_before:>7.2f} "
-                     f"{d.wp_after:>9.2f} {d.swing:>+6.2f} {d.mark}".rstrip())
+        lines.append(f"{d.index + 1:>3}  {hand:<20} {_left(beat, 12)} {d.played:<18} {best:<18} "
+                     f"{d.wp_before:>{wb}.2f} {d.wp_after:>{wp}.2f} {d.swing:>+{ws}.2f} {d.mark}".rstrip())
     if review.swings:
         worst = review.swings[0]
-        lines.append(f"biggest swing: action {worst.index + 1}, {worst.played} ({worst.swing:+.2f}); "
-                     f"the bot preferred {worst.best}")
+        lines.append(w["worst"].format(i=worst.index + 1, played=worst.played, swing=worst.swing, best=worst.best))
     return lines
 
 
