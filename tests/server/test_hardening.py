@@ -428,3 +428,19 @@ async def store_rows(store: Any, deal_id: int) -> list[dict[str, Any]]:
     async with store.sessions() as s:
         rows = (await s.scalars(select(DealPlayer).where(DealPlayer.deal_id == deal_id))).all()
         return [{"seat": r.seat, "user_id": r.user_id, "delta": r.delta} for r in rows]
+
+
+async def test_every_body_refuses_a_field_its_endpoint_does_not_take(server: LiveServer) -> None:
+    """A misspelt field is an error that names it, not silently the default (match registration once took
+    ``{"extra": 1}`` and registered)."""
+    c = await Client.register(server, "fields-user")
+    async with c.api() as h:
+        for path, data in (("/api/quick-match", {"room": "classic-1", "rom": 1}),
+                           ("/api/relief", {"game": "doudizhu", "games": 1}),
+                           ("/api/password", {"old": "x" * 8, "new": "y" * 8, "again": "y" * 8}),
+                           ("/api/login", {"name": "fields-user", "password": "x" * 8, "remember": True}),
+                           ("/api/register", {"name": "someone-else", "password": "x" * 8, "email": "a@b"}),
+                           ("/api/matches/anything/register", {"extra": 1})):
+            r = await h.post(path, json=data)
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field", (path, r.text)
+            assert r.json()["error"]["params"]["field"] in ("rom", "games", "again", "remember", "email", "extra")

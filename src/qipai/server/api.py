@@ -210,6 +210,7 @@ async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
 async def register(request: Request) -> Response:
     check_rate(request)
     data = await body(request)
+    only_fields(data, "name", "password")
     name = auth.check_name(field(data, "name", str))
     password = field(data, "password", str)
     auth.check_password(password)
@@ -226,6 +227,7 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     check_rate(request)
     data = await body(request)
+    only_fields(data, "name", "password")
     name = field(data, "name", str).strip()[:64]
     password = field(data, "password", str)[:256]
     lobby = lobby_of(request)
@@ -285,6 +287,7 @@ async def change_password(request: Request) -> Response:
     check_rate(request)
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "old", "new")
     old = field(data, "old", str)[:256]
     new = field(data, "new", str)
     auth.check_password(new)
@@ -316,6 +319,7 @@ async def relief(request: Request) -> Response:
     """救济: ``{"game": ...}`` — points for a player below every room's minimum, once a day."""
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "game")
     game = field(data, "game", str, required=False) or "doudizhu"
     if game not in game_names():
         raise ApiError("unknown_game", f"no game {game[:32]!r}", 404, game=game[:32])
@@ -516,6 +520,7 @@ async def check_action(request: Request) -> Response:
     """``{"action": ...}``: would the user's seat at this table be allowed this action now?  (Any game.)"""
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "action")
     action = field(data, "action", str)
     if len(action) > 400:
         raise ApiError("too_large", "an action is at most 400 characters", 413)
@@ -537,6 +542,7 @@ def _seated(lobby: Lobby, user_id: int, where: Table | RemoteSeat, seat: int) ->
 async def quick_match(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "room")
     lobby = lobby_of(request)
     where, seat = await lobby.quick_match(user.id, field(data, "room", str))
     return _seated(lobby, user.id, where, seat)
@@ -716,6 +722,7 @@ async def match_register(request: Request) -> Response:
     partner confirms (``{"captain": user_id}``), which registers the team."""
     user = await need_user(request)
     data = await body(request)
+    only_fields(data, "partner", "captain")
     partner, captain = data.get("partner"), data.get("captain")
     for name, v in (("partner", partner), ("captain", captain)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
