@@ -99,10 +99,12 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     expect(row.locator('[data-action="withdraw"]')).to_be_visible()
     expect(row.locator("td.entrants")).to_have_text("1 / 9")
     assert points(page) == 900
+    expect(page.locator("#userbox .upts")).to_have_text("900")  # the header follows the fee
     row.locator('[data-action="withdraw"]').click()
     expect(row.locator('[data-action="register"]')).to_be_visible()
     expect(row.locator("td.entrants")).to_have_text("0 / 9")
     assert points(page) == 1000
+    expect(page.locator("#userbox .upts")).to_have_text("1000")
     # the match card with its standings, then register from it
     row.locator("a").click()
     card = page.locator(f'section.match[data-match="{mid}"]')
@@ -146,6 +148,10 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     # the only human takes the whole pool (1 paying × 100 × 90 %) whatever its place; bots take none
     expect(me.locator("td.prize")).to_have_text("90")
     assert points(page) == 900 + 90
+    expect(page.locator("#userbox .upts")).to_have_text("990")  # the prize shows in the header, no reload
+    # the bots are told apart: 电脑1 … 电脑8, each its own number
+    bots = card.locator("table.standings tbody tr:not(.me) td.name").all_inner_texts()
+    assert sorted(bots) == sorted(f"电脑{i}" for i in range(1, 9)), bots
     # the card lists the deals we played there, each with its table and our score; one opens as a replay
     uid = page.evaluate("() => window.qipai.store.user.id")
     ours = httpx.get(f"{server.url}/api/matches/{mid}/deals").json()["deals"]
@@ -256,4 +262,107 @@ def test_the_card_read_after_a_push_wins_over_that_push(browser: Browser, server
     page.wait_for_function(f"() => performance.getEntriesByType('resource').filter(e => e.name.endsWith("
                            f"'/api/matches/{mid}')).length > {reads}")
     expect(card.locator(".match-phase")).to_have_attribute("data-phase", "registration")
+    assert not errors, errors
+
+
+def test_the_match_list_fits_a_phone(browser: Browser, server: ThreadServer) -> None:
+    """On a 390 px phone every match of the list shows whole: its register button is inside the window and
+    works (a table of six unwrapped cells once pushed it off the screen, the page not scrolling)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", is_mobile=True, has_touch=True)
+    ctx.add_init_script("localStorage.setItem('qipai.lang', 'zh')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    sign_up(page, server.url, "phone-user")
+    create_match(server, {"name": "周末斗地主大奖赛（长长的比赛名字也要折行）", "game": "ddz3",
+                          "entry": {"start": "when_full", "max_entrants": 300, "fee": 20},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    page.goto(f"{server.url}/#/matches")
+    rows = page.locator('.panel[data-status="open"] tr[data-match]')
+    expect(rows).to_have_count(2)
+    shot(page, "matches-phone.png")
+    for i in range(rows.count()):
+        btn = rows.nth(i).locator('[data-action="register"]')
+        expect(btn).to_be_visible()
+        box = btn.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, width
+    row = rows.first
+    row.locator('[data-action="register"]').click()
+    expect(row.locator('[data-action="withdraw"]')).to_be_visible()
+    expect(row.locator("td.entrants")).to_contain_text("1 /")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_quit_asks_first_keeps_the_fee_and_the_profile_says_what_came_back(browser: Browser,
+                                                                           server: ThreadServer) -> None:
+    """Withdrawing before the start gives the fee back (the header at once, the profile says so); quitting a
+    running match asks first — the fee stays, the seat plays on in auto-play — and says it quit, not withdrew.
+    The standings number the bots."""
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "quitter")
+    upts = page.locator("#userbox .upts")
+    expect(upts).to_have_text("1000")
+    page.locator('[data-nav="matches"]').click()
+    row = page.locator('.panel[data-status="open"] tr[data-match]')
+    expect(row).to_have_count(1)
+    pool = row.get_attribute("data-match")
+    row.locator('[data-action="register"]').click()
+    expect(upts).to_have_text("900")
+    row.locator('[data-action="withdraw"]').click()
+    expect(page.locator('#toasts .toast[data-key="match-withdraw"]')).to_have_text("已退出")
+    expect(upts).to_have_text("1000")
+    # a match to quit: three entrants, one table, many deals (it runs while the test looks)
+    definition: dict[str, object] = {"name": "quit-me", "game": "ddz3",
+                                     "entry": {"start": "when_full", "max_entrants": 3, "fee": 20},
+                                     "stages": [{"format": "fixed", "rounds": [{"deals": 60}]}]}
+    mid = create_match(server, definition)
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    expect(upts).to_have_text("980")
+    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 2}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 200, r.text
+    expect(page.locator(".tablev.live")).to_be_visible(timeout=20_000)
+    card = open_card(page, server, mid)
+    expect(card.locator('.match-phase[data-phase="running"]')).to_be_visible()
+    bots = card.locator("table.standings tbody tr:not(.me) td.name")
+    expect(bots).to_have_count(2)
+    assert sorted(bots.all_inner_texts()) == ["电脑1", "电脑2"], bots.all_inner_texts()
+
+    def me() -> dict[str, object]:
+        got: dict[str, object] = page.evaluate(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.me)")
+        return got
+
+    # 退赛 asks first, saying what it costs; 取消 changes nothing
+    quit_btn = card.locator('[data-action="withdraw"]')
+    expect(quit_btn).to_have_text("退赛")
+    quit_btn.click()
+    dialog = page.locator("#match-quit-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("报名费不退还")
+    expect(dialog).to_contain_text("托管")
+    dialog.locator('[data-action="cancel-quit"]').click()
+    expect(dialog).to_have_count(0)
+    assert me()["quitting"] is False
+    card.locator('[data-action="withdraw"]').click()
+    page.locator('#match-quit-dialog [data-action="confirm-quit"]').click()
+    expect(page.locator('#toasts .toast[data-key="match-withdraw"]')).to_have_text("已退赛")
+    page.wait_for_function(f"() => fetch('/api/matches/{mid}').then(r => r.json()).then(m => m.me)")
+    quit_state = me()
+    assert quit_state["quitting"] is True or quit_state["status"] == "withdrawn", quit_state
+    expect(upts).to_have_text("980")  # no refund
+    # the profile: the pool match's fee came back, the quit match's did not
+    page.goto(f"{server.url}/#/profile")
+    refunded = page.locator(f'.my-matches tr[data-match="{pool}"] td.fee')
+    expect(refunded).to_have_text("100（已退还）")
+    expect(refunded).to_have_attribute("data-refunded", "1")
+    kept = page.locator(f'.my-matches tr[data-match="{mid}"] td.fee')
+    expect(kept).to_have_text("20")
+    expect(kept).to_have_attribute("data-refunded", "0")
+    page.locator("#langbtn").click()
+    expect(page.locator(f'.my-matches tr[data-match="{pool}"] td.fee')).to_have_text("100 (refunded)")
     assert not errors, errors

@@ -3,7 +3,7 @@
 import { h, add, fill, clear, api, toast } from "./util.js";
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, subscribe, resetTable, setUser, sendPrefs } from "./store.js";
+import { store, subscribe, resetTable, setUser, sendPrefs, refreshUser } from "./store.js";
 import { loadGames, gameInfo, loadView } from "./games.js";
 import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage } from "./pages.js";
@@ -186,7 +186,8 @@ function loggedIn(user) {
 }
 
 subscribe((what, msg) => {
-  if (what === "welcome" || what === "deal_over") renderHeader();
+  if (what === "welcome" || what === "deal_over" || what === "user") renderHeader();
+  if (what === "user") return;
   if (what === "joined") {
     if (route !== "/table") go("#/table");
     else frame?.update(model());
@@ -242,7 +243,8 @@ subscribe((what, msg) => {
   }
 });
 
-// match notices (比赛): started, out (eliminated or withdrawn), advanced, over — wherever the player is
+// match notices (比赛): started, out (eliminated or withdrawn), advanced, over — wherever the player is; the
+// header's points read again when a match pays or refunds
 conn.on((msg) => {
   if (msg.type !== "match_event" || !store.user) return;
   const ev = msg.event || {};
@@ -252,6 +254,9 @@ conn.on((msg) => {
   else if (ev.type === "stage_over" && mine(ev.advancing)) toast(t("match_notice_advanced"), "info", 4000, "match");
   else if (ev.type === "match_over") toast(t("match_notice_over"), "info", 5000, "match");
   else if (ev.type === "team_invite") toast(t("match_notice_invite", { name: displayName(ev.name) }), "info", 8000, "match");
+  // the points the header shows moved outside any table: prizes paid at the end, fees refunded (a cancelled
+  // match, or one's entry removed at the start)
+  if (ev.type === "match_over" || ev.type === "match_cancelled" || (ev.type === "removed" && mine([ev.entrant]))) refreshUser();
 });
 
 conn.onStatus((s) => {

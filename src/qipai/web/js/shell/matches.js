@@ -1,9 +1,9 @@
 // The match lobby (比赛): matches upcoming, open for registration, running and finished; register and withdraw;
 // a match's live standings (pushed over the WebSocket with match_watch) with one's own line marked.
-import { h, fill, api, toast, fmtDelta } from "./util.js";
+import { h, fill, api, toast, modal, fmtDelta } from "./util.js";
 import { t, displayName, errorText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, spectate } from "./store.js";
+import { store, spectate, refreshUser } from "./store.js";
 
 const STATUSES = ["open", "upcoming", "running", "finished"];
 
@@ -18,18 +18,44 @@ function fmtStart(m) {
 function buttons(m, refresh) {
   const act = async (what) => {
     try {
-      await api("POST", `matches/${encodeURIComponent(m.id)}/${what}`);
-      toast(t(what === "register" ? "match_registered" : "match_withdrawn"));
+      const r = await api("POST", `matches/${encodeURIComponent(m.id)}/${what}`);
+      // a withdrawal before the start is refunded (``removed``); once the match runs it is a quit (``quitting``)
+      const key = what === "register" ? "match_registered" : r && r.status && r.status !== "removed" ? "match_quit_done" : "match_withdrawn";
+      toast(t(key), "info", 3500, "match-" + what);
     } catch (ex) {
       toast(errorText(ex.code, ex.params), "error", 5000);
     }
+    refreshUser(); // the fee was taken or given back: the header's points
     refresh();
   };
+  // 退赛 once the match runs: the fee stays with the match and the seat plays on in auto-play; ask first
+  const quit = () => modal({
+    id: "match-quit-dialog",
+    title: t("match_quit"),
+    body: h("p", t("match_quit_confirm")),
+    buttons: [
+      { text: t("cancel"), action: "cancel-quit" },
+      { text: t("match_quit_ok"), danger: true, action: "confirm-quit", onClick: () => { act("withdraw"); } },
+    ],
+  });
   if (m.status !== "open" && !(m.status === "running" && m.me)) return null;
-  if (m.me) return h("button.btn.small", { type: "button", dataset: { action: "withdraw", match: m.id }, onclick: () => act("withdraw") },
+  if (m.me) return h("button.btn.small", { type: "button", dataset: { action: "withdraw", match: m.id },
+    onclick: () => (m.status === "open" ? act("withdraw") : quit()) },
     t(m.status === "open" ? "match_withdraw" : "match_quit"));
   return h("button.btn.small.primary", { type: "button", dataset: { action: "register", match: m.id }, onclick: () => act("register") },
     t("match_register"));
+}
+
+/** Each bot entrant's number (电脑1, 电脑2, …): the number of its entrant id (``bot:3``), which stays with it from
+ * table to table and in every standings; else its place among the bots in registration order. */
+function botNumbers(rows) {
+  const bots = rows.filter((r) => r.bot);
+  const byReg = [...bots].sort((a, b) => (a.reg ?? 0) - (b.reg ?? 0) || String(a.entrant).localeCompare(String(b.entrant)));
+  const out = new Map();
+  const fromId = bots.map((r) => /(\d+)$/.exec(String(r.entrant || ""))?.[1]);
+  const useIds = fromId.every(Boolean) && new Set(fromId).size === fromId.length;
+  bots.forEach((r, i) => out.set(r.entrant, useIds ? Number(fromId[i]) : byReg.indexOf(r) + 1));
+  return out;
 }
 
 /** #/matches: every match by status. */
@@ -44,13 +70,16 @@ export function matchesPage(root) {
       const sections = STATUSES.map((st) => {
         const rows = matches.filter((m) => m.status === st);
         return h("div.panel", { dataset: { status: st } }, h("h2", t("match_status_" + st)),
-          rows.length ? h("table.grid.match-list", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_game")),
+          // on a phone each match is a card (css: table.match-list), the cells named by their data-label
+          rows.length ? h("div.scroll", h("table.grid.match-list", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_game")),
             h("th", t("match_entrants")), h("th", t("match_fee")), h("th", t("match_start")), h("th", ""))),
           h("tbody", rows.map((m) => h("tr", { dataset: { match: m.id } },
-            h("td", h("a", { href: `#/matches/${m.id}` }, m.name)), h("td.game", gameWords(m.game)),
-            h("td.entrants", m.entrants !== undefined ? `${m.entrants}${m.max_entrants ? " / " + m.max_entrants : ""}` : ""),
-            h("td", m.fee !== undefined ? String(m.fee) : ""), h("td", fmtStart(m)),
-            h("td", buttons(m, refresh)))))) : h("p.muted", t("match_none")));
+            h("td.name", h("a", { href: `#/matches/${m.id}` }, m.name)), h("td.game", { dataset: { label: t("match_game") } }, gameWords(m.game)),
+            h("td.entrants", { dataset: { label: t("match_entrants") } },
+              m.entrants !== undefined ? `${m.entrants}${m.max_entrants ? " / " + m.max_entrants : ""}` : ""),
+            h("td.fee", { dataset: { label: t("match_fee") } }, m.fee !== undefined ? String(m.fee) : ""),
+            h("td.start", { dataset: { label: t("match_start") } }, fmtStart(m)),
+            h("td.act", buttons(m, refresh))))))) : h("p.muted", t("match_none")));
       });
       fill(box, h("h1", t("nav_matches")), ...sections);
     } catch (ex) {
@@ -164,6 +193,7 @@ export function matchPage(root, { id }) {
     let human = 0;
     const prizeOf = (r) => (r.bot || phase !== "finished" ? 0 : (prizes[human++] || 0));
     const view = standings || info;
+    const botNo = botNumbers(rows);
     const mine = rows.find((r) => store.user && (r.users || []).includes(store.user.id));
     const myTable = mine ? mine.table : (info.me && info.me.table);
     // in the match, between tables: say so (the next table comes by itself)
@@ -179,7 +209,7 @@ export function matchPage(root, { id }) {
         h("th", t("match_state")), phase === "finished" ? h("th", t("match_prize")) : null)),
       h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
         dataset: { entrant: r.entrant, place: r.place } },
-        h("td", String(r.place)), h("td", r.bot ? t("match_bot") : displayName(r.name)), h("td.points", String(r.points)),
+        h("td", String(r.place)), h("td.name", r.bot ? t("match_bot_n", { n: botNo.get(r.entrant) }) : displayName(r.name)), h("td.points", String(r.points)),
         h("td", t("match_entrant_" + (r.quitting ? "quitting" : phase === "finished" && r.status === "in" ? "done" : r.status)),
           r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),

@@ -322,6 +322,14 @@ export function nextTitle(table, points, current) {
   return null;
 }
 
+/** A match's fee in the profile's list: shown as refunded when it came back — withdrawn before the start (the
+ * entry ``removed``) or the match cancelled; a quit once it ran (``withdrawn``, ``quitting``) keeps no refund. */
+function feeCell(m) {
+  const fee = m.fee ?? 0;
+  const refunded = fee > 0 && (m.status === "removed" || m.status === "cancelled" || m.match_status === "cancelled");
+  return h("td.fee", { dataset: { refunded: refunded ? "1" : "0" } }, refunded ? t("match_fee_refunded", { fee }) : String(fee));
+}
+
 export function profilePage(root) {
   const box = h("section.profile", h("p.muted", "…"));
   fill(root, box);
@@ -380,7 +388,7 @@ export function profilePage(root) {
             h("td", h("a", { href: `#/matches/${encodeURIComponent(m.match)}` }, m.name)),
             h("td", t(m.match_status === "cancelled" ? "match_phase_cancelled"
               : m.match_status === "finished" ? "match_phase_finished" : "match_entrant_" + m.status)),
-            h("td.place", m.place ? String(m.place) : "—"), h("td", String(m.fee ?? 0)),
+            h("td.place", m.place ? String(m.place) : "—"), feeCell(m),
             h("td.prize", String(m.prize ?? 0)))))))) : null,
         h("div.panel", h("h2", t("history_title")),
           rows.length

@@ -91,10 +91,12 @@ export function replayPage(root, { id }) {
         h("button.btn.small.ghost", { type: "button", "data-action": "last", onclick: () => show(steps.length - 1) }, t("last") + " »"),
         jumps, slider, label);
       const reviewBox = h("div.review", { "data-review": "" });
-      // the view's words for an action (the best move was never played, so no replay step captions it)
+      // the view's words for an action (the best move was never played, so no replay step captions it): from the
+      // observation before step ``k`` and — for what the step's own action led to, such as a play's kind — after it
       const words = (action, k) => {
         const obs = steps[Math.max(0, k - 1)]?.observation;
-        return (frame.view.actionText && frame.view.actionText(action, obs, frame.model)) || action;
+        const after = steps[k]?.observation ?? null;
+        return (frame.view.actionText && frame.view.actionText(action, obs, frame.model, after)) || action;
       };
       // the review is of one's own decisions: a match deal one only watches has none
       const reviewBtn = info.review && you !== null && you !== undefined ? h("button.btn.small", { type: "button", "data-action": "review", onclick: async () => {
@@ -104,14 +106,19 @@ export function replayPage(root, { id }) {
           const r = await api("GET", `deals/${id}/review?seat=${you}`);
           const ds = r.review.decisions || [];
           const marks = { "??": "review_mark_blunder", "?": "review_mark_mistake", "!": "review_mark_only" };
-          const pct = (x) => (x === null || x === undefined ? "—" : String(Math.round(x * 100)));
+          const estimated = (x) => typeof x === "number" && Number.isFinite(x);
+          const pct = (x) => String(Math.round(x * 100));
           fill(reviewBox, h("h2", t("review_title", { name: seatName(you) })),
             ds.length ? h("ol.review-list", ds.map((d) => h("li", {
               class: d.mark === "??" ? "blunder" : d.mark === "?" ? "mistake" : d.mark === "!" ? "only" : undefined,
               dataset: { index: d.index, mark: d.mark || "" }, tabIndex: 0, onclick: () => show(d.index + 1) },
               h("span.played", t("review_played", { a: words(d.played, d.index + 1) })),
-              h("span.best", d.auto ? t("review_auto") : !d.best || d.best === d.played ? t("review_same") : t("review_best", { a: words(d.best, d.index + 1) })),
-              h("span.wp", t("review_wp", { b: pct(d.wp_before), c: pct(d.wp_after) })),
+              // the same move may be written two ways (the suited cards one chose, the ranks the computer names)
+              h("span.best", d.auto ? t("review_auto") : !d.best || d.best === d.played
+                || words(d.best, d.index + 1) === words(d.played, d.index + 1) ? t("review_same") : t("review_best", { a: words(d.best, d.index + 1) })),
+              // no estimate (bidding, a single legal move, auto-play): no win chance to show
+              !d.auto && estimated(d.wp_before) && estimated(d.wp_after)
+                ? h("span.wp", t("review_wp", { b: pct(d.wp_before), c: pct(d.wp_after) })) : null,
               d.mark && marks[d.mark] ? h("b.mark", t(marks[d.mark])) : null))) : h("p.muted", t("review_empty")));
         } catch (ex) {
           fill(reviewBox, h("p.form-error", errorText(ex.code, ex.params)));

@@ -3,6 +3,7 @@
 // observation inside ``state``.
 import { conn } from "./conn.js";
 import { pref, setPrefUser } from "./prefs.js";
+import { api } from "./util.js";
 
 export const store = {
   user: null,
@@ -43,6 +44,19 @@ export function withGame(user, game) {
 export function setUser(user, game) {
   store.user = user ? withGame(user, game) : null;
   setPrefUser(store.user?.id);
+}
+
+/** Read the account again (``GET /api/me``) after something the server changed outside any table message — a
+ * match's fee taken or refunded, a prize paid — and tell the listeners (``user``: the header redraws its points). */
+export async function refreshUser() {
+  if (!store.user) return;
+  const id = store.user.id;
+  try {
+    const me = await api("GET", "me");
+    if (!store.user || store.user.id !== id) return; // logged out (or in as another) meanwhile
+    setUser({ ...store.user, ...me }, store.table?.game);
+    notify("user", store.user);
+  } catch { /* the next read or table message brings the points */ }
 }
 
 export function subscribe(fn) {

@@ -45,18 +45,46 @@ export function cardEl(card, { size = "", back = false } = {}) {
   return el;
 }
 
-/** The cards of a play as small cards: suited cards (["3S", "3H"]) when known, else the move's ranks
+const SUIT_LETTER = { "♠": "S", "♥": "H", "♣": "C", "♦": "D" };
+
+/** The cards a play's text names, in either form the server writes (actions.py): rank letters ("33344", "10 10 J",
+ * the ranks only: each a bare rank) or suited tokens ("8H 9H TH", "10h", "3♠"), jokers "B"/"R" (also "BJ"/"RJ");
+ * a ":kind:main" tail is dropped.  An array of cards (["TH", "5S", "B"]) is read the same way. */
+export function playCards(cards) {
+  const text = Array.isArray(cards) ? cards.join(" ") : String(cards ?? "").split(":")[0];
+  const out = [];
+  for (const tok of text.trim().split(/[\s,]+/)) {
+    if (!tok) continue;
+    const up = tok.toUpperCase().replace(/[♠♥♣♦]/g, (m) => SUIT_LETTER[m]);
+    const jk = /^([BR])J$/.exec(up);
+    if (jk) { out.push(jk[1]); continue; }
+    const suited = /^(10|[2-9TJQKA])([SHCD])$/.exec(up);
+    if (suited) { out.push((suited[1] === "10" ? "T" : suited[1]) + suited[2]); continue; }
+    // rank letters ("33344", "10" for ten)
+    for (let i = 0; i < up.length; i++) {
+      if (up[i] === "1" && up[i + 1] === "0") { out.push("T"); i++; }
+      else if (RANKS.includes(up[i])) out.push(up[i]);
+    }
+  }
+  return out;
+}
+
+/** The ranks of a play's cards (any form :func:`playCards` reads), e.g. "8H 9H TH" → ["8", "9", "T"]. */
+export const playRanks = (cards) => playCards(cards).map(rankOf);
+
+/** The cards of a play as small cards: suited cards (["3S", "3H"], "3S 3H") when known, else the move's ranks
  * ("33344456", drawn without suits). */
 export function playEl(cards, size = "sm") {
-  const list = Array.isArray(cards) ? cards : String(cards).split(":")[0].split("");
+  const list = playCards(cards);
   const box = h("div.play-cards", { dataset: { cards: list.join(" ") } });
   for (const c of sortHand(list, "count")) box.append(cardEl(c, { size }));
   return box;
 }
 
-/** A play's cards in words for captions: "6789T" → "6 7 8 9 10", jokers by name. */
+/** A play's cards in words for captions: "6789T" or "6S 7H 8H 9C TD" → "6 7 8 9 10" (bigger groups first, then by
+ * rank), jokers by name. */
 export function cardsText(cards) {
-  const list = Array.isArray(cards) ? cards.map(rankOf) : String(cards).split(":")[0].split("");
+  const list = playRanks(cards);
   const counts = {};
   for (const r of list) counts[r] = (counts[r] || 0) + 1;
   const ordered = [...list].sort((a, b) => counts[b] - counts[a] || rankIndex(a) - rankIndex(b));

@@ -2,7 +2,7 @@
 import { WORDS, t, kindName } from "./words.js";
 import { DoudizhuView, isCalling } from "./view.js";
 import { settlementContent } from "./settle.js";
-import { cardsText, parsePlay } from "./cards.js";
+import { cardsText, parsePlay, playRanks, rankIndex } from "./cards.js";
 
 export const words = WORDS;
 export const css = "doudizhu.css";
@@ -12,7 +12,7 @@ export function mount(slots, ctx) {
   view.settlement = (result, model) => settlementContent(result, model);
   view.caption = (step, prev, model) => caption(step, prev, model, ctx);
   view.replayState = replayState;
-  view.actionText = (action, obs, model) => actionText(action, obs, model);
+  view.actionText = (action, obs, model, after) => actionText(action, obs, model, after);
   return view;
 }
 
@@ -40,17 +40,23 @@ function eventText(ev, obs, model, ctx) {
   }
 }
 
-/** One action's text form (``play 33344:kind``, ``pass``, ``bid 2``, ``call``, ``double``, ``show``) in words:
- * the review names moves that were never played, so no event exists to caption. */
-export function actionText(action, obs, model) {
+/** One action's text form in words: ``play 33344:kind`` (rank letters) or ``play 8H 9H TH JS QC KD`` (the suited
+ * cards a player chose, no kind), ``pass``, ``bid 2``, ``call``, ``double``, ``show``.  The review names moves that
+ * were never played, so no event exists to caption.  ``obs`` is the observation before the action, ``after`` (when
+ * known) the one after it: a play written without its kind takes the kind of the play event it made. */
+export function actionText(action, obs, model, after = null) {
   const [verb, rest = ""] = String(action).trim().split(/\s+(.*)/s);
   switch (verb) {
     case "play": {
       const p = parsePlay(rest);
-      const kind = p.kind ? kindName(p.kind) : "";
-      return t("cap_play", { cards: cardsText(p.cards) }) + (kind && !["single", "pair"].includes(p.kind) ? t("cap_kind", { kind }) : "");
+      const k = p.kind || playedKind(p.cards, obs, after);
+      const kind = k ? kindName(k) : "";
+      return t("cap_play", { cards: cardsText(p.cards) }) + (kind && !["single", "pair"].includes(k) ? t("cap_kind", { kind }) : "");
     }
-    case "pass":
+    case "pass": // 不叫 / 不加倍 / 不亮牌 / 不出, by the phase it was said in
+      if (obs?.phase === "bid") return t("cap_no_bid");
+      if (obs?.phase === "double") return t("said_no_double");
+      if (obs?.phase === "show") return t("cap_no_show");
       return t("cap_pass");
     case "bid": {
       const n = Number(rest);
@@ -67,6 +73,17 @@ export function actionText(action, obs, model) {
     default:
       return action;
   }
+}
+
+/** The kind of the play of ``cards`` (any notation) that the step from ``obs`` to ``after`` made, or null. */
+function playedKind(cards, obs, after) {
+  const hist = after?.history;
+  if (!Array.isArray(hist)) return null;
+  const key = (c) => playRanks(c).sort((a, b) => rankIndex(a) - rankIndex(b)).join("");
+  const want = key(cards);
+  const added = hist.slice(obs?.history?.length ?? 0);
+  const ev = added.find((e) => e.event === "play" && key(e.cards || e.move || "") === want);
+  return ev?.kind || null;
 }
 
 /** A replay step in words, from the events the step added to the public history (the seat's name first). */

@@ -1,0 +1,181 @@
+"""The 复盘 (review) list of the replay page in a real browser: the player's own plays — which a player's client
+writes as the suited cards chosen (``play 8H 9H TH JS QC KD``) — read in words with their kind, and a decision
+without an estimate (bidding, a single legal move, auto-play) shows no "—% → —%".
+
+The deal, its replay and its review are the server's answers made by the test from the engine (the review's
+numbers are chosen, not searched: the search takes seconds per decision)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
+
+from web_helpers import ThreadServer, as_guest, launch, user_id, web_settings
+
+# seat 0: 333 4444 5-K (the test's player); seat 1: the rocket, four 2s, four aces; seat 2: the rest
+HANDS = [
+    "3S 3H 3C 4S 4H 4C 4D 5S 6S 7S 8S 8H 9S TS JS QS KS",
+    "B R 2S 2H 2C 2D AS AH AC AD KH KC KD QH QC QD JH",
+    "3D 5H 5C 5D 6H 6C 6D 7H 7C 7D 8C 8D 9H 9C 9D TH TC",
+]
+KITTY = "TD JC JD"
+DEAL = 777
+# seat 0's plays as its browser sends them: the suited cards it picked
+MINE = ["play 5S 6S 7S 8S 9S", "play 3S 3H 3C 8H", "play TS TD"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("web-review") / "qipai.db"
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def played_deal() -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """The replay steps (as ``GET /api/deals/ID/replay`` makes them, seen by seat 0) and the actions of a deal in
+    which seat 0 bids 3 and plays MINE, then its smallest single; the others pass."""
+    g = Game.from_deal(PRESETS["classic"], HANDS, KITTY, first_bidder=0)
+    mine = list(MINE)
+
+    def step(n: int, who: int | None, action: str | None) -> dict[str, Any]:
+        return {"n": n, "seat": who, "action": action, "observation": g.observe(0),
+                "views": [g.observe_parts(s)[1] for s in range(g.players)]}
+
+    steps = [step(0, None, None)]
+    actions: list[tuple[int, str]] = []
+    while not g.is_over:
+        seat = g.public_acting()[0]
+        legal = g.legal_actions(seat)
+        if seat == 0:
+            a = "bid 3" if "bid 3" in legal else mine.pop(0) if mine and g.phase == "play" else legal[0]
+        else:
+            a = "pass" if "pass" in legal else legal[0]
+        g.apply(a, seat)
+        actions.append((seat, a))
+        steps.append(step(len(actions), seat, a))
+    return steps, actions
+
+
+def review_of(actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """Seat 0's decisions as the review sends them: the bid and a pair without estimates, the straight as the
+    computer would play it (its rank form), the triple with a cost, the rest auto-play's."""
+    out = []
+    for i, (seat, a) in enumerate(actions):
+        if seat != 0:
+            continue
+        d: dict[str, Any] = {"index": i, "seat": 0, "phase": "play", "played": a, "legal": 5, "best": None,
+                             "wp_before": None, "wp_after": None, "swing": None, "mark": "", "trick": None,
+                             "hand": "", "candidates": {}, "auto": False}
+        if a == "bid 3":
+            d["phase"] = "bid"
+        elif a == MINE[0]:
+            d.update(best="play 56789", wp_before=0.7, wp_after=0.7, swing=0.0)
+        elif a == MINE[1]:
+            d.update(best="play 3334:triple_single", wp_before=0.62, wp_after=0.5, swing=-0.12, mark="?")
+        elif a == MINE[2]:
+            d["legal"] = 1
+        else:
+            d["auto"] = True
+        out.append(d)
+    return out
+
+
+def serve_deal(page: Page) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+    """Answer the replay page's requests for deal DEAL from the engine's deal."""
+    steps, actions = played_deal()
+    uid = user_id(page)
+    name = page.evaluate("() => window.qipai.store.user.name")
+    seats = [{"name": name, "user_id": uid, "bot": None}] + [
+        {"name": f"bot:heuristic:{i + 1}", "user_id": None, "bot": "heuristic"} for i in (1, 2)]
+    deal = {"id": DEAL, "game": "doudizhu", "options": {"preset": "classic", "stake": 1}, "seats": seats,
+            "deal_index": 0, "status": "over", "you": 0}
+    replay = {"deal": DEAL, "game": "doudizhu", "you": 0, "players": seats, "steps": steps, "outcome": None}
+    decisions = review_of(actions)
+    review = {"deal": DEAL, "seat": 0, "review": {"seat": 0, "role": "landlord", "won": True, "samples": 200,
+                                                  "decisions": decisions}}
+
+    def answer(body: dict[str, Any]) -> Any:
+        return lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(re.compile(rf".*/api/deals/{DEAL}$"), answer(deal))
+    page.route(re.compile(rf".*/api/deals/{DEAL}/replay$"), answer(replay))
+    page.route(re.compile(rf".*/api/deals/{DEAL}/review\?.*$"), answer(review))
+    return actions, decisions
+
+
+def open_review(page: Page) -> None:
+    page.goto(page.url.split("#")[0] + f"#/replay/{DEAL}")
+    expect(page.locator(".replay-table .tablev")).to_be_visible()
+    page.locator('[data-action="review"]').click()
+    expect(page.locator(".review-list li").first).to_be_visible()
+
+
+def item(page: Page, actions: list[tuple[int, str]], action: str) -> Any:
+    index = next(i for i, (s, a) in enumerate(actions) if s == 0 and a == action)
+    return page.locator(f'.review-list li[data-index="{index}"]')
+
+
+def test_review_reads_suited_plays_and_hides_missing_estimates(browser: Browser, server: ThreadServer) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    ctx.add_init_script("localStorage.setItem('qipai.lang', 'zh')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    as_guest(page, server.url)
+    actions, decisions = serve_deal(page)
+    open_review(page)
+    items = page.locator(".review-list li")
+    expect(items).to_have_count(len(decisions))
+    straight = item(page, actions, MINE[0])
+    expect(straight.locator(".played")).to_have_text("你：出 5 6 7 8 9（顺子）")
+    expect(straight.locator(".best")).to_have_text("与电脑相同")  # the rank form of the same cards
+    expect(straight.locator(".wp")).to_have_text("胜率 70% → 70%")
+    triple = item(page, actions, MINE[1])
+    expect(triple.locator(".played")).to_have_text("你：出 3 3 3 8（三带一）")
+    expect(triple.locator(".best")).to_have_text("电脑会选：出 3 3 3 4（三带一）")
+    expect(triple.locator(".wp")).to_have_text("胜率 62% → 50%")
+    pair = item(page, actions, MINE[2])
+    expect(pair.locator(".played")).to_have_text("你：出 10 10")
+    expect(pair.locator(".wp")).to_have_count(0)  # a single legal move: no estimate
+    bid = item(page, actions, "bid 3")
+    expect(bid.locator(".wp")).to_have_count(0)
+    auto = page.locator(".review-list li").last
+    expect(auto.locator(".best")).to_have_text("托管代打，不算你的")
+    expect(auto.locator(".wp")).to_have_count(0)
+    text = page.locator(".review-list").inner_text()
+    assert "—%" not in text and "出了" not in text, text
+    assert not re.search(r"\b[2-9TJQKA][SHCD]\b|\bplay\b", text), text
+    # the words for every way a play is written
+    said = page.evaluate("""async () => {
+      const { actionText } = await import("/js/games/doudizhu/index.js");
+      return ["play 8H 9H TH JS QC KD", "play 3334:triple_single", "play B R", "play BJ RJ", "play 10h 10s",
+              "play TTJJQQ", "play 3♠ 3♥"].map((a) => actionText(a));
+    }""")
+    assert said == ["出 8 9 10 J Q K", "出 3 3 3 4（三带一）", "出 小王 大王", "出 小王 大王", "出 10 10",
+                    "出 10 10 J J Q Q", "出 3 3"], said
+    # in English
+    page.locator("#langbtn").click()
+    open_review(page)
+    straight = item(page, actions, MINE[0])
+    expect(straight.locator(".played")).to_have_text("you: plays 5 6 7 8 9 (straight)")
+    expect(item(page, actions, MINE[1]).locator(".best")).to_have_text("the computer: plays 3 3 3 4 (triple + single)")
+    assert not errors, errors
+    ctx.close()
