@@ -636,7 +636,7 @@ def test_seats_show_titles_and_points(pages: Pages, viewport: str) -> None:
     ft.open()
     expect(page.locator('.seat[data-seat="1"] .standing')).to_have_text(re.compile(r"商人\s*1010 分"))
     expect(page.locator('.seat[data-seat="2"] .standing')).to_have_count(0)  # a bot: its badge says so
-    expect(page.locator('.seat[data-seat="2"] .badge.bot')).to_have_text("机器人")
+    expect(page.locator('.seat[data-seat="2"] .badge.bot')).to_have_text("机器人 · 普通")  # and its level
     expect(page.locator(".mebar .title-tag")).to_have_text("商人")
     no_errors(pages, page)
 

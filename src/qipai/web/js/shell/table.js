@@ -3,7 +3,7 @@
 // hand area, the ready step between deals, the settlement, history and leave dialogs, quick chat and sound.
 // A game's view (games.js) fills the slots it is given; the frame never looks inside an observation.
 import { h, add, fill, clear, modal, toast, fmtDelta } from "./util.js";
-import { t, displayName, phraseText } from "./i18n.js";
+import { t, displayName, phraseText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
 import { titleName } from "./games.js";
@@ -228,7 +228,8 @@ export class TableFrame {
     const name = s ? displayName(s.name) : t("empty_seat");
     const badges = h("div.badges");
     if (state?.autoplay?.[seat]) add(badges, h("span.badge.auto", t("autoplay_badge")));
-    if (s && s.bot) add(badges, h("span.badge.bot", t("bot_badge")));
+    // a bot's level as the table's creator chose it (入门 … 大师), else just that it is a bot
+    if (s && s.bot) add(badges, h("span.badge.bot", { dataset: { bot: s.bot } }, t("bot_badge") + (hasWords("bot_kind_" + s.bot) ? " · " + t("bot_kind_" + s.bot) : "")));
     if (s && !s.connected && !s.bot) add(badges, h("span.badge.off", t("offline_badge")));
     if (s && s.leaving) add(badges, h("span.badge.off", t("leaving_badge")));
     const ready = this.readyList();
