@@ -405,9 +405,10 @@ def tr_text(lang: str, key: str, style: str = "", **kw: object) -> Text:
 
 BOT_NAMES = {
     "zh": {"random": "随机", "passive": "托管", "heuristic": "普通", "search": "高手", "rule": "普通",
-           "efficiency": "普通", "easy": "入门", "normal": "普通", "hard": "高手", "expert": "大师"},
+           "efficiency": "普通", "easy": "入门", "normal": "普通", "hard": "高手", "expert": "大师", "dmc": "自学"},
     "en": {"random": "random", "passive": "auto-play", "heuristic": "normal", "search": "strong", "rule": "normal",
-           "efficiency": "normal", "easy": "easy", "normal": "normal", "hard": "hard", "expert": "expert"},
+           "efficiency": "normal", "easy": "easy", "normal": "normal", "hard": "hard", "expert": "expert",
+           "dmc": "learned"},
 }
 """How a bot is named to a player (the engine's names are for researchers)."""
 

@@ -277,6 +277,7 @@ const ZH = {
   bot_kind_passive: "托管",
   bot_kind_rule: "规则",
   bot_kind_efficiency: "牌效",
+  bot_kind_dmc: "自学",
   server_error: "出错了：{msg}",
 };
 
@@ -549,6 +550,7 @@ const EN = {
   bot_kind_passive: "auto",
   bot_kind_rule: "rules",
   bot_kind_efficiency: "efficiency",
+  bot_kind_dmc: "learned",
   server_error: "Something went wrong: {msg}",
 };
 
