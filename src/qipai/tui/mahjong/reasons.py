@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..reasons import translate
 from .view import action_words
 
 
@@ -83,12 +84,5 @@ _COMPILED = [(re.compile(p), f) for p, f in _REASONS]
 
 
 def reason_words(lang: str, why: str) -> str:
-    """The engine's reason ``why`` for ``lang``: in English as it is; in Chinese the common reasons translated
-    with the tiles they name, any other as a general phrase with the engine's text in parentheses."""
-    if lang != "zh":
-        return why
-    for rx, words in _COMPILED:
-        m = rx.fullmatch(why.strip())
-        if m is not None:
-            return words(m)
-    return f"规则不允许（{why}）"
+    """The engine's reason ``why`` for ``lang`` (:func:`~qipai.tui.reasons.translate`, with the tiles they name)."""
+    return translate(lang, why, _COMPILED)
