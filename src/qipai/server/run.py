@@ -254,33 +254,45 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
         _check_redis(settings, timeout)
 
     async def held() -> None:
+        from sqlalchemy import text
         from sqlalchemy.engine import make_url
+        from sqlalchemy.ext.asyncio import create_async_engine
+        from sqlalchemy.pool import NullPool
 
-        from ..store import Store, StoreInUse
+        from ..store.repo import StoreInUse, advisory_lock, lock_file
 
-        url = settings.db_url()
-        sql = make_url(url)
-        if sql.get_backend_name() == "sqlite" and not (sql.database and Path(sql.database).is_file()):
-            return  # a new database: nobody holds it
-        store = await Store.open(url, schema=settings.database_schema, migrate=False,
-                                 busy_ms=settings.sqlite_busy_ms)
+        alone = settings.redis_url is None
+        sql = make_url(settings.db_url())
         try:
-            if settings.database_schema and sql.get_backend_name() != "sqlite":
-                from sqlalchemy import text
-
-                async with store.engine.connect() as conn:
-                    found = (await conn.execute(text("SELECT 1 FROM information_schema.schemata "
-                                                     "WHERE schema_name = :s"), {"s": settings.database_schema}))
-                    if found.scalar() is None:
-                        raise ValueError(f"--database-schema {settings.database_schema!r}: the database has no "
-                                         "such schema; create it (CREATE SCHEMA …) or leave the option out")
-            await store.hold(alone=settings.redis_url is None)
+            if sql.get_backend_name() == "sqlite":
+                if sql.database and Path(sql.database).is_file():  # (a new database: nobody holds it)
+                    lock_file(sql.database, alone).close()
+                return
+            schema = settings.database_schema
+            kwargs: dict[str, Any] = {}
+            if schema is not None:
+                kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+            # one connection, closed in full here (a pooled one left a transport to the garbage collector, whose
+            # finaliser could swallow a Ctrl-C sent right after start-up)
+            engine = create_async_engine(sql, poolclass=NullPool, **kwargs)
+            try:
+                async with engine.connect() as conn:
+                    if schema:
+                        found = await conn.execute(text("SELECT 1 FROM information_schema.schemata "
+                                                        "WHERE schema_name = :s"), {"s": schema})
+                        if found.scalar() is None:
+                            raise ValueError(f"--database-schema {schema!r}: the database has no such schema; "
+                                             "create it (CREATE SCHEMA …) or leave the option out")
+                    await advisory_lock(conn, alone)  # released as the connection closes
+            finally:
+                await engine.dispose()
         except StoreInUse as e:
             raise ValueError(str(e)) from None
-        finally:
-            await store.close()
 
     asyncio.run(held())
+    import gc
+
+    gc.collect()  # what the checks left is finalised now, not when a signal may arrive during the finaliser
 
 
 def _check_listen(settings: Settings) -> None:

@@ -135,6 +135,32 @@ class StoreInUse(RuntimeError):
     """Another server holds the database in a way this one may not share (:meth:`Store.hold`)."""
 
 
+def lock_file(db: str, alone: bool) -> Any:
+    """Lock ``<db>.lock`` (exclusively when ``alone``, else shared) and return the open file, which holds the
+    lock until it is closed; :class:`StoreInUse` when another process holds it otherwise."""
+    import fcntl
+
+    f = open(db + ".lock", "a+")  # noqa: SIM115 - the caller keeps it open
+    try:
+        fcntl.flock(f, (fcntl.LOCK_EX if alone else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise StoreInUse(f"another qipai server uses the database {db} (it holds {db}.lock): stop it first, or "
+                         "run several nodes with --redis-url") from None
+    return f
+
+
+async def advisory_lock(conn: Any, alone: bool) -> None:
+    """Take the schema's advisory lock on PostgreSQL connection ``conn`` (an ``AsyncConnection``), exclusive when
+    ``alone``; it lasts as long as the connection.  :class:`StoreInUse` when another server holds it otherwise."""
+    fn = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
+    got = (await conn.execute(text(f"SELECT {fn}(hashtext('qipai:' || current_schema()))"))).scalar()
+    await conn.commit()
+    if not got:
+        what = "another qipai server" if alone else "a qipai server without --redis-url"
+        raise StoreInUse(f"{what} uses this database: stop it first, or run every node with --redis-url")
+
+
 class StoreFull(RuntimeError):
     """A value the database cannot hold (a settlement beyond 64-bit points): written nowhere."""
 
@@ -287,31 +313,15 @@ class Store:
         url = self.engine.url
         if url.get_backend_name() == "sqlite":
             db = url.database
-            if not db or db == ":memory:" or "mode=memory" in str(url.query):
-                return
-            import fcntl
-
-            f = open(db + ".lock", "a+")  # noqa: SIM115 - kept open while the store is
-            try:
-                fcntl.flock(f, (fcntl.LOCK_EX if alone else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-            except OSError:
-                f.close()
-                raise StoreInUse(f"another qipai server uses the database {db} (it holds {db}.lock): stop it "
-                                 "first, or run several nodes with --redis-url") from None
-            self._held = f
+            if db and db != ":memory:" and "mode=memory" not in str(url.query):
+                self._held = lock_file(db, alone)
             return
         conn = await self.engine.connect()
         try:
-            fn = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
-            got = (await conn.execute(text(f"SELECT {fn}(hashtext('qipai:' || current_schema()))"))).scalar()
-            await conn.commit()
+            await advisory_lock(conn, alone)
         except BaseException:
             await conn.close()
             raise
-        if not got:
-            await conn.close()
-            what = "another qipai server" if alone else "a qipai server without --redis-url"
-            raise StoreInUse(f"{what} uses this database: stop it first, or run every node with --redis-url")
         self._held = conn
 
     # ----------------------------------------------------------------- users and tokens
