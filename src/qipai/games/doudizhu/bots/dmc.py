@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -259,18 +260,12 @@ def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0) -
 
 
 # ------------------------------------------------------------------------------------------------ self-play
+@dataclass(slots=True)
 class Decision:
-    """One decision of a self-play game (:func:`self_play`): the seat, its role, the legal actions (``None``
-    passes), the seat's hand and what it cannot see, and the input state."""
-
-    __slots__ = ("hand", "landlord", "last", "last_by", "left", "moves", "pool", "role", "rules", "seat", "state")
-
-    def __init__(self, **kw: Any) -> None:
-        for k, v in kw.items():
-            setattr(self, k, v)
+    """One decision of a self-play game (:func:`self_play`): the seat, the legal actions (``None`` passes), the
+    seat's hand and what it cannot see, and the input state."""
 
     seat: int
-    role: int
     moves: list[Move | None]
     hand: tuple[int, ...]
     pool: tuple[int, ...]
@@ -339,7 +334,7 @@ def self_play(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rules
         kitty_left = [max(0, kitty[r] - played[0][r]) for r in range(NUM_RANKS)]
         state = state_vector(seat, hand, pool, kitty_left, played, history[::-1][:HISTORY],
                              None if last is None else last.counts, last_by, left, bombs)
-        d = Decision(seat=seat, role=seat, moves=moves, hand=hand, pool=pool, left=list(left), last=last,
+        d = Decision(seat=seat, moves=moves, hand=hand, pool=pool, left=list(left), last=last,
                      last_by=last_by, landlord=0, rules=rules, state=state)
         i = choose(d) if len(moves) > 1 else 0
         if record is not None:
