@@ -48,6 +48,12 @@ async def test_private_table_three_humans_and_a_spectator(start_server: StartSer
     made = await a.post("/api/tables", {"room": "classic-1"})
     code, table = made["invite_code"], made["table"]
     assert len(code) == 6 and made["seat"] == 0
+    # what the invite link shows before joining (the code read in any case)
+    info = await b.get(f"/api/invites/{code.lower()}")
+    assert info == {"table": table, "game": "doudizhu", "room": "classic-1", "players": 3, "seated": 1,
+                    "can_sit": True, "running": False}
+    async with b.api() as h:
+        assert (await h.get("/api/invites/NOSUCH")).json()["error"]["code"] == "unknown_invite"
     await b.send({"type": "join", "invite": code.lower(), "id": 1})
     jb = await b.wait_for(lambda m: m["type"] == "joined")
     assert jb["ref"] == 1 and jb["seat"] == 1 and jb["table"] == table

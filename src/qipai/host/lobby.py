@@ -1217,19 +1217,17 @@ class Lobby:
         """What an invite code leads to: the table's game, room, seats and whether one may still sit down (a
         table of another node from the directory's summary of it)."""
         key = code.strip().upper()
+        found = None
         if key not in self.invites and self.cluster.networked:
             tid = await self.cluster.invite(key)
             found = next((x for x in await self.cluster.tables() if x.get("id") == tid), None) if tid else None
-            if found is not None:
-                seats = len(found.get("players") or [])
-                empty = int(found.get("empty", 0))
-                running = found.get("status") == "playing"
-                return {"table": tid, "game": found.get("game"), "room": found.get("room"), "players": seats,
-                        "seated": seats - empty, "can_sit": empty > 0 and not running, "running": running}
-        t = self.invite_table(code)
-        return {"table": t.id, "game": t.info.game, "room": t.info.room, "players": t.players,
-                "seated": t.players - len(t.empty_seats()), "can_sit": bool(t.empty_seats()) and not t.running,
-                "running": t.running}
+        if found is None:  # a table of this node, as the directory would summarise it
+            found = self.summary(self.invite_table(code))
+        seats = len(found.get("players") or [])
+        empty = int(found.get("empty", 0))
+        running = found.get("status") == "playing"
+        return {"table": found.get("id"), "game": found.get("game"), "room": found.get("room"), "players": seats,
+                "seated": seats - empty, "can_sit": empty > 0 and not running, "running": running}
 
     async def join_invite(self, user_id: int, code: str) -> tuple[Table | RemoteSeat, int]:
         code = code.strip().upper()
@@ -1289,8 +1287,7 @@ class Lobby:
         older = list(self.conns.get(uid) or ())
         self.conns.setdefault(uid, set()).add(conn)
         cur = self._current(uid)
-        welcome: dict[str, Any] = {"type": "welcome", "protocol": 1, "user": conn.user.public(),
-                                   "table": cur[0].id if cur else None, "node": self.cluster.node_id, "url": None}
+        welcome = self._welcome(conn, cur[0].id if cur else None)
         waiting: str | None = None
         if cur is None and self.cluster.networked:
             tid = await self.cluster.seat_of(uid)
@@ -1318,6 +1315,11 @@ class Lobby:
                     return
                 conn.send(t.snapshot(t.seat_of(uid)))
 
+    def _welcome(self, conn: Conn, table_id: str | None) -> dict[str, Any]:
+        """``welcome``: who the connection is, and the table it sits at (run by this node)."""
+        return {"type": "welcome", "protocol": 1, "user": conn.user.public(), "table": table_id,
+                "node": self.cluster.node_id, "url": None}
+
     async def _await_owner(self, conn: Conn, table_id: str) -> None:
         """A player whose table had no node (:meth:`connect`): once one takes it over, send the player there;
         taken over here, :meth:`_welcome_back` sends the snapshot.  No owner after a few leases: the table is
@@ -1334,8 +1336,7 @@ class Lobby:
                            "ref": None})
                 return
         if conn in self.conns_of(uid) and self._current(uid) is None:
-            conn.send({"type": "welcome", "protocol": 1, "user": conn.user.public(), "table": None,
-                       "node": self.cluster.node_id, "url": None})
+            conn.send(self._welcome(conn, None))
 
     async def _welcome_back(self, t: Table) -> None:
         """A table just taken over here: its players connected to this node (they reconnected while it had no
