@@ -32,11 +32,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
-import io
 import random
 import sys
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -211,17 +209,11 @@ def evaluate(net: Any, deals: list[Any], rules: Any, k: int = 0) -> tuple[float,
 
 
 def save(net: Any, path: Path) -> None:
-    """``np.savez`` layout with fixed timestamps, so the same weights give the same bytes; float16 (half the
-    size; the bot computes in float32)."""
-    tmp = path.with_suffix(".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, arr in net.params().items():
-            buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arr, dtype=np.float16), allow_pickle=False)
-            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, buf.getvalue())
-    tmp.replace(path)
+    """The weights as ``train_value.write_npz`` writes them (the same bytes for the same weights), in float16
+    (half the size; the bot computes in float32)."""
+    from train_value import write_npz
+
+    write_npz(net.params(), path, np.float16)
 
 
 def main(argv: list[str] | None = None) -> int:

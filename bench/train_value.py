@@ -117,14 +117,22 @@ def train(x: Any, y: Any, epochs: int, log: bool = True) -> Any:
 
 
 def save(net: Any, path: Path) -> None:
-    """``np.savez`` layout with fixed timestamps, so the same weights give the same bytes."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, arr in net.params().items():
+    """The network's weights as :func:`write_npz` writes them."""
+    write_npz(net.params(), path)
+
+
+def write_npz(arrays: dict[str, Any], path: Path, dtype: Any = None) -> None:
+    """``np.savez`` layout with fixed timestamps, so the same arrays give the same bytes (as ``dtype`` when one
+    is given).  Written beside ``path`` and moved into place: a run stopped while writing leaves the old file."""
+    tmp = path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, arr in arrays.items():
             buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arr), allow_pickle=False)
+            np.lib.format.write_array(buf, np.ascontiguousarray(arr, dtype=dtype), allow_pickle=False)
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, buf.getvalue())
+    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
