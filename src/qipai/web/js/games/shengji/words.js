@@ -111,7 +111,7 @@ const zh = {
   cap_trick: "{name} 赢这一轮（{n} 分）",
   cap_failed_throw: "{name} 甩 {cards} 失败，只能出 {forced}，罚 {n} 分",
   cap_trump: "{suit}为主，{name} 坐庄",
-  skip_to_play: "跳到出牌 ⏭",
+  skip_to_play: "跳到出牌 »",
   joker_big: "大王",
   joker_small: "小王",
 };
@@ -224,7 +224,7 @@ const en = {
   cap_trick: "{name} wins the trick ({n} pts)",
   cap_failed_throw: "{name}'s throw of {cards} failed: {forced} is played instead, {n}-point penalty",
   cap_trump: "{suit} trump, {name} is banker",
-  skip_to_play: "Skip to play ⏭",
+  skip_to_play: "Skip to play »",
   joker_big: "Big joker",
   joker_small: "Small joker",
   // titles, by the server's Chinese name (the level a player's points stand for)
