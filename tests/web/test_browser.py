@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
 
 from web_helpers import (
     RANKS,
@@ -24,7 +24,6 @@ from web_helpers import (
     click_empty,
     guest_label,
     hand_cards,
-    launch,
     live_state,
     motion_done,
     phase,
@@ -45,14 +44,6 @@ from web_helpers import (
 
 # Fixtures live here rather than in a conftest.py: tests/server has one, and two conftest modules without
 # packages would collide under pytest's default import mode.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ThreadServer]:
     s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}")).start()

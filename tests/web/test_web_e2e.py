@@ -11,19 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from qipai.host.settings import Room
 
-from web_helpers import ThreadServer, as_guest, launch, shot, sign_up, table, web_settings
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
 
 
 @pytest.fixture(scope="module")

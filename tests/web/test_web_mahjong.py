@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from qipai.core.registry import get_factory
 from qipai.games.mahjong.bots import BOTS
 from qipai.games.mahjong.tiles import tile_name
 
-from web_helpers import FakeTable, ThreadServer, as_guest, launch, shot, table, wait_version_change, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, shot, table, wait_version_change, web_settings
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -30,14 +30,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}", bot_delay=0.03, autoplay_delay=0.05)).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, lang: str, phone: bool) -> tuple[Page, list[str]]:

@@ -10,21 +10,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
 
-from web_helpers import ThreadServer, launch, shot, sign_up, web_settings
+from web_helpers import ThreadServer, shot, sign_up, web_settings
 
 ADMIN = "web-match-admin"
 POOL = {"name": "sng", "preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}, "round_gap_s": 1,
         "stages": [{"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
-from web_helpers import ThreadServer, as_guest, launch, user_id, web_settings
+from web_helpers import ThreadServer, as_guest, user_id, web_settings
 
 # seat 0: 333 4444 5-K (the test's player); seat 1: the rocket, four 2s, four aces; seat 2: the rest
 HANDS = [
@@ -38,14 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def played_deal() -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:

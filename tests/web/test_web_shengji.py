@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect
 
 from qipai.host.settings import default_rooms
 
@@ -24,7 +24,6 @@ from web_helpers import (
     FakeTable,
     ThreadServer,
     as_guest,
-    launch,
     live_state,
     motion_done,
     shot,
@@ -39,14 +38,6 @@ LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
 ROOM = "four_deck-1"
 FAST = {"deal_step_ms": 40, "final_declare_s": 1.0, "play_s": 60.0, "first_lead_s": 60.0}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def start(tmp_path: Path, **kw: Any) -> ThreadServer:
