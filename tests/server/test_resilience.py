@@ -301,3 +301,39 @@ async def test_a_leaver_whose_deal_is_gone_is_let_go_between_deals(start_server:
     assert second.lobby.user_table.get(alice.user["id"]) is None
     again = Client(second, alice.token, alice.user)
     assert (await again.get("/api/me"))["table"] is None
+
+
+async def test_a_draining_node_plays_an_unwatched_deal_without_pauses(start_server: StartServer) -> None:
+    """A node asked to drain hands its tables over between deals; a deal nobody watches (its player gone, every
+    seat bots or auto-play) must not keep the node for minutes of paced moves, while a watched one keeps its
+    pace."""
+    server = await start_server(bot_delay=3.0, autoplay_delay=3.0)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "quick_match", "room": "classic-1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    table, seat = joined["table"], joined["seat"]
+    await alice.wait_for(lambda m: m["type"] == "state", timeout=20)
+    t = server.lobby.tables[table]
+    game = t.game
+    assert game is not None and not game.is_over
+    watcher = await Client.guest(server)
+    await watcher.connect()
+    await watcher.send({"type": "spectate", "table": table})
+    await watcher.wait_for(lambda m: m["type"] == "snapshot")
+    await alice.close()
+    await watcher.wait_for(lambda m: m["type"] == "state" and m["autoplay"][seat])
+    await server.lobby.drain()
+    assert t.watched() and t._delay_for(seat) == 3.0  # someone watches: the deal keeps its pace
+    await watcher.close()
+    for _ in range(100):
+        if not t.watched():
+            break
+        await asyncio.sleep(0.05)
+    assert not t.watched() and t._delay_for(seat) == 0.0
+    # paced, the rest of the deal would take a minute or more (3 s a move); unwatched it is over in moments
+    for _ in range(200):
+        if game.is_over:
+            break
+        await asyncio.sleep(0.05)
+    assert game.is_over

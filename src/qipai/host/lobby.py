@@ -701,6 +701,8 @@ class Lobby:
         for t in list(self.tables.values()):
             if not t.running:
                 await self.hand_over(t)
+            else:
+                t.kick()  # a deal nobody watches now plays on without pauses (``Table._delay_for``)
         return len(self.tables)
 
     def hand_over_soon(self, t: Table) -> None:

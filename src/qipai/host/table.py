@@ -531,7 +531,17 @@ class Table:
         self.clocks = {}
         self._sync_clocks()
 
+    def watched(self) -> bool:
+        """Whether anyone follows this table now: a spectator, or a seated player with a connection."""
+        if self.spectators:
+            return True
+        return any(s is not None and s.user_id is not None and self.lobby.conns_of(s.user_id) for s in self.seats)
+
     def _delay_for(self, seat: int) -> float:
+        if self.lobby.draining and not self.watched():
+            # this node is handing its tables over and nobody watches this deal: bots and auto-play answer at
+            # once, so the table moves in seconds instead of after minutes of paced moves
+            return 0.0
         s = self.seats[seat]
         delay = self.settings.bot_delay if s is not None and s.bot is not None else self.settings.autoplay_delay
         g = self.game
