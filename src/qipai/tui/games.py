@@ -1,6 +1,7 @@
 """The terminal sessions of the games other than Dou Dizhu (whose table is :mod:`qipai.tui.table`): each is a
 package here exposing ``run_from_cli(**options)`` (the ``qipai play`` options) and ``record_lines(outcome,
-lang)``; the command line finds them by game name.
+lang)`` (and optionally ``replay_lines(record, lang)``, a record step by step); the command line finds them by
+game name.
 
 >>> sorted(TERMINAL_GAMES)
 ['mahjong', 'shengji']
@@ -32,17 +33,24 @@ def play(game: str, **options: Any) -> int:
 
 def replay_lines(record: Mapping[str, Any], lang: str) -> list[str]:
     """A record of one of :data:`TERMINAL_GAMES` replayed by its factory and described; raises ``ValueError``
-    naming the first illegal step (or what is wrong with the record)."""
+    naming the first illegal step (or what is wrong with the record).
+
+    A game package that exposes ``replay_lines(record, lang)`` (mahjong) tells the record step by step itself,
+    an unfinished record included; for the others the finished hand is described by ``record_lines(outcome,
+    lang)`` and a record that ends before the hand is over is refused."""
     name = str(record.get("game"))
     if name not in TERMINAL_GAMES:
         raise ValueError(f"no terminal replay for game {name!r}: known games are doudizhu, "
                          f"{', '.join(sorted(TERMINAL_GAMES))}")
+    mod = importlib.import_module(TERMINAL_GAMES[name])
+    steps = getattr(mod, "replay_lines", None)
     try:
+        if steps is not None:
+            return [t.plain for t in steps(record, lang)]
         game = get_factory(name).replay(record)
     except IllegalAction as e:
         raise ValueError(str(e)) from None
     out = game.outcome()
     if out is None:
         raise ValueError("the record ends before the hand is over")
-    mod = importlib.import_module(TERMINAL_GAMES[name])
     return [t.plain for t in mod.record_lines(out, lang)]
