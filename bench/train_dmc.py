@@ -16,6 +16,11 @@ Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the
    protocol's evaluation deals, ``seed=20210611``); seat 0 is the landlord with the kitty, which all see.
 4. Every ``--eval-every`` rounds the greedy network plays ``--eval`` duplicate deals against the heuristic
    (both roles) and the weights are written to ``--out`` (a zip with fixed timestamps).
+5. ``--workers N`` plays each round's games (and the warm start's) in ``N`` processes, the learner waiting for
+   the round (synchronous actors: the learner's steps take a small part of a round).  Each game then draws its
+   moves from a random source of its own (seeded by the round and the game's number), so a run writes the same
+   weights whatever ``N`` is (``--workers 1`` plays in this process); without the option the games of a round
+   share one source, as the committed weights were made.
 
     python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
     python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
@@ -32,6 +37,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import itertools
+import multiprocessing
 import random
 import sys
 import time
@@ -107,6 +114,48 @@ def play_games(deals: list[Any], rules: Any, choose_for: Any) -> tuple[Any, Any,
         ys += [1.0 if (s == 0) == landlord_won else -1.0 for s in who]
     x = np.asarray(xs, dtype=np.float16) if xs else np.zeros((0, 1), dtype=np.float16)
     return x, np.asarray(ys, dtype=np.float32), winners
+
+
+def game_rng(round_no: int, index: int) -> random.Random:
+    """The random source of game ``index`` of round ``round_no`` (0: the warm start) under ``--workers``."""
+    return random.Random(f"dmc:{TRAIN_SEED}:{round_no}:{index}")
+
+
+def play_chunk(job: tuple[Any, ...]) -> tuple[Any, Any]:
+    """A worker's share of a round: ``(params or None, deals, first game number, round, p, k)``; with weights
+    every seat plays ε-greedy (ε = ``p``), without them the heuristic deviating with probability ``p``.  The
+    examples of its games in order."""
+    from qipai.games.doudizhu.bots.dmc import QNet
+    from qipai.games.doudizhu.rules import PRESETS
+
+    params, deals, first, round_no, p, k = job
+    net = None if params is None else QNet(params)
+    xs, ys = [], []
+    for j, deal in enumerate(deals):
+        rng = game_rng(round_no, first + j)
+        if net is None:
+            x, y, _ = play_games([deal], PRESETS["classic"], lambda s, rng=rng: heuristic_deviating(p, rng, k))
+        else:
+            x, y, _ = play_games([deal], PRESETS["classic"], lambda s, rng=rng: epsilon_greedy(net, p, rng, k))
+        if len(x):
+            xs.append(x)
+            ys.append(y)
+    if not xs:
+        return np.zeros((0, 1), dtype=np.float16), np.zeros(0, dtype=np.float32)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def play_round(pool: Any, workers: int, params: Any, deals: list[Any], round_no: int, p: float,
+               k: int) -> tuple[Any, Any]:
+    """The examples of ``deals`` played under ``--workers`` (the same arrays for any number of workers)."""
+    n = max(1, min(workers, len(deals)))
+    bounds = [len(deals) * i // n for i in range(n + 1)]
+    jobs = [(params, deals[a:b], a, round_no, p, k) for a, b in itertools.pairwise(bounds)]
+    parts = list(pool.map(play_chunk, jobs)) if pool is not None else [play_chunk(j) for j in jobs]
+    parts = [(x, y) for x, y in parts if len(x)]
+    if not parts:
+        return np.zeros((0, 1), dtype=np.float16), np.zeros(0, dtype=np.float32)
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
 
 
 def greedy(net: Any, k: int = 0) -> Any:
@@ -208,6 +257,25 @@ def evaluate(net: Any, deals: list[Any], rules: Any, k: int = 0) -> tuple[float,
             sum(1 for w in as_farmers if w != 0) / len(deals))
 
 
+def eval_chunk(job: tuple[Any, ...]) -> tuple[float, float]:
+    """:func:`evaluate` of ``(params, deals, k)`` in a worker: the landlord's and the farmers' wins."""
+    from qipai.games.doudizhu.bots.dmc import QNet
+    from qipai.games.doudizhu.rules import PRESETS
+
+    params, deals, k = job
+    ll, ff = evaluate(QNet(params), deals, PRESETS["classic"], k)
+    return ll * len(deals), ff * len(deals)
+
+
+def evaluate_in(pool: Any, workers: int, net: Any, deals: list[Any], rules: Any, k: int) -> tuple[float, float]:
+    """:func:`evaluate`, its deals shared among the pool's workers (the same numbers)."""
+    if pool is None:
+        return evaluate(net, deals, rules, k)
+    bounds = [len(deals) * i // workers for i in range(workers + 1)]
+    parts = pool.map(eval_chunk, [(net.params(), deals[a:b], k) for a, b in itertools.pairwise(bounds) if b > a])
+    return (round(sum(a for a, _ in parts)) / len(deals), round(sum(b for _, b in parts)) / len(deals))
+
+
 def save(net: Any, path: Path) -> None:
     """The weights as ``train_value.write_npz`` writes them (the same bytes for the same weights), in float16
     (half the size; the bot computes in float32)."""
@@ -237,7 +305,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-round", type=int, default=1,
                     help="number of the first round (its deals' seed): go on from an --init run's last round + 1")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--workers", type=int, default=0,
+                    help="play each round's games in this many processes, each game with a random source of its "
+                         "own (the same weights for any number; 0: one shared source, as the committed weights)")
     args = ap.parse_args(argv)
+    if args.workers < 0:
+        ap.error(f"--workers must be 0 or more, got {args.workers}")
 
     from qipai.games.doudizhu.bots.dmc import INPUTS, QNet, load_qnet
     from qipai.games.doudizhu.bots.research import make_deals
@@ -252,15 +325,33 @@ def main(argv: list[str] | None = None) -> int:
     buf = Buffer(args.buffer, INPUTS)
     eval_deals = make_deals(args.eval, seed=EVAL_SEED)
 
+    pool = (multiprocessing.get_context("spawn").Pool(args.workers) if args.workers > 1 else None)
+
     def report(tag: str) -> None:
-        ll, ff = evaluate(net, eval_deals, rules, args.candidates)
+        ll, ff = evaluate_in(pool, args.workers, net, eval_deals, rules, args.candidates)
         save(net, args.out)
         print(f"{tag}: vs heuristic landlord {ll:.3f} farmers {ff:.3f} both {(ll + ff) / 2:.3f} "
               f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 
+    try:
+        return _train(args, net, opt, buf, rng, nrng, report, rules, pool, t0)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+
+
+def _train(args: Any, net: Any, opt: Adam, buf: Buffer, rng: random.Random, nrng: Any, report: Any, rules: Any,
+           pool: Any, t0: float) -> int:
+    from qipai.games.doudizhu.bots.research import make_deals
+
     if not args.init and args.warm:
-        x, y, _ = play_games(make_deals(args.warm, seed=DATA_SEED), rules,
-                             lambda s: heuristic_deviating(args.deviate, rng, args.candidates))
+        if args.workers:
+            x, y = play_round(pool, args.workers, None, make_deals(args.warm, seed=DATA_SEED), 0, args.deviate,
+                              args.candidates)
+        else:
+            x, y, _ = play_games(make_deals(args.warm, seed=DATA_SEED), rules,
+                                 lambda s: heuristic_deviating(args.deviate, rng, args.candidates))
         print(f"warm start: {len(x)} examples from {args.warm} games [{time.perf_counter() - t0:.0f} s]",
               flush=True)
         buf.add(x, y)
@@ -269,8 +360,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warm start: {steps} steps, loss {loss:.4f}", flush=True)
         report("warm start")
     for it in range(args.first_round, args.first_round + args.iterations):
-        x, y, _ = play_games(make_deals(args.games, seed=DATA_SEED + it), rules,
-                             lambda s: epsilon_greedy(net, args.epsilon, rng, args.candidates))
+        if args.workers:
+            x, y = play_round(pool, args.workers, net.params(), make_deals(args.games, seed=DATA_SEED + it), it,
+                              args.epsilon, args.candidates)
+        else:
+            x, y, _ = play_games(make_deals(args.games, seed=DATA_SEED + it), rules,
+                                 lambda s: epsilon_greedy(net, args.epsilon, rng, args.candidates))
         buf.add(x, y)
         loss = train_steps(opt, buf, int(args.reuse * len(x) / args.batch), args.batch, nrng)
         done = args.minutes and time.perf_counter() - t0 > 60 * args.minutes

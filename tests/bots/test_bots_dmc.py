@@ -173,3 +173,18 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     a = load_qnet(tmp_path / "a.npz")
     assert not np.array_equal(a.w[0], QNet.random(tr.TRAIN_SEED).w[0])  # it learned something
+
+
+def test_training_with_workers_is_the_same_for_any_number_of_them(tmp_path: Path) -> None:
+    """``--workers``: each game draws from a random source of its own, so one worker (in this process) and two
+    (processes) write the same weights; and it still learns."""
+    tr = trainer()
+    args = ["--warm", "30", "--iterations", "2", "--games", "9", "--eval", "5", "--eval-every", "2"]
+    assert tr.main([*args, "--workers", "1", "--out", str(tmp_path / "one.npz")]) == 0
+    assert tr.main([*args, "--workers", "2", "--out", str(tmp_path / "two.npz")]) == 0
+    assert (tmp_path / "one.npz").read_bytes() == (tmp_path / "two.npz").read_bytes()
+    assert tr.main([*args, "--out", str(tmp_path / "shared.npz")]) == 0  # one shared source: other games
+    assert (tmp_path / "shared.npz").read_bytes() != (tmp_path / "one.npz").read_bytes()
+    assert not np.array_equal(load_qnet(tmp_path / "one.npz").w[0], QNet.random(tr.TRAIN_SEED).w[0])
+    with pytest.raises(SystemExit):
+        tr.main([*args, "--workers", "-1"])
