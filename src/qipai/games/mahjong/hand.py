@@ -432,7 +432,8 @@ def zhidui_reading(counts: Sequence[int], tile: int, sig: MeldSig, rules: Rules 
 
 def zhidui_ok(counts: Sequence[int], tile: int, sig: MeldSig, rules: Rules = DAQING) -> bool:
     """Whether the ready hand ``counts`` (13 − 3·melds tiles) may declare 支对 on ``tile``: it holds the pair and
-    ``tile`` wins as the third of a triplet.
+    ``tile`` wins as the third of a triplet.  A kind whose four copies he holds himself (hand and melds) is no
+    wait (§4.1), so no 支对 either.
 
     >>> from .melds import parse_melds
     >>> c = to_counts(parse_tiles("123m 456p 77s 99s"))
@@ -440,7 +441,7 @@ def zhidui_ok(counts: Sequence[int], tile: int, sig: MeldSig, rules: Rules = DAQ
     >>> zhidui_ok(c, parse_tile("7s"), sig), zhidui_ok(c, parse_tile("8s"), sig)
     (True, False)
     """
-    if counts[tile] < 2:
+    if counts[tile] < 2 or counts[tile] + sig.copies[tile] >= 4:
         return False
     c = list(counts)
     c[tile] += 1

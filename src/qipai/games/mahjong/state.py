@@ -268,14 +268,15 @@ class MahjongGame(AutoplayFlags):
             self._cache_no = self.decision_no
         return self._cache
 
-    def ting_options(self, seat: int) -> dict[int, list[int]]:
-        """For the seat to move: each discard ``X`` that leaves a ready hand, with the 支对 tiles ``Y`` it allows
-        (option ``zhi_dui``).  Empty without a meld (§4.1)."""
+    def ting_options(self, seat: int) -> dict[int, list[int | None]]:
+        """For the seat to move: each discard ``X`` that leaves a ready hand, with the declarations it allows
+        (``None``: ``ting X``; ``Y``: ``ting X zhidui Y``, option ``zhi_dui``; see :func:`ting_discards`).  Empty
+        without a meld (§4.1)."""
         cache = self._fresh_cache()
         key = ("ting", seat)
         if key in cache:
             return dict(cache[key])
-        out: dict[int, list[int]] = {}
+        out: dict[int, list[int | None]] = {}
         sig = self.sig(seat)
         if sig.count and not self.ready[seat]:
             out = ting_discards(self.hands[seat], sig, self.rules)
@@ -298,8 +299,7 @@ class MahjongGame(AutoplayFlags):
         if self.need == "discard":
             out.extend(f"discard {tn(k)}" for k in range(KINDS) if self.hands[seat][k])
         for x in sorted(tings):
-            out.append(f"ting {tn(x)}")
-            out.extend(f"ting {tn(x)} zhidui {tn(y)}" for y in tings[x])
+            out.extend(f"ting {tn(x)}" if y is None else f"ting {tn(x)} zhidui {tn(y)}" for y in tings[x])
         return out
 
     def check(self, action: str, seat: int) -> str | None:
@@ -349,12 +349,16 @@ class MahjongGame(AutoplayFlags):
             opts = self.ting_options(seat)
             if a.tile not in opts:
                 raise IllegalAction(f"discarding {tn(a.tile)} does not leave a ready hand")
+            if a.zhidui is None and None not in opts[a.tile]:
+                raise IllegalAction(f"after {tn(a.tile)} the hand waits only with a 支对 declaration (不夹不胡): "
+                                    f"ting {tn(a.tile)} zhidui Y")
             if a.zhidui is not None:
                 if not self.rules.zhi_dui:
                     raise IllegalAction("zhidui needs the option zhi_dui")
                 if a.zhidui not in opts[a.tile]:
                     raise IllegalAction(f"zhidui {tn(a.zhidui)}: after {tn(a.tile)} the hand does not hold the pair"
-                                        f" or {tn(a.zhidui)} does not win as the third of a triplet")
+                                        f" or {tn(a.zhidui)} does not win as the third of a triplet (a kind"
+                                        " whose four copies he holds is no wait)")
             return a, None
         if a.verb == "pass":
             raise IllegalAction("pass answers a claim window or an offered win; on your turn discard a tile")
@@ -808,11 +812,15 @@ class MahjongGame(AutoplayFlags):
 
     def timeout_action(self, seat: int) -> str:
         """What a timeout of the seat to move plays (§9): the drawn tile, else the last tile in canonical order;
-        after a ``… ting`` claim the first ready-making ``ting X``; an offered win is passed."""
+        after a ``… ting`` claim the first ready-making ``ting X`` (its first 支对 when only a 支对 makes it ready);
+        an offered win is passed."""
         if self.need in ("win", "dailou"):
             return "pass"
         if self.need == "ting":
-            return f"ting {tn(min(self.ting_options(seat)))}"
+            opts = self.ting_options(seat)
+            x = min(opts)
+            y = None if None in opts[x] else opts[x][0]
+            return f"ting {tn(x)}" if y is None else f"ting {tn(x)} zhidui {tn(y)}"
         k = self.drawn[seat]
         if k is None:
             k = max(i for i in range(KINDS) if self.hands[seat][i])
@@ -906,9 +914,12 @@ class MahjongGame(AutoplayFlags):
 # helpers
 
 
-def ting_discards(counts: Sequence[int], sig: MeldSig, rules: Rules) -> dict[int, list[int]]:
-    """Each discard ``X`` from ``counts`` (14 − 3·melds tiles) that leaves a ready hand, with its 支对 tiles."""
-    out: dict[int, list[int]] = {}
+def ting_discards(counts: Sequence[int], sig: MeldSig, rules: Rules) -> dict[int, list[int | None]]:
+    """Each discard ``X`` from ``counts`` (14 − 3·melds tiles) that leaves a ready hand, with the declarations it
+    allows: ``None`` (a plain ``ting X``) when the hand then waits on some kind, and each 支对 tile ``Y`` (option
+    ``zhi_dui``: ``ting X zhidui Y``).  Under ``bu_jia_bu_hu`` a 对倒 hand may be ready only with its 支对 (§6.2.7,
+    §6.6): then ``None`` is not among its declarations."""
+    out: dict[int, list[int | None]] = {}
     if not sig.count or shanten_counts(counts, sig, rules) > 0:
         return out
     c = list(counts)
@@ -916,12 +927,11 @@ def ting_discards(counts: Sequence[int], sig: MeldSig, rules: Rules) -> dict[int
         if not c[x]:
             continue
         c[x] -= 1
-        if wait_kinds(c, sig, rules):
-            out[x] = [y for y in range(KINDS) if rules.zhi_dui and zhidui_ok(c, y, sig, rules)]
-        elif rules.zhi_dui:
-            zs = [y for y in range(KINDS) if zhidui_ok(c, y, sig, rules)]
-            if zs:
-                out[x] = zs
+        decl: list[int | None] = [None] if wait_kinds(c, sig, rules) else []
+        if rules.zhi_dui:
+            decl.extend(y for y in range(KINDS) if zhidui_ok(c, y, sig, rules))
+        if decl:
+            out[x] = decl
         c[x] += 1
     return out
 

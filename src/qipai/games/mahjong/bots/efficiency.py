@@ -96,6 +96,8 @@ class EfficiencyBot:
         ting_ok = {parse_tile(a.split()[1]) for a in legal if a.startswith("ting ") and "zhidui" not in a}
         can_discard = {parse_tile(a.split()[1]) for a in legal if a.startswith("discard ")}
         options = sorted(can_discard | ting_ok)
+        if not options:  # must declare, and only a 支对 makes the hand ready (不夹不胡): the first one
+            return legal[0]
         c = list(counts)
         allsh = discard_shanten(counts, sig, rules)
         sh = {x: allsh[x] for x in options}
