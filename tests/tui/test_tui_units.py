@@ -522,6 +522,11 @@ def test_shengji_reasons_in_chinese(why: str, zh: str) -> None:
     ("seat 0 is not ready (上听) and cannot win", "还没听牌（上听），不能胡"),
     ("5m does not win for seat 0", "5m 不能让你胡"),
     ("discarding 5m does not leave a ready hand", "打 5m 后还没听牌，不能听"),
+    ("after Z the hand waits only with a 支对 declaration (不夹不胡): ting Z zhidui Y",
+     "打 Z 后只有支对才算听牌（不夹不胡）：听 Z 支对 某张"),
+    ("zhidui 7s: after Z the hand does not hold the pair or 7s does not win as the third of a triplet (a kind whose "
+     "four copies he holds is no wait)",
+     "不能支对 7s：打 Z 后手里没有这一对，或 7s 不能作为刻子的第三张胡（四张都在自己手里的牌不算听）"),
     ("ting needs a meld: a closed hand cannot be ready (门清不可以听牌)", "门清不可以听牌：要先吃或碰一次才能听"),
     ("a claim window is open on 3p: claim it or pass", "别人刚打出 3p：要吃、碰、胡就说，不要就过"),
     ("seat 0 is ready: his hand is frozen and he can only win", "你已听牌：手牌不能再动，只能胡"),

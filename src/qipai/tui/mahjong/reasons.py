@@ -44,8 +44,12 @@ _REASONS: list[tuple[str, Callable[[re.Match[str]], str]]] = [
     (r"ting needs a meld: a closed hand cannot be ready.*", lambda m: "门清不可以听牌：要先吃或碰一次才能听"),
     (r"discarding (\S+) does not leave a ready hand", lambda m: f"打 {m[1]} 后还没听牌，不能听"),
     (r"zhidui needs the option zhi_dui", lambda m: "本桌规则不能支对（zhi_dui）"),
-    (r"zhidui (\S+): after (\S+) the hand does not hold the pair or \S+ does not win as the third of a triplet",
-     lambda m: f"不能支对 {m[1]}：打 {m[2]} 后手里没有这一对，或 {m[1]} 不能作为刻子的第三张胡"),
+    (r"zhidui (\S+): after (\S+) the hand does not hold the pair or \S+ does not win as the third of a triplet"
+     r"(?: \(a kind whose four copies he holds is no wait\))?",
+     lambda m: f"不能支对 {m[1]}：打 {m[2]} 后手里没有这一对，或 {m[1]} 不能作为刻子的第三张胡"
+               "（四张都在自己手里的牌不算听）"),
+    (r"after (\S+) the hand waits only with a 支对 declaration \(不夹不胡\): ting \S+ zhidui Y",
+     lambda m: f"打 {m[1]} 后只有支对才算听牌（不夹不胡）：听 {m[1]} 支对 某张"),
     (r"pass answers a claim window or an offered win; on your turn discard a tile",
      lambda m: "轮到你打牌，不能过：请打一张牌"),
     (r"(\w+) is a claim on a discard; it is seat \d+'s turn to discard",
