@@ -109,3 +109,55 @@ async def test_a_match_leaver_stays_gone_after_restarts(start_server: StartServe
     async with t3.lock:
         await t3.start_managed_deal(7, {}, None)
     assert t3.game is not None and t3.game.in_autoplay(0)
+
+
+async def test_a_match_table_shows_each_seats_match_points_not_the_platform_points(start_server: StartServer) -> None:
+    """RULES-matches.md §4, §7: at a match table the table points are the match points, and that is what its
+    seats show — the director's figures for the deal in play, each moved by the deal's score once it is
+    settled (the player's platform points stay as they were, and stay apart).  A table for lobby points shows
+    no match points."""
+    server = await start_server()
+    lobby = server.lobby
+    human = await Client.guest(server)
+    await human.connect()
+    t = await lobby.open_managed_table("doudizhu", {"preset": "jj_match", "stake": 20},
+                                       [{"user_id": human.user["id"]}, {"bot": "heuristic"}, {"bot": "heuristic"}],
+                                       {"match_id": "m-9", "table_key": "1.1.1"})
+    await human.wait_for(lambda m: m["type"] == "snapshot" and m["table"]["id"] == t.id)
+    me = await human.get("/api/me")
+    platform = me["games"]["doudizhu"]["points"]
+    match_points = [640, 75, 1285]  # in the match: nothing like the platform points
+    assert platform not in match_points
+    mark = human.mark()
+    async with t.lock:
+        await t.start_managed_deal(424242, {}, match_points)
+    view = (await human.wait_for(lambda m: m["type"] in ("snapshot", "table") and m["table"]["id"] == t.id
+                                 and m["table"]["status"] == "playing", since=mark))["table"]
+    assert view["match_id"] == "m-9"
+    assert [s["match_points"] for s in view["seats"]] == match_points
+    assert view["seats"][0]["points"] == platform  # the platform's, kept apart
+    over = await human.play_until_over()
+    scores = over["outcome"]["scores"]
+    after = [p + d for p, d in zip(match_points, scores, strict=True)]
+    assert any(scores) and sum(scores) == 0
+    assert [c["match_points"] for c in sorted(over["changes"], key=lambda c: c["seat"])] == after
+    assert over["changes"][0]["points"] == platform  # the platform points did not move
+    i = human.msgs.index(over)
+    table_after = await human.wait_for(lambda m: m["type"] == "table" and m["table"]["id"] == t.id, since=i + 1)
+    assert [s["match_points"] for s in table_after["table"]["seats"]] == after
+    # a reconnecting player's snapshot says the same
+    again = Client(server, human.token, human.user)
+    await again.connect()
+    snap = await again.wait_for(lambda m: m["type"] == "snapshot" and m["table"]["id"] == t.id)
+    assert [s["match_points"] for s in snap["table"]["seats"]] == after
+    assert [c["match_points"] for c in sorted(snap["last_result"]["changes"], key=lambda c: c["seat"])] == after
+    await again.close()
+    await human.close()
+    # a lobby table: no match, no match points
+    other = await Client.guest(server)
+    await other.connect()
+    await other.send({"type": "quick_match", "room": "classic-1"})
+    snap = await other.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["table"]["match_id"] is None
+    assert all(s is None or s["match_points"] is None for s in snap["table"]["seats"])
+    await other.close()

@@ -5,6 +5,7 @@ one's place and prize — in Chinese, with the English words a switch away."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -357,4 +358,77 @@ def test_quit_asks_first_keeps_the_fee_and_the_profile_says_what_came_back(brows
     expect(kept).to_have_attribute("data-refunded", "0")
     page.locator("#langbtn").click()
     expect(page.locator(f'.my-matches tr[data-match="{pool}"] td.fee')).to_have_text("100 (refunded)")
+    assert not errors, errors
+
+
+@pytest.fixture
+def steady_server(tmp_path: Path) -> Iterator[ThreadServer]:
+    """A match server whose clocks wait for the test (a player's turn is a minute): a deal moves only when the
+    test plays or asks for auto-play."""
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}", admin_token=ADMIN)).start()
+    yield s
+    s.stop()
+
+
+def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, steady_server: ThreadServer) -> None:
+    """RULES-matches.md §4, §7: at a match table the seats (a bot's too), one's own bar and the settlement show
+    each seat's match points — 比赛积分, 500 to start here — moved by every deal, never the lobby points the table
+    does not move (1000 here, still in the header)."""
+    server = steady_server
+    definition: dict[str, object] = {
+        "name": "积分赛", "game": "ddz3",
+        "entry": {"start": "when_full", "max_entrants": 3, "fee": 0, "start_delay_s": 0},
+        "stages": [{"format": "fixed", "start_stack": 500, "rounds": [{"deals": 2}]}]}
+    mid = create_match(server, definition)
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "scorer")
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 2}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 200, r.text
+    live = page.locator(".tablev.live")
+    expect(live).to_be_visible(timeout=20_000)
+    expect(live).to_have_attribute("data-deal", re.compile(r"\d+"))
+    you = int(live.get_attribute("data-you") or 0)
+    others = [s for s in range(3) if s != you]
+    # the first deal: everyone's match points are the stage's start stack
+    for s in others:
+        expect(live.locator(f'.seat[data-seat="{s}"] .standing .match-pts')).to_have_text("比赛积分 500")
+    mine = live.locator(".mebar .me-info .match-pts")
+    expect(mine).to_have_text("比赛积分 500")
+    expect(mine).to_have_attribute("title", "这场比赛的积分，不是大厅积分")
+    expect(page.locator("#userbox .upts")).to_have_text("1000")  # the lobby points: the header's, not the table's
+    seats_text = live.locator(".felt .seat-layer").inner_text() + live.locator(".mebar").inner_text()
+    assert "1000" not in seats_text and " 分" not in seats_text, seats_text
+    first = live.get_attribute("data-deal")
+    # auto-play plays the first deal out; the next one waits for us
+    live.locator('[data-action="autoplay"]').click()
+    page.wait_for_function("d => { const r = window.qipai.store.lastResult; return r && String(r.deal) === d; }",
+                           arg=first, timeout=60_000)
+    scores = page.evaluate("() => window.qipai.store.lastResult.outcome.scores")
+    after = [500 + x for x in scores]
+    assert any(scores) and sum(scores) == 0, scores
+    expect(live).not_to_have_attribute("data-deal", first, timeout=20_000)  # the director started deal 2
+    for s in others:
+        expect(live.locator(f'.seat[data-seat="{s}"] .standing .match-pts')).to_have_text(f"比赛积分 {after[s]}")
+    expect(mine).to_have_text(f"比赛积分 {after[you]}")
+    # the standings say the same
+    standings = httpx.get(f"{server.url}/api/matches/{mid}").json()["standings"]
+    me = next(x for x in standings if not x["bot"])
+    assert me["points"] == after[you], (me, after)
+    assert sorted(x["points"] for x in standings) == sorted(after), (standings, after)
+    # the first deal's settlement (结果): each seat's match points after it
+    live.locator('[data-action="result"]').click()
+    dialog = page.locator("#settlement")
+    expect(dialog).to_be_visible()
+    for s in range(3):
+        row = dialog.locator(f'.settle-table tr[data-seat="{s}"]')
+        expect(row.locator(".standing-after")).to_have_text(f"比赛积分 {after[s]}")
+    shot(page, "match-table-settlement.png")
+    dialog.locator(".x").click()
+    shot(page, "match-table.png")
+    page.locator("#langbtn").click()
+    expect(mine).to_have_text(f"{after[you]} match pts")
+    expect(page.locator("#userbox .upts")).to_have_text("1000")
     assert not errors, errors

@@ -6,6 +6,7 @@ One server and one browser serve the whole module; each test gets a freshly load
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +17,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
-from web_helpers import FakeTable, ThreadServer, as_guest, raised_ranks, shot, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, motion_done, raised_ranks, shot, web_settings
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -675,4 +676,123 @@ def test_another_window_took_the_seat(pages: Pages, lang: str, viewport: str, wo
     ft.emit({"type": "took_over", "ref": None})
     ft.emit({"type": "snapshot", "table": ft.table_view(), "state": ft.state_view(), "last_result": None, "ref": None})
     expect(btn).to_have_count(0)
+    no_errors(pages, page)
+
+
+# ---------------------------------------------------------------------------------------------- seats apart
+SEATS_APART = """(root) => {
+  const t = document.querySelector(root);
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const shown = (r) => r.width > 0 && r.height > 0;
+  const topmost = (el) => {
+    const r = box(el);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !hit || el.contains(hit) ? null : `${hit.tagName.toLowerCase()}.${[...hit.classList].join(".")}`;
+  };
+  const out = [];
+  const me = t.querySelector(".mebar .me-info");
+  me.scrollIntoView({ block: "nearest" });
+  const m = box(me);
+  if (!shown(m)) out.push("no own name bar");
+  if (m.left < 0 || m.top < 0 || m.right > innerWidth || m.bottom > innerHeight) {
+    out.push(`own name bar out of the window: ${JSON.stringify(m)}`);
+  }
+  const over = topmost(me.querySelector(".sname"));
+  if (over) out.push(`own name is under ${over}`);
+  const seats = [...t.querySelectorAll(".seat-layer .seat")];
+  for (const s of seats) {
+    const pos = s.dataset.pos;
+    // the seat's box and all it shows (its cards face up, what it said or played)
+    const parts = [s, ...s.querySelectorAll("*")].filter((e) => shown(box(e)));
+    const hit = parts.find((e) => meet(box(e), m));
+    if (hit) out.push(`own name bar meets the ${pos} seat (${hit.className})`);
+    for (const o of seats) if (o !== s && meet(box(o), box(s))) out.push(`${pos} seat meets the ${o.dataset.pos} seat`);
+    const r = box(s);
+    if (r.left < 0 || r.right > innerWidth) out.push(`${pos} seat out of the window`);
+    const on = topmost(s.querySelector(".sname"));
+    if (on) out.push(`${pos} seat's name is under ${on}`);
+  }
+  if (seats.length !== 2) out.push(`${seats.length} seat boxes`);
+  return out;
+}"""
+
+REPLAY_DEAL = 4242
+
+
+def serve_replay(page: Page) -> int:
+    """Answer the replay page's requests for deal REPLAY_DEAL (as the server would) with a whole deal played
+    from the test's hands: seat 0 (the page's player) bids 3 and leads its lowest cards, the others play what
+    they can.  Returns the number of steps."""
+    g = deal()
+    steps: list[dict[str, Any]] = [{"n": 0, "seat": None, "action": None, "observation": g.observe(0),
+              "views": [g.observe_parts(s)[1] for s in range(3)]}]
+    while not g.is_over:
+        seat = g.public_acting()[0]
+        legal = g.legal_actions(seat)
+        plays = [a for a in legal if a != "pass"]
+        a = "bid 3" if "bid 3" in legal else plays[0] if plays else legal[0]
+        g.apply(a, seat)
+        steps.append({"n": len(steps), "seat": seat, "action": a, "observation": g.observe(0),
+                      "views": [g.observe_parts(s)[1] for s in range(3)]})
+    me = page.evaluate("() => window.qipai.store.user")
+    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
+        {"name": f"bot:heuristic:{i + 1}", "user_id": None, "bot": "heuristic"} for i in (1, 2)]
+    record = {"id": REPLAY_DEAL, "game": "doudizhu", "options": {"preset": "classic", "stake": 1}, "seats": seats,
+              "deal_index": 0, "status": "over", "you": 0}
+    replay = {"deal": REPLAY_DEAL, "game": "doudizhu", "you": 0, "players": seats, "steps": steps,
+              "outcome": g.outcome()}
+
+    def answer(body: dict[str, Any]) -> Any:
+        return lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route(re.compile(rf".*/api/deals/{REPLAY_DEAL}$"), answer(record))
+    page.route(re.compile(rf".*/api/deals/{REPLAY_DEAL}/replay$"), answer(replay))
+    return len(steps)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_own_name_bar_and_every_seat_keep_apart_in_the_replay_and_at_the_table(pages: Pages,
+                                                                                     viewport: str) -> None:
+    """A finished deal's replay draws the felt as tall as what its seats hold (every hand face up): the player's
+    own name bar under the felt stays clear of the side seats' boxes, inside the window, at every step — once the
+    replay's table was laid out as the page's column, and the left seat's box lay over it.  The live table too."""
+    page = pages.get("zh", viewport)
+    n = serve_replay(page)
+    page.goto(page.url.split("#")[0] + f"#/replay/{REPLAY_DEAL}")
+    rt = ".replay .tablev.replay"
+    expect(page.locator(rt)).to_be_visible()
+    expect(page.locator(rt + " .seat-layer .seat")).to_have_count(2)
+    problems = page.evaluate(SEATS_APART, rt)
+    assert not problems, ("step 0", problems)
+    shot(page, f"replay-seats-{viewport}-start.png")
+    # straight to the end (the page drawn first at that step), then every step in turn
+    page.locator('.replay-controls [data-action="last"]').click()
+    expect(page.locator("section.replay")).to_have_attribute("data-step", str(n - 1))
+    problems = page.evaluate(SEATS_APART, rt)
+    assert not problems, ("the last step", problems)
+    shot(page, f"replay-seats-{viewport}-end.png")
+    slider = page.locator('.replay-controls input[type="range"]')
+    for k in range(n):
+        slider.fill(str(k))
+        expect(page.locator("section.replay")).to_have_attribute("data-step", str(k))
+        problems = page.evaluate(SEATS_APART, rt)
+        assert not problems, (f"step {k}", problems)
+        if k == n // 2:
+            shot(page, f"replay-seats-{viewport}-mid.png")
+    # the live table: mid-deal, and at the deal's end with every hand face up
+    page = pages.get("zh", viewport)
+    ft = lead_as_landlord(page)
+    ft.apply("play 3")
+    live = ".tablev.live"
+    motion_done(page)  # (a card flying from the hand to the felt passes over the name bar)
+    problems = page.evaluate(SEATS_APART, live)
+    assert not problems, ("live, mid-deal", problems)
+    ft.play_until(lambda g: g.is_over)
+    ft.push_state()
+    expect(page.locator(live)).to_have_attribute("data-phase", "over")
+    motion_done(page)
+    problems = page.evaluate(SEATS_APART, live)
+    assert not problems, ("live, the deal's end", problems)
+    shot(page, f"table-seats-{viewport}-end.png")
     no_errors(pages, page)

@@ -194,6 +194,10 @@ class Table:
         self.present: set[int] = set()
         """Seats whose player made an action of their own in the running deal (a match's ``forfeit_absent``)."""
         self.last_result: dict[str, Any] | None = None
+        self.match_points: list[int] | None = None
+        """A match table: each seat's match points (比赛积分, RULES-matches.md §4) — what the director gave as the
+        table points of the deal in play, plus its scores once settled — which its seats show instead of the
+        players' platform points; ``None`` until the director gives them, and at every other table."""
         self.match: dict[str, Any] = dict(info.match_state) if info.match_state else factory.match_start(info.options)
         """The match state between deals, from the factory, saved with each settlement."""
         self.ready: dict[int, bool] | None = None
@@ -302,6 +306,19 @@ class Table:
         return None if self.lease_token is None else (self.id, self.lease_token)
 
     @property
+    def match_id(self) -> str | None:
+        """The match a match table plays for (its seats show match points), else ``None``."""
+        mid = self.tags.get("match_id") if self.managed else None
+        return mid if isinstance(mid, str) else None
+
+    def _match_points_from(self, table_points: Any) -> None:
+        """Take a match deal's table points (one per seat: every seat of a match table is taken) as the seats'
+        match points."""
+        if self.managed and isinstance(table_points, list) and len(table_points) == self.players \
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in table_points):
+            self.match_points = list(table_points)
+
+    @property
     def managed(self) -> bool:
         """A match table: a director seats it and starts each deal (:meth:`start_managed_deal`); it never fills
         itself with bots, starts deals, asks for 准备 or closes on its own, and a player who leaves stays seated
@@ -325,6 +342,7 @@ class Table:
                         "leaving": s.leaving,
                         "points": s.points,
                         "title": self.title(s.points),
+                        "match_points": None if self.match_points is None else self.match_points[i],
                     }
                 )
         return {
@@ -346,6 +364,7 @@ class Table:
             else max(0, int((self.ready_until - self.now()) * 1000)),
             "deal_index": self.deal_index,
             "match": self.match,
+            "match_id": self.match_id,
             "you": viewer,
             "results": self.results[-20:],
         }
@@ -1135,6 +1154,8 @@ class Table:
         ctx.update(context or {})
         seats = [s for s in self.seats if s is not None]
         ctx["table_points"] = list(table_points) if table_points is not None else [s.points for s in seats]
+        if table_points is not None:
+            self._match_points_from(ctx["table_points"])
         await self._begin_deal(seed, ctx)
         g = self.game
         assert g is not None and self.deal_id is not None
@@ -1159,6 +1180,7 @@ class Table:
         self.deal_index = deal_index
         self.deal_seed = seed
         self.deal_context = context
+        self._match_points_from(context.get("table_points"))  # a match deal's: its seats' match points
         self.steps = steps
         self.version = len(steps)
         self.clocks = {}
@@ -1205,6 +1227,8 @@ class Table:
                 return
             await self._settle_failed(e, outcome)
             return
+        if self.match_points is not None:  # a match's points move by the deal's scores (RULES-matches.md §4)
+            self.match_points = [p + scores[i] for i, p in enumerate(self.match_points)]
         changes = []
         for i, s in enumerate(self.seats):
             if s is None:
@@ -1219,6 +1243,7 @@ class Table:
                     "delta": scores[i] if self.info.for_points else 0,
                     "points": s.points if s.human else None,
                     "title": self.title(s.points) if s.human else None,
+                    "match_points": None if self.match_points is None else self.match_points[i],
                 }
             )
         deal_id = self.deal_id

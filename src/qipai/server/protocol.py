@@ -334,7 +334,11 @@ class SeatView(BaseModel):
     connected: bool
     leaving: bool
     points: int
+    """The player's platform points in the table's game (what a table for points moves)."""
     title: str
+    match_points: int | None = None
+    """A match table: the seat's match points (比赛积分) in that match — before the deal in play, after the last
+    one settled; ``None`` elsewhere (and until the match director gives them)."""
 
 
 class TableView(BaseModel):
@@ -360,6 +364,8 @@ class TableView(BaseModel):
     deal_index: int
     match: dict[str, Any]
     """The game's match state between deals (Dou Dizhu: who bids first next)."""
+    match_id: str | None = None
+    """A match table: the match it plays for (its seats carry ``match_points``); ``None`` at other tables."""
     you: int | None
     results: list[dict[str, Any]]
 

@@ -45,7 +45,7 @@
 // GameInfo; nothing in the shell changes.  A view may extend TableView (shell/tableview.js: obs, legal, myTurn,
 // send one action at a time, clearPending) and pick cards with shell/handpick.js.
 import { api } from "./util.js";
-import { lang, scoped } from "./i18n.js";
+import { lang, scoped, t } from "./i18n.js";
 import { store } from "./store.js";
 
 const modules = new Map(); // web folder → module
@@ -72,22 +72,28 @@ export function gameInfo(name) {
   return store.games.find((g) => g.name === name) || null;
 }
 
-/** The view module of a game (null when the game has no browser view). */
+/** The view module of a game (null when the game has no browser view), once its stylesheet is in too: a view
+ * drawn before has no sizes yet, and a replay sizes its felt by what the first drawing measures. */
 export async function loadView(info) {
   const web = info?.web;
   if (!web || !/^[a-z0-9_-]+$/.test(web)) return null;
-  if (modules.has(web)) return modules.get(web);
   if (!loading.has(web)) {
-    loading.set(web, import(`../games/${web}/index.js`).then((mod) => {
+    loading.set(web, import(`../games/${web}/index.js`).then(async (mod) => {
+      modules.set(web, mod); // its words are there at once (viewOf)
       if (mod.css && !document.querySelector(`link[data-game-css="${web}"]`)) {
         const link = document.createElement("link");
         link.rel = "stylesheet";
         link.href = new URL(`../games/${web}/${mod.css}`, import.meta.url).href;
         link.dataset.gameCss = web;
+        // a stylesheet that fails is no reason not to draw at all
+        const ready = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; });
         document.head.append(link);
+        await ready;
       }
-      modules.set(web, mod);
       return mod;
+    }).catch((e) => {
+      loading.delete(web);
+      throw e;
     }));
   }
   return loading.get(web);
@@ -126,6 +132,17 @@ export function presetName(game, preset) {
 export function presetDesc(game, preset) {
   const tt = gameT(game);
   return preset && tt && tt.has("pdesc_" + preset) ? tt("pdesc_" + preset) : "";
+}
+
+/** What a seat has after a deal, under its name in the settlement (``c``: its entry in the deal's changes): at a
+ * match table its match points (比赛积分 1234: a match table moves no lobby points, so they are not shown there),
+ * else its lobby points and title (1010 分 · 商人); "" when the server names neither (a bot at a lobby table). */
+export function standingAfter(c, model, game) {
+  if (model?.table?.match_id || Number.isInteger(c?.match_points)) {
+    return Number.isInteger(c?.match_points) ? t("match_pts", { n: c.match_points }) : "";
+  }
+  if (c?.points === null || c?.points === undefined) return "";
+  return `${c.points} ${t("points_short")}` + (c.title ? ` · ${titleName(game, c.title)}` : "");
 }
 
 /** A player's title in ``game`` (the server's Chinese name, e.g. 商人) in the page's language. */

@@ -151,10 +151,42 @@ export class TableFrame {
     this.view.update(this.model);
     this.renderCenter();
     this.renderTools();
+    this.fitFelt();
     this.updateTimers();
     if (this.live && myTurn && this.prevMyTurn === false) sound.play("turn");
     this.prevMyTurn = myTurn;
     if (this.live) this.settlementLifecycle();
+  }
+
+  /** A replay's table is as tall as what it holds (the page scrolls; the window's height does not size it), but
+   * seat boxes placed over the felt (position: absolute) take no room there: the felt grows until every such box,
+   * with what it says and shows under or beside it, the word in the middle (叫分: under the boxes on a narrow
+   * screen, style.css) and the viewer's own play at the felt's foot fit in it — never over each other, nor over
+   * the viewer's bar below the felt.  It never shrinks within a replay (the page does not jump from step to
+   * step).  A live table fills the window and is not touched. */
+  fitFelt() {
+    if (this.live) return;
+    const felt = this.felt.getBoundingClientRect();
+    if (!felt.height) return;
+    let boxes = 0;
+    let bottom = 0;
+    for (const seat of this.seatLayer.querySelectorAll(".seat")) {
+      if (getComputedStyle(seat).position !== "absolute") continue; // a seat in the felt's flow (mahjong) makes room
+      boxes = Math.max(boxes, seat.getBoundingClientRect().bottom - felt.top);
+      for (const el of [seat, ...seat.querySelectorAll("*")]) {
+        const r = el.getBoundingClientRect();
+        if (r.height) bottom = Math.max(bottom, r.bottom - felt.top);
+      }
+    }
+    if (!bottom) return;
+    this.felt.style.setProperty("--seats-bottom", `${Math.ceil(boxes)}px`);
+    for (const el of this.felt.querySelectorAll(".center-msg")) {
+      const r = el.getBoundingClientRect();
+      if (r.height && el.childElementCount) bottom = Math.max(bottom, r.bottom - felt.top);
+    }
+    const need = bottom + this.slots.mine.getBoundingClientRect().height + 12;
+    // the table (not the felt: a grid's flexible row) grows, and the felt takes the room
+    if (need > felt.height) this.el.style.minHeight = `${Math.ceil(this.el.getBoundingClientRect().height + need - felt.height)}px`;
   }
 
   myTurn() {
@@ -235,10 +267,29 @@ export class TableFrame {
     const ready = this.readyList();
     if (ready && ready[seat]) add(badges, h("span.badge.ready", { "data-ready": seat }, "✓ " + t("ready_done")));
     const avatar = h("div.avatar", { class: s ? undefined : "empty" }, s ? (name || "?").slice(0, 1).toUpperCase() : "?");
-    const standing = s && !s.bot && s.title ? h("div.standing", { dataset: { seat } },
-      h("span.title-tag", titleName(this.info?.name, s.title)), h("span.spts", `${s.points} ${t("points_short")}`)) : null;
+    // a player's title and points; at a match table every seat's (a bot's too) match points instead of the points
+    // of the lobby, which that table does not move (RULES-matches.md §4)
+    const title = s && !s.bot && s.title ? h("span.title-tag", titleName(this.info?.name, s.title)) : null;
+    const mp = this.matchPoints(s);
+    const standing = !s ? null : this.matchTable()
+      ? (mp !== null ? h("div.standing", { dataset: { seat } }, title, this.matchPointsEl("span.spts", mp)) : null)
+      : title ? h("div.standing", { dataset: { seat } }, title, h("span.spts", `${s.points} ${t("points_short")}`)) : null;
     add(box, avatar, h("div.sinfo", h("div.sname", { title: name }, name), standing, badges));
     return { avatar, badges };
+  }
+
+  /** A match table (the server names its match): its seats show match points, never the lobby's. */
+  matchTable() {
+    return !!this.model?.table?.match_id;
+  }
+
+  /** A seat's match points at a match table (null elsewhere, and until the match gives them). */
+  matchPoints(s) {
+    return this.matchTable() && Number.isInteger(s?.match_points) ? s.match_points : null;
+  }
+
+  matchPointsEl(tag, n) {
+    return n === null ? null : h(`${tag}.match-pts`, { dataset: { matchPoints: n }, title: t("match_pts_hint") }, t("match_pts", { n }));
   }
 
   renderSeats() {
@@ -284,7 +335,8 @@ export class TableFrame {
       h("div.avatar.me-av", name.slice(0, 1).toUpperCase()),
       h("span.sname", name),
       s?.title ? h("span.title-tag", { dataset: { seat: you } }, titleName(this.info?.name, s.title)) : null,
-      s && this.live ? h("span.pts", `${s.points} ${t("points_short")}`) : null,
+      !s || !this.live ? null : this.matchTable() ? this.matchPointsEl("span.pts", this.matchPoints(s))
+        : h("span.pts", `${s.points} ${t("points_short")}`),
       ...badges);
     add(this.turnLine, this.myTurn() ? h("span.yourturn", t("your_turn")) : null,
       this.model.takenOver ? null : h("div.timer.me-timer", { dataset: { seat: you } }));

@@ -3,7 +3,7 @@
 // (a farmer: stake × bid × own multiplier; the landlord: the sum of what the farmers pay or receive).
 import { h, add, fmtDelta } from "../../shell/util.js";
 import { displayName } from "../../shell/i18n.js";
-import { titleName } from "../../shell/games.js";
+import { standingAfter } from "../../shell/games.js";
 import { t, factorName, parseFactor } from "./words.js";
 import { cardEl, sortHand } from "./cards.js";
 import { factorsText } from "./view.js";
@@ -92,7 +92,7 @@ export function settlementContent(result, model) {
         if (Math.abs(delta ?? 0) !== fa.amount) howCell += ` → ${Math.abs(delta ?? 0)}`;
       }
     }
-    const standing = c.points !== null && c.points !== undefined ? `${c.points} ${t("points_short")}` + (c.title ? ` · ${titleName(model.info?.name || "doudizhu", c.title)}` : "") : "";
+    const standing = standingAfter(c, model, model.info?.name || "doudizhu");
     rows.push(h("tr", { class: seat === you ? "me" : undefined, dataset: { seat } },
       h("td.who",
         h("div.nm", name(seat), o.autoplay && o.autoplay[seat] ? h("span.badge.auto", t("autoplay_note")) : null,

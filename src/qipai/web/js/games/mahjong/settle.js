@@ -3,7 +3,7 @@
 // loser's share); the four hands face up.
 import { h, add, fmtDelta } from "../../shell/util.js";
 import { displayName } from "../../shell/i18n.js";
-import { titleName } from "../../shell/games.js";
+import { standingAfter } from "../../shell/games.js";
 import { t, fanName } from "./words.js";
 import { tileEl, parseTiles, sortTiles, tileName, meldEl } from "./tiles.js";
 
@@ -71,8 +71,7 @@ export function settlementContent(result, model) {
     if (o.dealer === seat) marks.push(h("span.badge.role.mj-dealer", t("dealer")));
     if (hasWinner && seat === w) marks.push(h("span.badge.mj-won", t("winner_mark")));
     if (hasWinner && seat === o.feeder) marks.push(h("span.badge.off", t("feeder_mark")));
-    const standing = c.points !== null && c.points !== undefined
-      ? `${c.points} ${t("points_short")}` + (c.title ? ` · ${titleName(model.info?.name || "mahjong", c.title)}` : "") : "";
+    const standing = standingAfter(c, model, model.info?.name || "mahjong");
     rows.push(h("tr", { class: seat === you ? "me" : undefined, dataset: { seat } },
       h("td.who", h("div.nm", name(seat), ...marks), standing ? h("div.sub", h("span.standing-after", standing)) : null),
       h("td.fans", { dataset: { fans: sh ? sh.fans.join(" ") : "" } }, sh ? fansText(sh.fans) : ""),

@@ -1,9 +1,9 @@
 // The Shengji settlement in words: the trump and level played, the attackers' points before the last trick, the
 // last-trick bonus (扣底) and penalties, the score, what it did to the levels, the next banker, each seat's
-// platform points.
+// platform points (at a match table: its match points).
 import { h, add, fmtDelta } from "../../shell/util.js";
 import { displayName } from "../../shell/i18n.js";
-import { titleName } from "../../shell/games.js";
+import { standingAfter } from "../../shell/games.js";
 import { t } from "./words.js";
 import { suitWords, teamOf } from "./view.js";
 
@@ -84,7 +84,7 @@ export function settlementContent(result, model) {
     const c = changes.find((x) => x.seat === seat) || {};
     const delta = scores.length ? scores[seat] : c.delta;
     const role = (o.roles || [])[seat];
-    const standing = c.points !== null && c.points !== undefined ? `${c.points} ${t("points_short")}` + (c.title ? ` · ${titleName(model.info?.name || "shengji", c.title)}` : "") : "";
+    const standing = standingAfter(c, model, model.info?.name || "shengji");
     trs.push(h("tr", { class: seat === you ? "me" : undefined, dataset: { seat } },
       h("td.who", h("div.nm", name(seat), esc === seat ? h("span.badge.off.esc", t("escape_mark")) : null),
         standing ? h("div.sub", h("span.standing-after", standing)) : null),
