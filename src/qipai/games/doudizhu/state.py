@@ -518,6 +518,9 @@ class Game(AutoplayFlags):
             return
         self.redeals += 1
         self.log.append({"event": "redeal", "count": self.redeals})
+        # a redeal is a new deal (重新开始一局): for the auto-play settlement (RULES.md §7) only the seats still in
+        # auto-play now count as having been in it; a seat that left auto-play in the abandoned deal does not
+        self.autoplay_counted = list(self.autoplay)
         self._deal(None, self.first_bidder)
 
     def _make_landlord(self, seat: int, bid: int) -> None:
