@@ -440,6 +440,7 @@ async def test_every_body_refuses_a_field_its_endpoint_does_not_take(server: Liv
                            ("/api/password", {"old": "x" * 8, "new": "y" * 8, "again": "y" * 8}),
                            ("/api/login", {"name": "fields-user", "password": "x" * 8, "remember": True}),
                            ("/api/register", {"name": "someone-else", "password": "x" * 8, "email": "a@b"}),
+                           ("/api/account", {"name": "someone-other", "password": "x" * 8, "email": "a@b"}),
                            ("/api/matches/anything/register", {"extra": 1})):
             r = await h.post(path, json=data)
             assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field", (path, r.text)

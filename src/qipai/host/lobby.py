@@ -50,6 +50,10 @@ PROTECTED_OPTIONS = ("preset",)
 USER_MESSAGE = "user_message"
 """Bus topic: a message for a user's connections on whichever node holds them."""
 
+USER_RENAMED = "user_renamed"
+"""Bus topic: an account took a new name (a guest saved as a registered account), ``{"user", "from"}``: every
+node renames its seats and connections of that user (:meth:`Lobby.user_renamed`)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class RemoteSeat:
@@ -401,6 +405,7 @@ class Lobby:
         self.journal.start()
         await self.cluster.start()
         self.bus.subscribe(USER_MESSAGE, self._user_message)
+        self.bus.subscribe(USER_RENAMED, self._on_renamed)
         if self.cluster.networked:
             self.cluster.serve("sit", self._rpc_sit)
             self.cluster.serve("join", self._rpc_join)
@@ -664,6 +669,44 @@ class Lobby:
             return
         for c in self.conns_of(int(event["user_id"])):
             c.send(event["message"])
+
+    async def user_renamed(self, user: UserInfo) -> None:
+        """``user`` was renamed in the store (a guest saved as a registered account, same id): this node's
+        connections of the user know it by its new name and state, its seats here show the new name (each table
+        tells its players and spectators at once), and match standings name it so; other nodes are told on the
+        bus and do the same for what they run."""
+        await self._rename_here(user)
+        if self.cluster.networked:
+            self.bus.publish(USER_RENAMED, {"user": user.public(), "from": self.cluster.node_id})
+
+    async def _on_renamed(self, event: Any) -> None:
+        """Another node renamed an account (:meth:`user_renamed`)."""
+        if not isinstance(event, dict) or event.get("from") == self.cluster.node_id:
+            return
+        u = event.get("user")
+        if not isinstance(u, dict):
+            return
+        await self._rename_here(UserInfo(id=int(u["id"]), name=str(u["name"]), is_guest=bool(u["is_guest"]),
+                                         is_bot=bool(u.get("is_bot"))))
+
+    async def _rename_here(self, user: UserInfo) -> None:
+        for c in self.conns_of(user.id):
+            c.user = user
+        for t in list(self.tables.values()):
+            if t.closed or t.seat_of(user.id) is None:
+                continue
+            async with t.lock:
+                await t.rename(user.id, user.name)
+        director = self.director
+        if director is not None:  # a match's standings name its entrants from what it loaded
+            me = f"u{user.id}"
+            for run in list(getattr(director, "runs", {}).values()):
+                try:
+                    if any(me in e.players for e in run.state.entrants.values()):
+                        await director.load_names(run)
+                except Exception:
+                    log.warning("could not rename user %s in match %s", user.id, getattr(run, "id", "?"),
+                                exc_info=True)
 
     def tell_user(self, user_id: int, message: dict[str, Any]) -> None:
         """Send ``message`` to the user's connections on every node."""

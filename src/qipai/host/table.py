@@ -702,6 +702,35 @@ class Table:
         self.kick()
         return seat
 
+    async def rename(self, user_id: int, name: str) -> bool:
+        """The user's account took a new name (a guest saved as a registered account): its seat here shows it from
+        the next table message on — sent now — as do the table's results and last settlement, and the running
+        deal's stored seats (which a restart rebuilds the seat from).  Returns whether the user sits here.  The
+        caller holds the lock."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return False
+        s = self.seats[seat]
+        assert s is not None
+        old, s.name = s.name, name
+        for r in self.results:
+            players = r.get("players")
+            if isinstance(players, list) and seat < len(players) and players[seat] == old:
+                players[seat] = name
+        if self.last_result is not None:
+            for c in self.last_result.get("changes") or ():
+                if c.get("seat") == seat and c.get("name") == old:
+                    c["name"] = name
+        if self.deal_id is not None:
+            # the store renamed the deals it knew of; this one may have started meanwhile
+            try:
+                await self.lobby.store.rename_in_deals(user_id, name, [self.deal_id])
+            except Exception:
+                log.warning("table %s: could not write the new name of user %s into deal %s", self.id, user_id,
+                            self.deal_id, exc_info=True)
+        self.broadcast_table()
+        return True
+
     async def vacate(self, seat: int, reason: str, origin: Conn | None = None, ref: Any = None) -> None:
         """Free a seat, telling the player's connections (``ref`` goes to ``origin``, the one that asked)."""
         s = self.seats[seat]

@@ -25,7 +25,7 @@ from qipai.host.table import Table, TableError
 from qipai.server import auth
 from qipai.server.auth import AuthError
 from qipai.server.jsonin import BadJson, loads_limited
-from qipai.store import NameTaken, Standing, UserInfo
+from qipai.store import NameTaken, NotAGuest, Standing, UserInfo
 from qipai.store.names import name_key
 from qipai.tournaments import definition_data
 
@@ -221,6 +221,32 @@ async def register(request: Request) -> Response:
     except NameTaken:
         raise ApiError("name_taken", f"the name {name!r} is taken", 409, name=name) from None
     return await session_response(request, user, 201)
+
+
+@endpoint
+async def save_guest(request: Request) -> Response:
+    """游客绑定账号: ``{"name", "password"}`` turns the guest of this session into a registered account in place —
+    the same id, so its points, history, titles, match entries and seat stay — with the name's and password's
+    checks of :func:`register`.  The session goes on (no new token); the seat shows the new name at once."""
+    check_rate(request)
+    user = await need_user(request)
+    data = await body(request)
+    only_fields(data, "name", "password")
+    if not user.is_guest or user.is_bot:
+        raise ApiError("not_a_guest", "only a guest account can be saved as a registered one", 409)
+    name = auth.check_name(field(data, "name", str))
+    password = field(data, "password", str)
+    auth.check_password(password)
+    lobby = lobby_of(request)
+    pw_hash = await auth.hash_password(password)
+    try:
+        saved = await lobby.store.register_guest(user.id, name, pw_hash)
+    except NameTaken:
+        raise ApiError("name_taken", f"the name {name!r} is taken", 409, name=name) from None
+    except NotAGuest:  # saved meanwhile by another request
+        raise ApiError("not_a_guest", "only a guest account can be saved as a registered one", 409) from None
+    await lobby.user_renamed(saved)
+    return JSONResponse({"user": await profile(lobby, saved)})
 
 
 @endpoint
@@ -807,6 +833,7 @@ routes = [
     Route("/api/register", register, methods=["POST"]),
     Route("/api/login", login, methods=["POST"]),
     Route("/api/guest", guest, methods=["POST"]),
+    Route("/api/account", save_guest, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/password", change_password, methods=["POST"]),
     Route("/api/relief", relief, methods=["POST"]),

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -39,6 +39,10 @@ from qipai.store.names import name_key
 
 class NameTaken(ValueError):
     """A user with that name (in any case) already exists."""
+
+
+class NotAGuest(ValueError):
+    """The account is not a guest (a registered account or a bot's): it cannot be saved as a new one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +385,53 @@ class Store:
         async with self.sessions() as s:
             u = await s.scalar(select(User).where(User.name_key == name_key(name), User.is_bot.is_(False)))
             return None if u is None else (_user(u), u.password_hash)
+
+    async def register_guest(self, user_id: int, name: str, password_hash: str) -> UserInfo:
+        """Turn guest ``user_id`` into a registered account in place (游客绑定账号): the same id, so its points,
+        history, titles, match entries and seats stay; it takes ``name`` and the password, and is a guest no more.
+        The name in the seats of every deal it played (and of a running one) becomes ``name`` too, so that its
+        history, a table's results and a deal rebuilt after a restart name it so.  Raises :class:`NameTaken`, or
+        :class:`NotAGuest` when the account is not a guest (or no longer exists)."""
+        try:
+            async with self.sessions.begin() as s:
+                u = await s.scalar(select(User).where(User.id == user_id).with_for_update())
+                if u is None or not u.is_guest or u.is_bot:
+                    raise NotAGuest(user_id)
+                u.name = name
+                u.name_key = name_key(name)
+                u.password_hash = password_hash
+                u.is_guest = False
+                await s.flush()
+                await self._rename_in_deals(s, user_id, name)
+                return _user(u)
+        except IntegrityError as e:
+            raise NameTaken(name) from e
+
+    async def rename_in_deals(self, user_id: int, name: str, deal_ids: Sequence[int]) -> None:
+        """Write ``name`` for the user's seats in these deals (a deal a table started while the account was being
+        renamed)."""
+        async with self.sessions.begin() as s:
+            await self._rename_in_deals(s, user_id, name, deal_ids)
+
+    @staticmethod
+    async def _rename_in_deals(s: AsyncSession, user_id: int, name: str,
+                               deal_ids: Sequence[int] | None = None) -> None:
+        """The user's seats in the deals it played and the running deals (or in ``deal_ids``) take ``name``."""
+        if deal_ids is None:
+            played = select(DealPlayer.deal_id).where(DealPlayer.user_id == user_id)
+            q = select(Deal.id, Deal.seats).where(or_(Deal.id.in_(played), Deal.status == "running"))
+        else:
+            q = select(Deal.id, Deal.seats).where(Deal.id.in_(list(deal_ids)))
+        for deal_id, seats in (await s.execute(q)).all():
+            rows = [dict(p) if isinstance(p, dict) else p for p in seats or []]
+            hit = False
+            for p in rows:
+                if isinstance(p, dict) and p.get("user_id") == user_id and p.get("bot") is None \
+                        and p.get("name") != name:
+                    p["name"] = name
+                    hit = True
+            if hit:
+                await s.execute(update(Deal).where(Deal.id == deal_id).values(seats=rows))
 
     async def set_password_hash(self, user_id: int, password_hash: str) -> None:
         async with self.sessions.begin() as s:

@@ -18,6 +18,7 @@ export const ERROR_WORDS = {
       : "A password is 6 to 128 characters long"),
   },
   no_password: { zh: "游客账号没有密码可改", en: "A guest account has no password to change" },
+  not_a_guest: { zh: "这个账号已经是注册账号了，不用再保存", en: "This account is registered already: nothing to save" },
   login_backoff: {
     zh: (p) => `这个账号登录失败太多次，请 ${n(p.seconds) || "稍"} 秒后再试`,
     en: (p) => `Too many failed log-ins for this account: try again in ${n(p.seconds) || "a few"} s`,

@@ -28,6 +28,11 @@ const ZH = {
   welcome_title: "棋牌室",
   welcome_text: "斗地主八种玩法，和朋友或机器人对战。",
   or: "或者",
+  save_account: "保存账号",
+  save_account_title: "保存游客账号",
+  save_account_text: "设个用户名和密码，积分、战绩、称号和报名的比赛都留在这个账号上，以后用它登录。",
+  save_account_hint: "游客的积分和战绩只在这次登录里：保存账号，换设备或退出后也不会丢",
+  save_account_done: "账号已保存：以后用“{name}”登录",
 
   // lobby
   quick_match: "快速开始",
@@ -309,6 +314,11 @@ const EN = {
   welcome_title: "Card room",
   welcome_text: "Dou Dizhu in eight rule sets, against friends or bots.",
   or: "or",
+  save_account: "Save this account",
+  save_account_title: "Save your guest account",
+  save_account_text: "Choose a name and a password: your points, history, titles and match entries stay on this account, and you log in with it from now on.",
+  save_account_hint: "A guest's points and history last only as long as this session: save the account to keep them",
+  save_account_done: "Account saved: log in as “{name}” from now on",
 
   quick_match: "Quick match",
   rooms: "Rooms",

@@ -6,7 +6,7 @@ import { conn } from "./conn.js";
 import { store, subscribe, resetTable, setUser, sendPrefs, refreshUser } from "./store.js";
 import { loadGames, gameInfo, loadView } from "./games.js";
 import { TableFrame } from "./table.js";
-import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage } from "./pages.js";
+import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
 import { matchesPage, matchPage } from "./matches.js";
 import { soundLog, isMuted } from "./sound.js";
@@ -53,9 +53,14 @@ function renderHeader() {
   };
   add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"), link("#/profile", "nav_profile"));
   if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": "table" }, "♠"));
+  // a guest may save its account (保存账号) from any page: the lobby and the profile show it by the guest badge
+  const saveBtn = store.user.is_guest && cur !== "lobby" && cur !== "profile"
+    ? h("button.btn.small.primary", { type: "button", "data-action": "save-account", onclick: () => openSaveAccount() }, t("save_account"))
+    : null;
   add(userbox,
     h("a.user", { href: "#/profile", title: store.user.title ?? "" },
       h("span.uname", displayName(store.user.name)), store.user.points !== undefined ? h("span.upts", String(store.user.points)) : null),
+    saveBtn,
     h("button.btn.small.ghost", { type: "button", "data-action": "logout", onclick: logout }, t("logout")));
 }
 

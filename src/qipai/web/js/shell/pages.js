@@ -1,8 +1,8 @@
 // The pages other than the table: log in / sign up / guest, lobby, invite links, profile, leaderboard.
-import { h, add, fill, clear, api, toast, fmtDelta, fmtTime } from "./util.js";
+import { h, add, fill, clear, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, setUser, spectate, subscribe, homeGame } from "./store.js";
+import { store, setUser, spectate, subscribe, homeGame, notify, refreshUser } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
 
 function cardFace(label, red) {
@@ -71,6 +71,59 @@ export function authPage(root, { onLoggedIn }) {
     h("div.auth-card", h("div.tabs", tabLogin, tabSignup), form, h("div.or", t("or")), guestBtn)));
   setMode("login");
   name.focus();
+}
+
+// ---------------------------------------------------------------------------------------------- save a guest
+/** 保存账号: the guest's form (the sign-up form's fields) that turns its account into a registered one
+ * (``POST /api/account``).  The account stays the same — points, history, titles, the table it sits at — so the
+ * page goes on: the user's new name and state reach every page listening for ``user`` (the header, the lobby's
+ * card, the profile), and the table shows the new name from the server's next table message. */
+export function openSaveAccount() {
+  const err = h("p.form-error", { role: "alert" });
+  const name = h("input", { name: "name", autocomplete: "username", required: true, maxlength: 24, placeholder: t("name_hint") });
+  const pw = h("input", { name: "password", type: "password", autocomplete: "new-password", required: true, minlength: 6,
+    placeholder: t("password_hint") });
+  const pw2 = h("input", { name: "password2", type: "password", autocomplete: "new-password", required: true, minlength: 6 });
+  const submit = h("button.btn.primary.wide", { type: "submit", "data-action": "save-account-submit" }, t("save_account"));
+  const form = h("form.auth-form.save-account-form", { novalidate: true },
+    h("p.save-account-text", t("save_account_text")),
+    h("label.row", h("span", t("name")), name),
+    h("label.row", h("span", t("password")), pw),
+    h("label.row", h("span", t("password2")), pw2),
+    err, submit);
+  const dlg = modal({ id: "save-account", title: t("save_account_title"), body: form,
+    buttons: [{ text: t("cancel"), action: "cancel" }] });
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    delete err.dataset.code;
+    if (pw.value !== pw2.value) {
+      err.textContent = t("passwords_differ");
+      err.dataset.code = "passwords_differ";
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const r = await api("POST", "account", { name: name.value.trim(), password: pw.value });
+      setUser({ ...store.user, ...r.user }, store.table?.game);
+      dlg.close();
+      notify("user", store.user);
+      toast(t("save_account_done", { name: r.user.name }), "info", 5000, "account-saved");
+    } catch (ex) {
+      err.textContent = errorText(ex.code, ex.params);
+      err.dataset.code = ex.code;
+      if (ex.code === "not_a_guest") refreshUser(); // saved in another window meanwhile
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  name.focus();
+  return dlg;
+}
+
+function saveAccountButton(extra = "") {
+  return h("button.btn.small.primary" + extra, { type: "button", "data-action": "save-account", onclick: () => openSaveAccount() },
+    t("save_account"));
 }
 
 // ---------------------------------------------------------------------------------------------- lobby
@@ -153,7 +206,8 @@ export function lobbyPage(root, { go }) {
     clear(meCard);
     if (!user) return;
     add(meCard, h("span.name", displayName(user.name)), user.is_guest ? h("span.badge", t("guest_tag")) : null,
-      h("span.title-tag", titleName(homeGame(user), user.title)), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))));
+      h("span.title-tag", titleName(homeGame(user), user.title)), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))),
+      user.is_guest ? saveAccountButton() : null);
   }
   function drawNotes() {
     clear(notes);
@@ -260,7 +314,11 @@ export function lobbyPage(root, { go }) {
   drawMe();
   load();
   const timer = setInterval(load, 8000);
-  return () => clearInterval(timer);
+  const off = subscribe((what) => { if (what === "user") drawMe(); }); // a guest saved its account
+  return () => {
+    clearInterval(timer);
+    off();
+  };
 }
 
 // ---------------------------------------------------------------------------------------------- invite
@@ -334,7 +392,8 @@ export function profilePage(root) {
   const box = h("section.profile", h("p.muted", "…"));
   fill(root, box);
   let cancelled = false;
-  (async () => {
+  let offUser = null; // the card redraws when the account changes (a guest saved it)
+  const load = async () => {
     try {
       const [rawMe, hist, games, mine] = await Promise.all([api("GET", "me"), api("GET", "history?limit=50"), loadAllViews(),
         api("GET", "matches/mine").catch(() => ({ matches: [] }))]);
@@ -374,12 +433,24 @@ export function profilePage(root) {
         h("td", d.points_after ?? ""),
         h("td.who", (d.players || []).map(displayName).join(" · ")),
         h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, "data-action": "replay" }, t("replay")))));
+      const card = h("div.panel.profile-card");
+      const drawCard = (u) => fill(card,
+        h("div.avatar.big", displayName(u.name).slice(0, 1).toUpperCase()),
+        h("div.grow", h("h1", displayName(u.name), u.is_guest ? h("span.badge", t("guest_tag")) : null),
+          u.is_guest ? h("p.muted.save-account-hint", t("save_account_hint")) : null),
+        u.is_guest ? saveAccountButton() : null,
+        h("button.btn.small.ghost", { type: "button", "data-action": "logout-profile",
+          onclick: () => document.querySelector('#userbox [data-action="logout"]')?.click() }, t("logout")));
+      drawCard(me);
+      offUser?.();
+      offUser = subscribe((what, u) => {
+        if (what !== "user" || !u || u.id !== me.id) return;
+        drawCard(u);
+        // a new name: the history's player lists name the account so too (the server renamed its deals)
+        if (u.name !== me.name && !cancelled) load();
+      });
       fill(box,
-        h("div.panel.profile-card",
-          h("div.avatar.big", displayName(me.name).slice(0, 1).toUpperCase()),
-          h("div.grow", h("h1", displayName(me.name), me.is_guest ? h("span.badge", t("guest_tag")) : null)),
-          h("button.btn.small.ghost", { type: "button", "data-action": "logout-profile",
-            onclick: () => document.querySelector('#userbox [data-action="logout"]')?.click() }, t("logout"))),
+        card,
         h("div.game-cards", cards),
         mine.matches.length ? h("div.panel.my-matches", h("h2", t("my_matches")),
           h("div.scroll", h("table.grid", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_state")),
@@ -399,8 +470,12 @@ export function profilePage(root) {
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
-  })();
-  return () => { cancelled = true; };
+  };
+  load();
+  return () => {
+    cancelled = true;
+    offUser?.();
+  };
 }
 
 function stat(label, value, key) {
