@@ -25,6 +25,12 @@ class RateLimiter:
             self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < 60}
         return True
 
+    def blocked(self, key: str) -> bool:
+        """Whether ``key`` has no token left now (takes none: for limits counted on failures only)."""
+        now = time.monotonic()
+        tokens, last = self.buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - last) * self.rate) < 1
+
 
 class Bucket:
     """A token bucket for one connection."""

@@ -26,6 +26,7 @@ match points as the table points (the 积分最小化原则).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,9 +96,15 @@ def seat_points(a: TableAssignment, points: Sequence[int] | None = None) -> list
 
 
 def deal_seed(a: TableAssignment, deal: int) -> int:
-    """The seed deal ``deal`` of a table is dealt from: the match's seed for it, in 62 bits (what a deal record
-    stores)."""
-    return a.deal_seed(deal) & ((1 << 62) - 1)
+    """The seed deal ``deal`` of a table is dealt from: the match's seed for it passed through SHA-256, in 62
+    bits (what a deal record stores).
+
+    The tournament core derives a table's seed from the match's and a deal's from the table's with SplitMix64,
+    which can be run backwards: a deal's seed, in its record for everybody to read once the deal is over, gave
+    the table's seed and then the match's, and with them every deal still to come at every table of the match.
+    Through a one-way hash it tells nothing of them."""
+    raw = a.deal_seed(deal).to_bytes(8, "big")
+    return int.from_bytes(hashlib.sha256(b"qipai match deal:" + raw).digest()[:8], "big") & ((1 << 62) - 1)
 
 
 class BotTables:

@@ -6,10 +6,11 @@ browser words it in the player's language from ``params``; ``message`` is Englis
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -95,9 +96,25 @@ def lobby_of(request: Request) -> Lobby:
     return lobby
 
 
+async def read_limited(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` once it runs past ``limit`` bytes: read no further then (reading it all
+    first and measuring after let one request with a huge body, announced or chunked, fill the memory)."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
+    raw = await read_limited(request, MAX_BODY)
+    if raw is None:
         raise ApiError("too_large", "request body too large", 413, limit=MAX_BODY)
     if not raw:
         return {}
@@ -178,7 +195,10 @@ async def session_response(request: Request, user: UserInfo, status: int = 200) 
         max_age=days * 86400,
         httponly=True,
         samesite="lax",
-        secure=lobby.settings.secure_cookies,
+        # Secure when asked to, and whenever the request came over HTTPS (directly, or through a trusted proxy's
+        # X-Forwarded-Proto) or this server's public URL is https: (its browsers reach it so)
+        secure=lobby.settings.secure_cookies or request.url.scheme in ("https", "wss")
+        or (lobby.settings.public_url or "").lower().startswith("https:"),
         path="/",
     )
     return resp
@@ -321,8 +341,17 @@ async def change_password(request: Request) -> Response:
     current = await lobby.store.password_hash(user.id)
     if current is None:
         raise ApiError("no_password", "a guest account has no password to change", 409)
+    # the old password is guessed against the log-in's backoff too (a session alone must not allow more tries)
+    backoff: auth.LoginBackoff | auth.SharedLoginBackoff = request.app.state.login_backoff
+    key, address = name_key(user.name), client_address(request)
+    wait = await backoff.check(key, address)
+    if wait > 0:
+        raise ApiError("login_backoff", f"too many wrong passwords for this account from here: wait {wait:.0f} s",
+                       429, seconds=int(wait) + 1)
     if not await auth.verify_password(current, old):
+        await backoff.fail(key, address)
         raise ApiError("bad_login", "the old password is wrong", 401)
+    await backoff.clear(key, address)
     await lobby.store.set_password_hash(user.id, await auth.hash_password(new))
     token = _token(request)
     keep = auth.token_hash(token) if token else None
@@ -534,11 +563,27 @@ async def table_info(request: Request) -> Response:
     return JSONResponse(t.table_view(seat))
 
 
+@contextlib.contextmanager
+def _invite_guess(request: Request) -> Iterator[None]:
+    """Refuse a client address that tried too many wrong invite codes; count a wrong one."""
+    limiter: auth.RateLimiter = request.app.state.invite_misses
+    address = client_address(request)
+    if limiter.blocked(address):
+        raise ApiError("rate_limited", "too many wrong invite codes: wait a little", 429)
+    try:
+        yield
+    except TableError as e:
+        if e.code == "unknown_invite":
+            limiter.allow(address)
+        raise
+
+
 @endpoint
 async def invite_info(request: Request) -> Response:
     """What an invite link leads to: the table's game, room, seats and whether one may still sit down."""
     await need_user(request)
-    return JSONResponse(await lobby_of(request).invite_info(request.path_params["code"]))
+    with _invite_guess(request):
+        return JSONResponse(await lobby_of(request).invite_info(request.path_params["code"]))
 
 
 @endpoint
@@ -605,7 +650,8 @@ async def join_table(request: Request) -> Response:
     data = await body(request)
     only_fields(data, "invite")
     lobby = lobby_of(request)
-    where, seat = await lobby.join_invite(user.id, field(data, "invite", str))
+    with _invite_guess(request):
+        where, seat = await lobby.join_invite(user.id, field(data, "invite", str))
     return _seated(lobby, user.id, where, seat)
 
 
@@ -641,7 +687,8 @@ def _admin(request: Request) -> Lobby:
     lobby = lobby_of(request)
     want = lobby.settings.admin_token
     got = request.headers.get("x-admin-token")
-    if not want or not got or not secrets.compare_digest(want, got):
+    # compared as bytes: compare_digest raises TypeError (a 500) for text with a non-ASCII character
+    if not want or not got or not secrets.compare_digest(want.encode(), got.encode("latin-1")):
         raise ApiError("not_allowed", "operator endpoints need the server's admin token (X-Admin-Token)", 403)
     return lobby
 

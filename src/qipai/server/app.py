@@ -119,8 +119,8 @@ def _game_route(game: str, name: str, fn: Any) -> Route:
     """``POST /api/games/<game>/<name>``: a game's pure JSON route (a ``ValueError`` is a 400)."""
 
     async def endpoint(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > 8192:
+        raw = await api.read_limited(request, 8192)
+        if raw is None:
             return _refusal("too_large", "request body too large", 413)
         try:
             data = loads_limited(raw or b"{}")
@@ -172,6 +172,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.store = store
         app.state.lobby = lobby
         app.state.auth_limiter = auth.RateLimiter(settings.auth_rate_limit, settings.auth_rate_limit * 20)
+        app.state.invite_misses = auth.invite_limiter()
         shared = getattr(lobby.cluster, "redis", None)  # several nodes: one count for all of them
         app.state.login_backoff = auth.SharedLoginBackoff(shared, settings.redis_prefix, settings.login_backoff_after) \
             if lobby.cluster.networked and shared is not None else auth.LoginBackoff(settings.login_backoff_after)

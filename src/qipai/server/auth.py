@@ -99,6 +99,16 @@ def token_from(headers: Mapping[str, str], cookies: Mapping[str, str]) -> str | 
     return tok or None
 
 
+INVITE_MISSES = (0.1, 20)
+"""Wrong invite codes a client address may try (a second, burst): a code is 6 of 32 characters (30 bits), and
+every other lookup (``GET /api/invites/{code}``, ``join``, ``spectate``) was free, so the codes of the open
+private tables could be swept.  Only misses count, so a player following invite links never waits."""
+
+
+def invite_limiter() -> RateLimiter:
+    return RateLimiter(*INVITE_MISSES)
+
+
 def guest_name() -> str:
     return "guest-" + secrets.token_hex(4)
 

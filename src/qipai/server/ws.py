@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -245,6 +246,23 @@ async def handle(conn: Connection, text: str) -> None:
         conn.error("server_error", "the server failed on this message; nothing was changed", ref)
 
 
+@contextlib.contextmanager
+def _invite_guess(conn: Connection, miss: str) -> Iterator[None]:
+    """Refuse a client address that tried too many wrong invite codes (``api._invite_guess``); count a wrong
+    one (a refusal with the code ``miss``)."""
+    limiter: auth.RateLimiter | None = getattr(conn.ws.app.state, "invite_misses", None)
+    client = conn.ws.client
+    address = client.host if client else "?"
+    if limiter is not None and limiter.blocked(address):
+        raise TableError("rate_limited", "too many wrong invite codes: wait a little")
+    try:
+        yield
+    except TableError as e:
+        if limiter is not None and e.code == miss:
+            limiter.allow(address)
+        raise
+
+
 SEAT_CONTROL = (Action, Autoplay, QuickMatch, CreateTable, Join, Leave, FillBots, Ready)
 """Messages only the connection that controls the user's seat may send."""
 
@@ -301,10 +319,14 @@ async def dispatch(conn: Connection, msg: Any) -> None:
                                                  msg.for_points, msg.seat_bot)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Join():
-            where, seat = await lobby.join_invite(uid, msg.invite)
+            with _invite_guess(conn, "unknown_invite"):
+                where, seat = await lobby.join_invite(uid, msg.invite)
             lobby.announce_seat(uid, where, seat, conn, ref)
         case Leave():
             await lobby.leave(uid, msg.table, conn, ref)
+        case Spectate() if msg.invite is not None:
+            with _invite_guess(conn, "private_table"):
+                await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Spectate():
             await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Unspectate():

@@ -11,7 +11,7 @@ Latin letters and digits is fine (``小明abc``).
 >>> check_name("ｂｏｔ1")
 Traceback (most recent call last):
 ...
-qipai.store.names.BadName: names starting with 'guest' or 'bot' are reserved
+qipai.store.names.BadName: names starting with 'guest' or 'bot' (or 电脑, 游客) are reserved
 >>> check_name("аlice01")
 Traceback (most recent call last):
 ...
@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-RESERVED_PREFIXES = ("guest", "bot")
+RESERVED_PREFIXES = ("guest", "bot", "电脑", "電腦", "游客", "遊客")
+"""What guests' and bots' names begin with, and how the Chinese client words them (``电脑1号`` for a bot seat,
+``游客0427`` for a guest): a player named so would pass for one."""
 MIN_LEN, MAX_LEN = 2, 24
 
 # Letters of other scripts that are drawn like Latin letters (the common confusables of Cyrillic and Greek).
@@ -90,5 +92,5 @@ def check_name(name: str) -> str:
         names = " and ".join(sorted(s.title() for s in scripts))
         raise BadName(f"a name may not mix letters of different scripts ({names})", "mixed_scripts")
     if name_key(n).startswith(RESERVED_PREFIXES):
-        raise BadName("names starting with 'guest' or 'bot' are reserved", "reserved")
+        raise BadName("names starting with 'guest' or 'bot' (or 电脑, 游客) are reserved", "reserved")
     return n
