@@ -226,16 +226,20 @@ async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------- accounts
-@endpoint
-async def register(request: Request) -> Response:
-    check_rate(request)
-    data = await body(request)
+async def _new_credentials(data: dict[str, Any]) -> tuple[str, str]:
+    """A new account's ``{"name", "password"}`` checked: the name and the password's hash."""
     only_fields(data, "name", "password")
     name = auth.check_name(field(data, "name", str))
     password = field(data, "password", str)
     auth.check_password(password)
+    return name, await auth.hash_password(password)
+
+
+@endpoint
+async def register(request: Request) -> Response:
+    check_rate(request)
+    name, pw_hash = await _new_credentials(await body(request))
     lobby = lobby_of(request)
-    pw_hash = await auth.hash_password(password)
     try:
         user = await lobby.store.create_user(name, pw_hash)
     except NameTaken:
@@ -254,11 +258,8 @@ async def save_guest(request: Request) -> Response:
     only_fields(data, "name", "password")
     if not user.is_guest or user.is_bot:
         raise ApiError("not_a_guest", "only a guest account can be saved as a registered one", 409)
-    name = auth.check_name(field(data, "name", str))
-    password = field(data, "password", str)
-    auth.check_password(password)
+    name, pw_hash = await _new_credentials(data)
     lobby = lobby_of(request)
-    pw_hash = await auth.hash_password(password)
     try:
         saved = await lobby.store.register_guest(user.id, name, pw_hash)
     except NameTaken:
