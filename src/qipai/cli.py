@@ -652,6 +652,98 @@ def serve(
     server.run()
 
 
+def _copy_url(value: str, flag: str) -> str:
+    """``--from``/``--to``: a database URL as ``serve --database-url`` takes, or the path of a SQLite file."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    if "://" not in value:
+        return f"sqlite+aiosqlite:///{value}"
+    accepted = "sqlite+aiosqlite:///PATH, a SQLite file's path, or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
+    try:
+        url = make_url(value)
+    except (ArgumentError, ValueError):
+        _fail(f"{flag} is not a database URL: expected {accepted}")
+    shown = url.render_as_string(hide_password=True)
+    try:
+        dialect = url.get_dialect()
+    except NoSuchModuleError:
+        _fail(f"{flag} {shown}: no database {url.drivername!r}; expected {accepted}")
+    if not getattr(dialect, "is_async", False):
+        _fail(f"{flag} {shown}: {url.drivername} is not an async driver; expected {accepted}")
+    try:
+        dialect.import_dbapi()
+    except ImportError:
+        _fail(f"{flag} {shown}: the {url.drivername} driver is not installed")
+    return value
+
+
+@app.command("copy-database")
+def copy_database(
+    source: Annotated[str, typer.Option(
+        "--from", help="The database to copy: a URL as serve's --database-url, or a SQLite file "
+                       "(e.g. qipai-data/qipai.db).", show_default=False)],
+    target: Annotated[str, typer.Option(
+        "--to", help="The database to copy into, empty (or with just the schema): a URL, or a SQLite file "
+                     "(made if missing).", show_default=False)],
+    from_schema: Annotated[str | None, typer.Option(help="PostgreSQL: the source's schema (serve's "
+                                                         "--database-schema).")] = None,
+    to_schema: Annotated[str | None, typer.Option(help="PostgreSQL: the target's schema (it must exist).")] = None,
+) -> None:
+    """Copy a whole qipai database (accounts, points, history, matches, open tables) into an empty one: SQLite
+    to PostgreSQL, PostgreSQL to SQLite, or SQLite to another file (a backup).
+
+    Stop the server first: a database a running server holds is refused.
+    The copy is one transaction on the target: interrupted or failed, it leaves the target as it was.
+    See docs/deploy.md, "Backups, restoring, moving to PostgreSQL"."""
+    import asyncio
+
+    from .host.settings import Settings
+    from .server.run import check_database
+    from .store.copy import CopyFailed, CopyRefused, Side
+    from .store.copy import copy_database as run_copy
+
+    src = Side.of(_copy_url(source, "--from"), from_schema, "source")
+    dst = Side.of(_copy_url(target, "--to"), to_schema, "target")
+    try:
+        for flag, side in (("--from", src), ("--to", dst)):
+            try:  # unreachable, refused, no database file, made by a newer qipai: one line each
+                check_database(Settings(database_url=side.url.render_as_string(hide_password=False),
+                                        database_schema=None if side.sqlite else side.schema))
+            except ValueError as e:
+                raise CopyRefused(f"{flag}: {e}") from None
+        width = max(len(t.name) for t in _store_tables())
+
+        def show(table: str, rows: int) -> None:
+            typer.echo(f"  {table:{width}} {rows:>10,} {'row' if rows == 1 else 'rows'}")
+
+        def starting() -> None:
+            typer.echo(f"copying {src.shown} into {dst.shown}")
+
+        done = asyncio.run(run_copy(src, dst, progress=show, starting=starting))
+    except CopyRefused as e:
+        typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1) from None
+    except CopyFailed as e:
+        typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        typer.secho("error: interrupted: nothing was written to the target (the copy is one transaction)",
+                    fg=typer.colors.RED, err=True)
+        raise typer.Exit(130) from None
+    from .store.db import newest_revision
+
+    total = sum(n for _, n in done)
+    typer.echo(f"copied {total:,} rows in {len(done)} tables (schema revision {newest_revision()}); each table's "
+               "row count matches the source's")
+
+
+def _store_tables() -> list[Any]:
+    from .store.models import Base
+
+    return list(Base.metadata.sorted_tables)
+
+
 def main() -> None:
     """Entry point of the ``qipai`` command."""
     app(prog_name="qipai")
