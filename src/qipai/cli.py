@@ -738,6 +738,326 @@ def copy_database(
                "row count matches the source's")
 
 
+# --- users: the operator's account commands ---
+
+users_app = typer.Typer(
+    help="The operator's account commands: list accounts, set a forgotten password, block and unblock a player. "
+         "They work while a server runs on the same database (see docs/deploy.md, \"Accounts: forgotten "
+         "passwords, blocking\").",
+    no_args_is_help=True,
+)
+app.add_typer(users_app, name="users")
+
+DatabaseUrl = Annotated[str | None, typer.Option(
+    help="The server's database: a URL as serve's --database-url (default: QIPAI_DATABASE_URL, else SQLite in "
+         "--data-dir).", show_default=False)]
+DatabaseSchema = Annotated[str | None, typer.Option(help="PostgreSQL: serve's --database-schema.",
+                                                    show_default=False)]
+DataDir = Annotated[Path | None, typer.Option(help="serve's --data-dir, where its SQLite database is "
+                                                   "(default ./qipai-data).", show_default=False)]
+UserName = Annotated[str, typer.Argument(help="The account's name (any case), or #ID (its id, as `qipai users list` "
+                                              "shows it).", show_default=False)]
+
+USERS_BUSY_MS = 15000
+"""SQLite: how long a command's write waits for a running server's write to end (the server's own writes are
+short; a write of these commands holds the database for a few milliseconds)."""
+
+
+class _Refused(Exception):
+    """A users command refuses (one line, exit 1)."""
+
+
+class _UsersDb:
+    """The database a users command works on, as ``qipai serve`` finds it (flags, then ``QIPAI_*``)."""
+
+    def __init__(self, database_url: str | None, database_schema: str | None, data_dir: Path | None) -> None:
+        from sqlalchemy.engine import make_url
+
+        from .host.settings import Settings
+        from .server.run import check_database, check_settings
+
+        try:
+            settings = Settings.from_env(database_url=database_url, database_schema=database_schema,
+                                         data_dir=data_dir)
+            check_settings(settings)
+        except (ValueError, TypeError) as e:
+            _fail(str(e))
+        self.settings = settings
+        self.url = settings.db_url()
+        sql = make_url(self.url)
+        self.shown = sql.render_as_string(hide_password=True)  # never the password
+        self.sqlite = sql.get_backend_name() == "sqlite"
+        self.schema = None if self.sqlite else settings.database_schema
+        if self.sqlite and (not sql.database or sql.database == ":memory:" or not Path(sql.database).is_file()):
+            where = "--database-url" if settings.database_url else "--data-dir"
+            raise _Refused(f"no database at {self.shown}: give the server's {where} (a database is made by "
+                           "`qipai serve` when it first starts)")
+        try:
+            check_database(settings)  # unreachable, refused, no database, made by a newer qipai: one line each
+        except ValueError as e:
+            raise _Refused(str(e)) from None
+
+    def run(self, work: Any) -> Any:
+        """Run ``await work(store)`` on the database; a database error is one line (:class:`_Refused`)."""
+        import asyncio
+
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from .server.run import _first_line
+        from .store import Store
+        from .store.db import newest_revision
+        from .store.gate import GateTimeout
+
+        async def go() -> Any:
+            # no migration: the server's code upgrades its database; a command must not change the schema under it
+            store = await Store.open(self.url, schema=self.schema, migrate=False, busy_ms=USERS_BUSY_MS)
+            try:
+                revision = await store.schema_revision()
+                if revision is None:
+                    where = f" (schema {self.schema!r})" if self.schema else ""
+                    raise _Refused(f"the database at {self.shown}{where} holds no qipai tables: give the server's "
+                                   "database (and --database-schema)")
+                if revision != newest_revision():
+                    raise _Refused(f"the database at {self.shown} is at schema revision {revision!r}, this qipai's "
+                                   f"is {newest_revision()!r}: start this qipai's `qipai serve` on it once (it "
+                                   "upgrades the database), then run this again")
+                return await work(store)
+            finally:
+                await store.close()
+
+        try:
+            return asyncio.run(go())
+        except _Refused:
+            raise
+        except (SQLAlchemyError, GateTimeout, OSError) as e:
+            orig = getattr(e, "orig", None) or e
+            raise _Refused(f"the database at {self.shown}: {_first_line(orig)}") from None
+        except Exception as e:  # a driver's own error class, not wrapped by SQLAlchemy: one line all the same
+            raise _Refused(f"the database at {self.shown}: {type(e).__name__}: {_first_line(e)}") from None
+
+
+def _users_command(fn: Any) -> Any:
+    """A users command's refusals (:class:`_Refused`, Ctrl-C) are one line, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except _Refused as e:
+            typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.secho("error: interrupted: nothing was changed", fg=typer.colors.RED, err=True)
+            raise typer.Exit(130) from None
+
+    return wrapped
+
+
+def _check_every(db: _UsersDb) -> str:
+    """How often a server checks its sessions, as far as this command can tell (its flag is the server's)."""
+    return f"every {db.settings.session_check_every:g} s unless its --session-check-every says otherwise"
+
+
+def _who(u: Any) -> str:
+    return f"{u.name} (#{u.id})"
+
+
+async def _find_user(store: Any, name: str) -> Any:
+    u = await store.find_user(name.strip())
+    if u is None:
+        raise _Refused(f"no account called {name.strip()[:64]!r}: see `qipai users list --name PART`")
+    return u
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (Chinese characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _when(iso: str | None) -> str:
+    return "-" if iso is None else iso[:16].replace("T", " ")
+
+
+@users_app.command("list")
+@_users_command
+def users_list(
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Only names holding this (any case); * and ? are wildcards (--name 'a*': names starting with "
+                       "a).", show_default=False)] = None,
+    limit: Annotated[int, typer.Option(min=1, max=100000, help="Show at most this many (by id).")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line instead of a table.")] = False,
+    database_url: DatabaseUrl = None,
+    database_schema: DatabaseSchema = None,
+    data_dir: DataDir = None,
+) -> None:
+    """List accounts (id, name, kind, blocked, points).
+
+    Each account's id, name, kind (registered, guest or bot), when it was made, when its newest session began,
+    whether it is blocked (since when, why), and its points in every game it has played."""
+    db = _UsersDb(database_url, database_schema, data_dir)
+    rows, total = db.run(lambda store: store.list_users(name, limit))
+    if as_json:
+        from dataclasses import asdict
+
+        for r in rows:
+            typer.echo(json.dumps(asdict(r), ensure_ascii=False))
+        return
+    if not rows:
+        typer.echo("no accounts" + (f" match {name!r}" if name else ""))
+        return
+    head = ["ID", "NAME", "KIND", "CREATED (UTC)", "LAST LOG-IN", "BLOCKED", "POINTS"]
+    table = [head] + [[
+        str(r.id), r.name, r.kind, _when(r.created_at), _when(r.last_login),
+        "no" if r.blocked_at is None else f"since {_when(r.blocked_at)}" + (f": {r.blocked_reason}"
+                                                                          if r.blocked_reason else ""),
+        " ".join(f"{g}:{p}" for g, p in r.points.items()) or "-",
+    ] for r in rows]
+    widths = [max(_width(row[i]) for row in table) for i in range(len(head) - 1)]
+    for row in table:
+        cells = [c + " " * (w - _width(c)) for c, w in zip(row, widths, strict=False)]
+        typer.echo("  ".join([*cells, row[-1]]).rstrip())
+    if total > len(rows):
+        typer.echo(f"({len(rows)} of {total} accounts: --limit or --name shows others)")
+
+
+def _read_new_password(password_stdin: bool) -> str:
+    """The new password: from a prompt, twice and not echoed, or one line of standard input; checked by the
+    rules of registration."""
+    import sys
+
+    from .server import auth
+
+    if password_stdin:
+        try:
+            data = sys.stdin.read()
+        except UnicodeDecodeError:
+            raise _Refused("--password-stdin: the input is not UTF-8 text") from None
+        password = data.removesuffix("\n").removesuffix("\r")
+        if "\n" in password:
+            raise _Refused("--password-stdin reads one line (the password), not several")
+    else:
+        if not sys.stdin.isatty():
+            raise _Refused("no terminal to ask for the password on: pipe it in with --password-stdin")
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    try:
+        auth.check_password(password)
+    except auth.AuthError as e:
+        raise _Refused(e.message) from None
+    return password
+
+
+@users_app.command("set-password")
+@_users_command
+def users_set_password(
+    name: UserName,
+    password_stdin: Annotated[bool, typer.Option(
+        "--password-stdin", help="Read the new password from standard input (one line) instead of asking twice.")]
+        = False,
+    database_url: DatabaseUrl = None,
+    database_schema: DatabaseSchema = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Set a forgotten password and end the account's sessions.
+
+    The new password is asked for twice, not echoed (or read from standard input with --password-stdin), and
+    follows registration's rules (6 to 128 characters).  Every session of the account ends: the player logs in
+    again everywhere with the new password."""
+    import asyncio
+
+    from .server import auth
+
+    db = _UsersDb(database_url, database_schema, data_dir)
+    user = db.run(lambda store: _find_user(store, name))
+    if user.is_bot:
+        raise _Refused(f"{_who(user)} is a bot's account: bots never log in, so it has no password")
+    if user.is_guest:
+        raise _Refused(f"{_who(user)} is a guest: a guest has no name and password to log in with; the player "
+                       "saves the account first (in the browser: “保存账号” / save account, which sets a "
+                       "name and password), or plays on as a guest")
+    password = _read_new_password(password_stdin)
+    digest = asyncio.run(auth.hash_password(password))
+
+    async def write(store: Any) -> int | None:
+        if await store.user(user.id) is None:
+            return None
+        n: int = await store.reset_password(user.id, digest)
+        return n
+
+    ended = db.run(write)
+    if ended is None:
+        raise _Refused(f"{_who(user)} no longer exists: nothing was changed")
+    typer.echo(f"password of {_who(user)} set; {ended} {'session' if ended == 1 else 'sessions'} ended: the player "
+               "logs in again with the new password (a running server closes their open connections at its next "
+               f"session check, {_check_every(db)})")
+    if user.blocked:
+        typer.echo(f"note: {_who(user)} is blocked: `qipai users unblock {user.name}` lets them log in")
+
+
+@users_app.command("block")
+@_users_command
+def users_block(
+    name: UserName,
+    reason: Annotated[str | None, typer.Option(help="Why (for the operator: `qipai users list` shows it; the "
+                                                    "player is not told).", show_default=False)] = None,
+    database_url: DatabaseUrl = None,
+    database_schema: DatabaseSchema = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Block an account: no log-in, its sessions end.
+
+    A blocked account cannot log in, sit down or register for a match; its sessions end, and a running server
+    closes its connections at its next session check (--session-check-every).  A seat it holds plays on in
+    auto-play, as for a disconnection: no deal or score is lost.  `qipai users unblock` undoes it."""
+    if reason is not None:
+        reason = " ".join(reason.split())
+        if len(reason) > 200:
+            raise _Refused(f"--reason is {len(reason)} characters long; at most 200")
+        reason = reason or None
+
+    async def work(store: Any) -> tuple[Any, Any, int]:
+        user = await _find_user(store, name)
+        if user.is_bot:
+            raise _Refused(f"{_who(user)} is a bot's account: bots never log in, so there is nothing to block")
+        since, ended = await store.block_user(user.id, reason)
+        return user, since, ended
+
+    db = _UsersDb(database_url, database_schema, data_dir)
+    user, since, ended = db.run(work)
+    when = since.isoformat(timespec="seconds").replace("+00:00", "Z")
+    was = "was blocked already, since" if user.blocked else "blocked since"
+    typer.echo(f"{_who(user)} {was} {when}" + (f" ({reason})" if reason else "") +
+               f"; {ended} {'session' if ended == 1 else 'sessions'} ended: a running server closes their open "
+               f"connections at its next session check ({_check_every(db)}), and a seat they hold plays on in "
+               "auto-play")
+
+
+@users_app.command("unblock")
+@_users_command
+def users_unblock(
+    name: UserName,
+    database_url: DatabaseUrl = None,
+    database_schema: DatabaseSchema = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Unblock an account: it may log in again.
+
+    It logs in with its password (its old sessions stay ended)."""
+
+    async def work(store: Any) -> tuple[Any, bool]:
+        user = await _find_user(store, name)
+        return user, await store.unblock_user(user.id)
+
+    db = _UsersDb(database_url, database_schema, data_dir)
+    user, done = db.run(work)
+    if done:
+        typer.echo(f"unblocked {_who(user)}: they may log in again")
+    else:
+        typer.echo(f"{_who(user)} is not blocked: nothing to do")
+
+
 def _store_tables() -> list[Any]:
     from .store.models import Base
 

@@ -437,18 +437,22 @@ class Lobby:
                 log.warning("could not check sessions: %s", e)
 
     async def check_sessions(self) -> int:
-        """Close every connection whose session token expired or was dropped; returns how many."""
+        """Close every connection whose session token expired or was dropped (an operator's ``qipai users
+        set-password`` or ``block`` drops them from another process), or whose account is blocked; returns how
+        many.  A seat whose player's last connection closes this way goes to auto-play, as for any disconnection."""
         conns = [c for cs in self.conns.values() for c in cs]
         if not conns:
             return 0
         alive = await self.store.token_alive(list({c.token_hash for c in conns}))
-        n = 0
-        for c in conns:
-            if c.token_hash not in alive:
-                c.send({"type": "closed_session", "reason": "session_expired"})
-                c.close()
-                n += 1
-        return n
+        dead = [c for c in conns if c.token_hash not in alive]
+        if not dead:
+            return 0
+        blocked = await self.store.blocked_among(sorted({c.user.id for c in dead}))
+        for c in dead:
+            reason = "account_blocked" if c.user.id in blocked else "session_expired"
+            c.send({"type": "closed_session", "reason": reason})
+            c.close()
+        return len(dead)
 
     async def stop(self) -> None:
         self.closing = True
@@ -955,10 +959,14 @@ class Lobby:
             self.invites[invite] = t.id
         return t
 
-    async def _fresh_user(self, user_id: int) -> UserInfo:
+    async def _fresh_user(self, user_id: int, *, blocked_ok: bool = False) -> UserInfo:
+        """The user as the database has it now: a player sitting down must exist and, unless ``blocked_ok`` (a
+        match table seating its entrants), not be blocked."""
         u = await self.store.user(user_id)
         if u is None:
             raise TableError("unauthorized", "your account no longer exists")
+        if u.blocked and not blocked_ok:
+            raise TableError("account_blocked", "this account is blocked by the server's operator")
         return u
 
     async def _check_points(self, user: UserInfo, room: Room) -> None:
@@ -1044,6 +1052,7 @@ class Lobby:
         after ``bot_fill_wait`` seconds."""
         room = self.room(room_id)
         self._storage_or_refuse()
+        await self._refuse_if_blocked(user_id)
         self._refuse_if_in_match(user_id)
         async with self.seating(user_id):
             cur = self._current(user_id)
@@ -1109,6 +1118,12 @@ class Lobby:
         if tid is not None and tid not in self.tables and await self.cluster.owner(tid) is not None:
             raise TableError("already_seated", f"you already sit at table {tid}: leave it first", table=tid)
 
+    async def _refuse_if_blocked(self, user_id: int) -> None:
+        """A blocked account (``qipai users block``) sits nowhere, not even back at the seat it holds (which plays
+        on in auto-play).  Its sessions are dropped as it is blocked: this catches one that slipped through."""
+        if await self.store.blocked_among([user_id]):
+            raise TableError("account_blocked", "this account is blocked by the server's operator")
+
     def _refuse_if_in_match(self, user_id: int) -> None:
         """A player in a started match plays only the match's tables (the director seats them)."""
         mid = self.director.active_match(user_id) if self.director is not None else None
@@ -1156,6 +1171,7 @@ class Lobby:
         room = self.room(room_id)
         self._storage_or_refuse()
         self._refuse_if_draining()
+        await self._refuse_if_blocked(user_id)
         self._refuse_if_in_match(user_id)
         options = self.table_options(room, overrides, for_points=for_points)
         bot = autoplay_bot or self.autoplay_bot(room.game, options)
@@ -1226,7 +1242,8 @@ class Lobby:
             for i, s in enumerate(seats):
                 uid, bot = s.get("user_id"), s.get("bot")
                 if uid is not None:
-                    u = await self._fresh_user(int(uid))
+                    # a blocked entrant keeps the seat the match gives it, in auto-play (it cannot connect)
+                    u = await self._fresh_user(int(uid), blocked_ok=True)
                     states.append(SeatState(user_id=u.id, bot=None, name=u.name, account_id=u.id,
                                             points=await self.points_of(u, game)))
                 elif isinstance(bot, str):
@@ -1284,6 +1301,7 @@ class Lobby:
                 return remote, remote.seat
         t = self.invite_table(code)
         self._storage_or_refuse()
+        await self._refuse_if_blocked(user_id)
         self._refuse_if_in_match(user_id)
         async with self.seating(user_id):
             cur = self._current(user_id)

@@ -49,6 +49,7 @@ TABLE_ERROR_STATUS = {
     "unknown_invite": 404,
     "not_enough_points": 403,
     "not_allowed": 403,
+    "account_blocked": 403,
     "private_table": 403,
     "already_seated": 409,
     "leaving_table": 409,
@@ -154,9 +155,21 @@ def _token(request: Request) -> str | None:
 async def current_user(request: Request, *, required: bool = True) -> UserInfo | None:
     token = _token(request)
     user = await lobby_of(request).store.user_for_token(auth.token_hash(token)) if token else None
+    if user is not None and user.blocked:  # its sessions were dropped as it was blocked: one that slipped through
+        if required:
+            raise blocked_error()
+        return None
     if user is None and required:
         raise ApiError("unauthorized", "log in first (session cookie or Authorization: Bearer <token>)", 401)
     return user
+
+
+def blocked_error(user_id: int | None = None) -> ApiError:
+    """``403 account_blocked``: the operator blocked the account (``qipai users block``); ``user_id``: another
+    player's account (a team partner)."""
+    if user_id is not None:
+        return ApiError("account_blocked", f"the account of user {user_id} is blocked", 403, user=user_id)
+    return ApiError("account_blocked", "this account is blocked by the server's operator", 403)
 
 
 async def need_user(request: Request) -> UserInfo:
@@ -292,6 +305,8 @@ async def login(request: Request) -> Response:
         raise ApiError("bad_login", "wrong name or password", 401)
     await backoff.clear(key, address)
     user = found[0]
+    if user.blocked:  # told only to whoever knows the password
+        raise blocked_error()
     if pw_hash is not None and auth.needs_rehash(pw_hash):
         await lobby.store.set_password_hash(user.id, await auth.hash_password(password))
     return await session_response(request, user)
@@ -801,6 +816,9 @@ async def match_register(request: Request) -> Response:
     for name, v in (("partner", partner), ("captain", captain)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             raise ApiError("bad_field", f"{name} is a user id", field=name, type="int")
+    other = partner if partner is not None else captain
+    if other is not None and other <= ID_MAX and await lobby_of(request).store.blocked_among([other]):
+        raise blocked_error(other)
     d = _director(request)
     mid = request.path_params["match_id"]
     elsewhere = await d.remote(mid, "register", user_id=user.id, partner=partner, captain=captain)

@@ -250,6 +250,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_password": "a password that may not be used (6 to 128 characters)",
     "name_taken": "the name (or one that looks the same) is taken (params: name)",
     "bad_login": "wrong name or password",
+    "account_blocked": "the server's operator blocked this account (or, params: user, a team partner's): it may "
+    "not log in, sit down or register for a match",
     "login_backoff": "too many failed log-ins for this account from this address: wait (params: seconds)",
     "no_password": "a guest account has no password to change",
     "not_a_guest": "only a guest account can be saved as a registered one (POST /api/account)",
@@ -449,7 +451,8 @@ class TookOver(ServerBase):
 
 
 class ClosedSession(ServerBase):
-    """The session ended (logged out, password changed, token expired): the socket closes next."""
+    """The session ended (logged out, password changed, token expired or dropped, account blocked): the socket
+    closes next."""
 
     type: Literal["closed_session"]
     reason: str

@@ -183,6 +183,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                       '{"type": "auth", "token": "..."} as the first message', 4401)
         return
     user, expires = found
+    if user.blocked:  # its sessions were dropped as it was blocked: one that slipped through
+        await _refuse(ws, "account_blocked", "this account is blocked by the server's operator", 4403)
+        return
     conn = Connection(ws, user, lobby, auth.token_hash(token or ""), expires)
     writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{user.id}")
     try:

@@ -1,6 +1,7 @@
 """Persistence: SQLAlchemy models, Alembic migrations and the :class:`Store` repository the server uses."""
 
 from qipai.store.repo import (
+    AccountRow,
     Fence,
     FencedOut,
     JournalRow,
@@ -22,6 +23,7 @@ from qipai.store.repo import (
 )
 
 __all__ = [
+    "AccountRow",
     "Fence",
     "FencedOut",
     "JournalRow",

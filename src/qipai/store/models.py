@@ -69,6 +69,11 @@ class User(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """The account of a bot (its seats' points land here)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    blocked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the operator blocked the account (``qipai users block``); ``None``: not blocked.  A blocked account
+    cannot log in, its sessions are gone, and it cannot sit down or register for a match."""
+    blocked_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """The operator's note on why (shown by ``qipai users list``, never to the player)."""
 
 
 class UserGame(Base):

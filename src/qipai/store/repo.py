@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select, text, update
+from sqlalchemy import delete, func, insert, or_, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -53,9 +53,32 @@ class UserInfo:
     name: str
     is_guest: bool
     is_bot: bool = False
+    blocked: bool = False
+    """Blocked by the operator (``qipai users block``): it may not log in, sit down or register for a match.
+    Not part of :meth:`public` (nobody else is told)."""
 
     def public(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["blocked"]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """An account as the operator's ``qipai users list`` shows it."""
+
+    id: int
+    name: str
+    kind: str
+    """``registered``, ``guest`` or ``bot``."""
+    created_at: str | None
+    last_login: str | None
+    """When its newest session began (``None``: it has no session now)."""
+    sessions: int
+    blocked_at: str | None
+    blocked_reason: str | None
+    points: dict[str, int]
+    """Its points in every game it has a standing in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +265,7 @@ def _seat(x: Seat) -> dict[str, Any]:
 
 
 def _user(u: User) -> UserInfo:
-    return UserInfo(id=u.id, name=u.name, is_guest=u.is_guest, is_bot=u.is_bot)
+    return UserInfo(id=u.id, name=u.name, is_guest=u.is_guest, is_bot=u.is_bot, blocked=u.blocked_at is not None)
 
 
 POINTS_LIMIT = 2**62
@@ -465,12 +488,14 @@ class Store:
             return _user(user), expires
 
     async def token_alive(self, token_hashes: Sequence[str]) -> set[str]:
-        """Which of these token hashes still exist and have not expired."""
+        """Which of these token hashes still exist and have not expired, and are not of a blocked account."""
         if not token_hashes:
             return set()
         async with self.sessions() as s:
             rows = (await s.execute(select(Token.token_hash, Token.expires_at)
-                                    .where(Token.token_hash.in_(list(token_hashes))))).all()
+                                    .join(User, User.id == Token.user_id)
+                                    .where(Token.token_hash.in_(list(token_hashes)), User.blocked_at.is_(None)))
+                    ).all()
         now = utcnow()
         out = set()
         for h, exp in rows:
@@ -491,6 +516,101 @@ class Store:
             if keep is not None:
                 q = q.where(Token.token_hash != keep)
             await s.execute(q)
+
+    async def blocked_among(self, user_ids: Sequence[int]) -> set[int]:
+        """Which of these accounts are blocked."""
+        if not user_ids:
+            return set()
+        async with self.sessions() as s:
+            return set((await s.scalars(select(User.id).where(User.id.in_(list(user_ids)),
+                                                              User.blocked_at.is_not(None)))).all())
+
+    # ----------------------------------------------------------------- the operator's account commands
+    async def find_user(self, name: str) -> UserInfo | None:
+        """The account called ``name`` (any case, look-alike letters too: its name key), bots' and guests'
+        included; ``#<id>`` names an account by its id."""
+        async with self.sessions() as s:
+            if name.startswith("#") and name[1:].isdigit():
+                uid = int(name[1:])
+                u = await s.get(User, uid) if uid < 2**63 else None
+            else:
+                u = await s.scalar(select(User).where(User.name_key == name_key(name)))
+            return None if u is None else _user(u)
+
+    async def list_users(self, pattern: str | None = None, limit: int = 100) -> tuple[list[AccountRow], int]:
+        """Accounts by id (at most ``limit``), those whose name matches ``pattern`` only if given (any case; ``*``
+        and ``?`` are wildcards, else a part of the name), and how many match in all."""
+        cond: Any = true()
+        if pattern:
+            like = "".join("\\" + c if c in "%_\\" else "%" if c == "*" else "_" if c == "?" else c
+                           for c in pattern.lower())
+            if "*" not in pattern and "?" not in pattern:
+                like = f"%{like}%"
+            cond = func.lower(User.name).like(like, escape="\\")
+        async with self.sessions() as s:
+            total = int(await s.scalar(select(func.count()).select_from(User).where(cond)) or 0)
+            users = (await s.scalars(select(User).where(cond).order_by(User.id).limit(limit))).all()
+            ids = [u.id for u in users]
+            points: dict[int, dict[str, int]] = {}
+            tokens: dict[int, tuple[datetime | None, int]] = {}
+            if ids:
+                for uid, game, pts in (await s.execute(select(UserGame.user_id, UserGame.game, UserGame.points)
+                                                       .where(UserGame.user_id.in_(ids))
+                                                       .order_by(UserGame.game))).all():
+                    points.setdefault(uid, {})[game] = int(pts)
+                now = utcnow()
+                for uid, last, n in (await s.execute(
+                        select(Token.user_id, func.max(Token.created_at), func.count())
+                        .where(Token.user_id.in_(ids), Token.expires_at > now).group_by(Token.user_id))).all():
+                    tokens[uid] = (last, int(n))
+        rows = [AccountRow(id=u.id, name=u.name, kind="bot" if u.is_bot else "guest" if u.is_guest else "registered",
+                           created_at=_iso(u.created_at), last_login=_iso(tokens.get(u.id, (None, 0))[0]),
+                           sessions=tokens.get(u.id, (None, 0))[1], blocked_at=_iso(u.blocked_at),
+                           blocked_reason=u.blocked_reason, points=points.get(u.id, {}))
+                for u in users]
+        return rows, total
+
+    async def reset_password(self, user_id: int, password_hash: str) -> int:
+        """The operator sets a new password: written, and every session of the account dropped, in one
+        transaction (a running server closes their sockets at its next session check).  Returns how many
+        sessions ended."""
+        async with self.sessions.begin() as s:
+            await s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            res = await s.execute(delete(Token).where(Token.user_id == user_id))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
+    async def block_user(self, user_id: int, reason: str | None) -> tuple[datetime, int]:
+        """Block the account (kept blocked since the first time, the reason replaced when one is given) and drop
+        every session of it, in one transaction.  Returns since when it is blocked and how many sessions ended."""
+        now = utcnow()
+        async with self.sessions.begin() as s:
+            # the write comes first: SQLite takes its write lock now, waiting (busy timeout) for a server's write
+            values: dict[str, Any] = {"blocked_at": func.coalesce(User.blocked_at, now)}
+            if reason is not None:
+                values["blocked_reason"] = reason
+            await s.execute(update(User).where(User.id == user_id).values(**values))
+            res = await s.execute(delete(Token).where(Token.user_id == user_id))
+            since = await s.scalar(select(User.blocked_at).where(User.id == user_id))
+        assert since is not None
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=UTC)
+        return since, int(res.rowcount)  # type: ignore[attr-defined]
+
+    async def unblock_user(self, user_id: int) -> bool:
+        """Unblock the account; ``False`` when it was not blocked."""
+        async with self.sessions.begin() as s:
+            res = await s.execute(update(User).where(User.id == user_id, User.blocked_at.is_not(None))
+                                  .values(blocked_at=None, blocked_reason=None))
+            return int(res.rowcount) == 1  # type: ignore[attr-defined]
+
+    async def schema_revision(self) -> str | None:
+        """The database's schema revision (``None``: no qipai schema in it)."""
+        from sqlalchemy import inspect
+
+        async with self.engine.connect() as conn:
+            if not await conn.run_sync(lambda c: inspect(c).has_table("alembic_version")):
+                return None
+            return (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar()
 
     async def password_hash(self, user_id: int) -> str | None:
         async with self.sessions() as s:

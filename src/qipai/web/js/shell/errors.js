@@ -7,6 +7,11 @@ const n = (v) => (v === undefined || v === null ? "" : String(v));
 export const ERROR_WORDS = {
   // accounts and sessions
   bad_login: { zh: "用户名或密码不对", en: "Wrong name or password" },
+  account_blocked: {
+    zh: (p) => (p.user !== undefined ? "对方的账号已被管理员封禁" : "这个账号已被管理员封禁，请联系管理员"),
+    en: (p) => (p.user !== undefined ? "That player's account is blocked by the operator"
+      : "This account is blocked by the server's operator: contact them"),
+  },
   name_taken: { zh: (p) => `用户名“${n(p.name)}”已经有人用了`, en: (p) => `The name “${n(p.name)}” is taken` },
   bad_name: {
     zh: "这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",

@@ -215,7 +215,10 @@ subscribe((what, msg) => {
     return;
   }
   if (what === "unauthorized" || what === "closed_session") {
-    if (what === "closed_session") toast(t("session_closed"), "error", 5000);
+    if (what === "closed_session") {
+      // the operator blocked the account: say so (not "log in again", which would be refused)
+      toast(msg?.reason === "account_blocked" ? errorText("account_blocked", {}) : t("session_closed"), "error", 8000);
+    }
     conn.stop();
     setUser(null);
     resetTable();
