@@ -654,27 +654,16 @@ def serve(
 
 def _copy_url(value: str, flag: str) -> str:
     """``--from``/``--to``: a database URL as ``serve --database-url`` takes, or the path of a SQLite file."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+    from .server.run import check_database_url
+    from .store.db import sqlite_url
 
     if "://" not in value:
-        return f"sqlite+aiosqlite:///{value}"
-    accepted = "sqlite+aiosqlite:///PATH, a SQLite file's path, or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
+        return sqlite_url(Path(value))
     try:
-        url = make_url(value)
-    except (ArgumentError, ValueError):
-        _fail(f"{flag} is not a database URL: expected {accepted}")
-    shown = url.render_as_string(hide_password=True)
-    try:
-        dialect = url.get_dialect()
-    except NoSuchModuleError:
-        _fail(f"{flag} {shown}: no database {url.drivername!r}; expected {accepted}")
-    if not getattr(dialect, "is_async", False):
-        _fail(f"{flag} {shown}: {url.drivername} is not an async driver; expected {accepted}")
-    try:
-        dialect.import_dbapi()
-    except ImportError:
-        _fail(f"{flag} {shown}: the {url.drivername} driver is not installed")
+        check_database_url(value, flag, "sqlite+aiosqlite:///PATH, a SQLite file's path, or "
+                                        "postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB")
+    except ValueError as e:
+        _fail(str(e))
     return value
 
 

@@ -79,32 +79,43 @@ def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
     )
 
 
-def check_settings(settings: Settings) -> None:
-    """Raise a one-line :class:`ValueError` for what would only fail once the server starts (a traceback from
-    uvicorn or the database driver then): a port out of range, a database URL that is no URL or names no async
-    driver installed here, or a SQLite file whose folder cannot be there."""
+DATABASE_URLS = "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
+"""The database URLs a server takes, as its refusals name them."""
+
+
+def check_database_url(value: str, flag: str = "--database-url", accepted: str = DATABASE_URLS) -> Any:
+    """The SQLAlchemy URL ``value`` (given as ``flag``), or a one-line :class:`ValueError` when it is no URL or
+    names no async driver installed here (``accepted``: what the message offers instead)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
-    if not 0 <= settings.port <= 65535:
-        raise ValueError(f"--port must be 0 to 65535 (0: any free port), got {settings.port}")
-    _check_values(settings)
-    accepted = "sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER:PASSWORD@HOST:5432/DB"
     try:
-        url = make_url(settings.db_url())
+        url = make_url(value)
     except (ArgumentError, ValueError):
-        raise ValueError(f"--database-url is not a database URL: expected {accepted}") from None
+        raise ValueError(f"{flag} is not a database URL: expected {accepted}") from None
     shown = url.render_as_string(hide_password=True)
     try:
         dialect = url.get_dialect()
     except NoSuchModuleError:
-        raise ValueError(f"--database-url {shown}: no database {url.drivername!r}; expected {accepted}") from None
+        raise ValueError(f"{flag} {shown}: no database {url.drivername!r}; expected {accepted}") from None
     if not getattr(dialect, "is_async", False):
-        raise ValueError(f"--database-url {shown}: {url.drivername} is not an async driver; expected {accepted}")
+        raise ValueError(f"{flag} {shown}: {url.drivername} is not an async driver; expected {accepted}")
     try:
         dialect.import_dbapi()
     except ImportError:
-        raise ValueError(f"--database-url {shown}: the {url.drivername} driver is not installed") from None
+        raise ValueError(f"{flag} {shown}: the {url.drivername} driver is not installed") from None
+    return url
+
+
+def check_settings(settings: Settings) -> None:
+    """Raise a one-line :class:`ValueError` for what would only fail once the server starts (a traceback from
+    uvicorn or the database driver then): a port out of range, a database URL that is no URL or names no async
+    driver installed here, or a SQLite file whose folder cannot be there."""
+    if not 0 <= settings.port <= 65535:
+        raise ValueError(f"--port must be 0 to 65535 (0: any free port), got {settings.port}")
+    _check_values(settings)
+    url = check_database_url(settings.db_url())
+    shown = url.render_as_string(hide_password=True)
     if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
             or "mode=memory" in str(url.query):
         return
