@@ -9,15 +9,12 @@ import os
 import re
 import socket
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uvicorn
 
 from qipai.host.settings import Settings
 from qipai.server.app import create_app
-
-if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
 
 
 class Server(uvicorn.Server):
@@ -202,7 +199,7 @@ def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import DBAPIError
 
-    from ..store.db import known_revision, newest_revision
+    from ..store.db import known_revision, newest_revision, unpooled_engine
 
     url = make_url(settings.db_url())
     sqlite = url.get_backend_name() == "sqlite"
@@ -214,7 +211,7 @@ def check_database(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
 
     async def connect() -> str | None:
         """The database's schema revision (None: no qipai tables yet)."""
-        engine = _one_connection_engine(url, None if sqlite else schema)
+        engine = unpooled_engine(url, None if sqlite else schema)
         try:
             async with asyncio.timeout(timeout), engine.connect() as conn:
                 has = await conn.run_sync(lambda c: inspect(c).has_table("alembic_version"))
@@ -266,6 +263,7 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
         from sqlalchemy import text
         from sqlalchemy.engine import make_url
 
+        from ..store.db import unpooled_engine
         from ..store.repo import StoreInUse, advisory_lock, lock_file
 
         alone = settings.redis_url is None
@@ -278,7 +276,7 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
             schema = settings.database_schema
             # one connection, closed in full here (a pooled one left a transport to the garbage collector, whose
             # finaliser could swallow a Ctrl-C sent right after start-up)
-            engine = _one_connection_engine(sql, schema)
+            engine = unpooled_engine(sql, schema)
             try:
                 async with engine.connect() as conn:
                     if schema:
@@ -297,18 +295,6 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
     import gc
 
     gc.collect()  # what the checks left is finalised now, not when a signal may arrive during the finaliser
-
-
-def _one_connection_engine(url: Any, schema: str | None) -> AsyncEngine:
-    """An engine for a start-up check: no pool (each connection is closed in full when its block ends), on
-    ``schema`` (PostgreSQL's search path) when one is given."""
-    from sqlalchemy.ext.asyncio import create_async_engine
-    from sqlalchemy.pool import NullPool
-
-    kwargs: dict[str, Any] = {}
-    if schema is not None:
-        kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
-    return create_async_engine(url, poolclass=NullPool, **kwargs)
 
 
 def _check_listen(settings: Settings) -> None:

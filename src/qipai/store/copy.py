@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
-from qipai.store.db import _upgrade_sync, known_revision, newest_revision
+from qipai.store.db import _upgrade_sync, known_revision, newest_revision, unpooled_engine
 from qipai.store.models import Base
 from qipai.store.repo import StoreInUse, advisory_lock, lock_file
 
@@ -136,13 +136,9 @@ def make_copy_engine(side: Side, *, target: bool = False) -> AsyncEngine:
     ``CREATE TABLE`` is rolled back with the rest: the pysqlite driver would commit it at once).  A SQLite
     target has foreign keys off during the copy (the migrations rebuild tables, as :func:`upgrade` does) and is
     checked with ``PRAGMA foreign_key_check`` before the commit."""
-    kwargs: dict[str, Any] = {"poolclass": NullPool}
     if not side.sqlite:
-        if side.schema is not None:
-            kwargs["connect_args"] = {"server_settings": {"search_path": side.schema}}
-        return create_async_engine(side.url, **kwargs)
-    kwargs["connect_args"] = {"timeout": 5.0}
-    engine = create_async_engine(side.url, **kwargs)
+        return unpooled_engine(side.url, side.schema)
+    engine = create_async_engine(side.url, poolclass=NullPool, connect_args={"timeout": 5.0})
     pragmas = ["PRAGMA busy_timeout=5000"]
     if target:
         pragmas += ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=OFF"]

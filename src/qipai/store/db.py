@@ -14,12 +14,22 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
+
+
+def unpooled_engine(url: Any, schema: str | None = None) -> AsyncEngine:
+    """An engine without a pool (each connection is closed in full when its block ends; for a check or a copy,
+    not for serving), on ``schema`` (PostgreSQL's search path) when one is given."""
+    kwargs: dict[str, Any] = {"poolclass": NullPool}
+    if schema is not None:
+        kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+    return create_async_engine(url, **kwargs)
 
 
 def make_engine(url: str, *, schema: str | None = None, echo: bool = False, busy_ms: int = 5000) -> AsyncEngine:
