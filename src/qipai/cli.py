@@ -730,7 +730,8 @@ def copy_database(
 # --- users: the operator's account commands ---
 
 users_app = typer.Typer(
-    help="The operator's account commands: list accounts, set a forgotten password, block and unblock a player. "
+    help="The operator's account commands: list accounts, set a forgotten password, block and unblock a player, "
+         "purge expired sessions and unused guests. "
          "They work while a server runs on the same database (see docs/deploy.md, \"Accounts: forgotten "
          "passwords, blocking\").",
     no_args_is_help=True,
@@ -1045,6 +1046,53 @@ def users_unblock(
         typer.echo(f"unblocked {_who(user)}: they may log in again")
     else:
         typer.echo(f"{_who(user)} is not blocked: nothing to do")
+
+
+@users_app.command("purge")
+@_users_command
+def users_purge(
+    guests_older_than: Annotated[int, typer.Option(
+        "--guests-older-than", min=1, max=36500, metavar="DAYS",
+        help="Delete unused guest accounts made more than this many days ago.")] = 30,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be deleted; delete nothing.")] = False,
+    database_url: DatabaseUrl = None,
+    database_schema: DatabaseSchema = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Delete expired sessions and guest accounts nobody can use.
+
+    Expired session tokens are deleted (a running server also deletes them every hour).  A guest account is
+    deleted only when it is older than --guests-older-than, has no unexpired session (a guest has no password:
+    without a session it can never log in again), and nothing refers to it: it never sat at a deal, holds no
+    seat, made no table, never entered a match, and its points never changed after the starting grant.  A guest
+    who played keeps its account: the records of the deals it played name it."""
+    from datetime import timedelta
+
+    from .store.models import utcnow
+
+    before = utcnow() - timedelta(days=guests_older_than)
+
+    async def work(store: Any) -> tuple[int, list[tuple[int, str]]]:
+        tokens = 0 if dry_run else await store.purge_expired_tokens()
+        try:
+            guests: list[tuple[int, str]] = await store.purge_guests(before, dry_run=dry_run)
+        except RuntimeError as e:
+            raise _Refused(str(e)) from None
+        return tokens, guests
+
+    db = _UsersDb(database_url, database_schema, data_dir)
+    tokens, guests = db.run(work)
+    shown = ", ".join(f"{n} (#{i})" for i, n in guests[:10])
+    more = f" and {len(guests) - 10} more" if len(guests) > 10 else ""
+    n = len(guests)
+    if dry_run:
+        typer.echo(f"would delete {n} unused guest {'account' if n == 1 else 'accounts'} made more than "
+                   f"{guests_older_than} days ago" + (f": {shown}{more}" if guests else "") +
+                   "; nothing was changed (expired sessions are deleted without --dry-run)")
+        return
+    typer.echo(f"deleted {tokens} expired {'session' if tokens == 1 else 'sessions'} and {n} unused guest "
+               f"{'account' if n == 1 else 'accounts'} made more than {guests_older_than} days ago"
+               + (f": {shown}{more}" if guests else ""))
 
 
 def _store_tables() -> list[Any]:

@@ -11,6 +11,7 @@ import json
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -258,3 +259,76 @@ async def test_sqlite_waits_for_the_servers_write(tmp_path: Path) -> None:
     held.close()
     r = await blocking
     assert r.exit_code == 0 and "dave (#1) blocked since" in r.stdout, r.output
+
+
+async def test_purge_deletes_expired_sessions_and_unused_guests_only(db: Database, server: LiveServer) -> None:
+    """``qipai users purge``: expired tokens go; a guest goes only when it is old, can never log in again (no
+    live session) and nothing refers to it; a guest whose points changed, a live one, a new one and registered
+    accounts stay; the ledger still adds up."""
+    from sqlalchemy import func, select, update
+
+    from qipai.store.models import LedgerEntry, Token, User, UserGame
+
+    store: Store = server.lobby.store
+    alice = await Client.register(server, "alice")
+    unused, played, live, new = [await Client.guest(server) for _ in range(4)]
+    for g in (unused, played, live, new, alice):
+        await store.standing(g.user["id"], "doudizhu", 1000)
+    await store.grant(played.user["id"], "doudizhu", 50, "relief")
+    long_ago = datetime.now(UTC) - timedelta(days=40)
+    old_ids = [g.user["id"] for g in (unused, played, live, alice)]
+    expired_ids = [g.user["id"] for g in (unused, played, new, alice)]
+    async with store.sessions.begin() as s:
+        await s.execute(update(User).where(User.id.in_(old_ids)).values(created_at=long_ago))
+        await s.execute(update(Token).where(Token.user_id.in_(expired_ids)).values(expires_at=long_ago))
+
+    async def count(model: Any, uid: int) -> int:
+        async with store.sessions() as s:
+            return int(await s.scalar(select(func.count()).select_from(model).where(model.user_id == uid)) or 0)
+
+    dry = await users(db, "purge", "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert "would delete 1 unused guest account" in dry.stdout and f"(#{unused.user['id']})" in dry.stdout
+    assert await store.user(unused.user["id"]) is not None and await count(Token, unused.user["id"]) == 1
+    r = await users(db, "purge")
+    assert r.exit_code == 0, r.output
+    assert "deleted 4 expired sessions and 1 unused guest account" in r.stdout, r.stdout
+    assert unused.user["name"] in r.stdout
+    assert await store.user(unused.user["id"]) is None
+    assert await count(UserGame, unused.user["id"]) == 0 and await count(LedgerEntry, unused.user["id"]) == 0
+    for kept in (played, live, new, alice):
+        assert await store.user(kept.user["id"]) is not None
+    assert await count(Token, live.user["id"]) == 1 and await count(Token, alice.user["id"]) == 0
+    assert (await store.standing(played.user["id"], "doudizhu", 0)).points == 1050
+    check = await store.ledger_check("doudizhu")
+    assert check["points"] == check["ledger"]
+    # the live guest still plays on; nothing more to delete
+    assert (await live.get("/api/me"))["name"] == live.user["name"]
+    again = await users(db, "purge", "--guests-older-than", "1")
+    assert again.exit_code == 0 and "deleted 0 expired sessions and 0 unused guest accounts" in again.stdout
+    bad = await users(db, "purge", "--guests-older-than", "0")
+    assert bad.exit_code == 2 and "--guests-older-than" in bad.output
+
+
+async def test_a_server_deletes_expired_tokens_itself(db: Database, start_server: StartServer,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy import func, select, update
+
+    from qipai.host import lobby
+    from qipai.store.models import Token
+
+    monkeypatch.setattr(lobby, "TOKEN_PURGE_EVERY", 0.0)
+    server = await start_server(session_check_every=CHECK_EVERY)
+    alice, bob = await Client.register(server, "alice"), await Client.register(server, "bob")
+    store: Store = server.lobby.store
+    async with store.sessions.begin() as s:
+        await s.execute(update(Token).where(Token.user_id == alice.user["id"])
+                        .values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    for _ in range(100):
+        async with store.sessions() as s:
+            left = int(await s.scalar(select(func.count()).select_from(Token)) or 0)
+        if left == 1:
+            break
+        await asyncio.sleep(0.05)
+    assert left == 1
+    assert (await bob.get("/api/me"))["name"] == "bob"

@@ -39,6 +39,9 @@ log = logging.getLogger("qipai.host.lobby")
 STOP_TIMEOUT = 10.0
 """Seconds a shutdown waits for the cancelled table tasks, and for the journal's last writes."""
 
+TOKEN_PURGE_EVERY = 3600.0
+"""Seconds between two deletions of expired session tokens (at the session checks)."""
+
 POOL_STOP_TIMEOUT = 5.0
 """Seconds a stopping server waits for its bot and review worker processes to exit."""
 
@@ -429,12 +432,22 @@ class Lobby:
                 del self.lag[:600]
 
     async def _watch_sessions(self) -> None:
+        loop = asyncio.get_running_loop()
+        purged = loop.time()
         while True:
             await asyncio.sleep(self.settings.session_check_every)
             try:
                 await self.check_sessions()
             except Exception as e:
                 log.warning("could not check sessions: %s", e)
+            if loop.time() - purged >= TOKEN_PURGE_EVERY:
+                purged = loop.time()
+                try:
+                    n = await self.store.purge_expired_tokens()
+                    if n:
+                        log.info("deleted %d expired session tokens", n)
+                except Exception as e:
+                    log.warning("could not delete expired session tokens: %s", e)
 
     async def check_sessions(self) -> int:
         """Close every connection whose session token expired or was dropped (an operator's ``qipai users

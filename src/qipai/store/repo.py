@@ -603,6 +603,55 @@ class Store:
                                   .values(blocked_at=None, blocked_reason=None))
             return int(res.rowcount) == 1  # type: ignore[attr-defined]
 
+    async def purge_expired_tokens(self) -> int:
+        """Delete the session tokens that have expired (they no longer log anyone in); returns how many."""
+        async with self.sessions.begin() as s:
+            res = await s.execute(delete(Token).where(Token.expires_at <= utcnow()))
+            return int(res.rowcount)  # type: ignore[attr-defined]
+
+    async def purge_guests(self, created_before: datetime, *, dry_run: bool = False) -> list[tuple[int, str]]:
+        """Delete the guest accounts made before ``created_before`` that nobody can use and nothing refers to:
+        no unexpired session (a guest has no password, so without one it can never log in again), never seated
+        in a deal (running, aborted or settled), no seat, no table made, no match entry or prize, no points
+        change beyond the starting grant.  Their points rows and starting-grant ledger entries go with them.
+        Returns the accounts (id, name) deleted, or that would be with ``dry_run``."""
+        now = utcnow()
+
+        def unused() -> list[Any]:
+            return [
+                User.is_guest.is_(True), User.is_bot.is_(False), User.created_at < created_before,
+                ~select(Token.token_hash).where(Token.user_id == User.id, Token.expires_at > now).exists(),
+                ~select(DealPlayer.id).where(DealPlayer.user_id == User.id).exists(),
+                ~select(Seat.table_id).where(Seat.user_id == User.id).exists(),
+                ~select(GameTable.id).where(GameTable.created_by == User.id).exists(),
+                ~select(MatchPlayer.match_id).where(MatchPlayer.user_id == User.id).exists(),
+                ~select(MatchMoney.key).where(MatchMoney.user_id == User.id).exists(),
+                ~select(LedgerEntry.id).where(LedgerEntry.user_id == User.id, LedgerEntry.reason != "start").exists(),
+            ]
+
+        async with self.sessions.begin() as s:
+            rows = [(int(i), str(n)) for i, n in
+                    (await s.execute(select(User.id, User.name).where(*unused()).order_by(User.id))).all()]
+            if not rows:
+                return []
+            # a deal that never settled (running, or aborted at a restore) names its seats only in its record
+            seated: set[int] = set()
+            for seats in (await s.scalars(select(Deal.seats).where(Deal.status != "over"))).all():
+                seated.update(int(x["user_id"]) for x in seats or [] if x.get("user_id") is not None)
+            rows = [r for r in rows if r[0] not in seated]
+            if dry_run or not rows:
+                return rows
+            ids = [i for i, _ in rows]
+            for chunk in range(0, len(ids), 500):
+                part = ids[chunk:chunk + 500]
+                for model in (Token, LedgerEntry, UserGame, UserRole):
+                    await s.execute(delete(model).where(model.user_id.in_(part)))
+                # the conditions again in the delete: an account that changed meanwhile stays
+                res = await s.execute(delete(User).where(User.id.in_(part), *unused()))
+                if int(res.rowcount) != len(part):  # type: ignore[attr-defined]
+                    raise RuntimeError("guest accounts changed while being purged; nothing was deleted, run it again")
+            return rows
+
     async def schema_revision(self) -> str | None:
         """The database's schema revision (``None``: no qipai schema in it)."""
         from sqlalchemy import inspect
