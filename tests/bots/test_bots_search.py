@@ -196,3 +196,75 @@ def test_an_enemy_choosing_its_reply_never_makes_a_move_look_better() -> None:
     assert fell
     with pytest.raises(ValueError, match="search option reply must be at most 20"):
         make_bot("search:reply=21", 1)
+
+
+def test_the_dmc_prior_puts_the_learned_values_best_move_first_and_keeps_it_at_margin_one() -> None:
+    """``search:prior=dmc``: the learned action values' best move is the candidate to beat (and their best
+    three are compared); with ``margin=1`` it is played unless the samples dropped it."""
+    from qipai.games.doudizhu.bots.dmc import DmcBot
+
+    checked = 0
+    for deal, moves in ((0, 3), (1, 6), (2, 9), (4, 12), (5, 2)):
+        g = midgame(deal, moves)
+        obs, legal = g.observe(g.to_act), g.legal_actions()
+        bot = make_bot("search:prior=dmc,samples=16,margin=1", 2)
+        assert isinstance(bot, SearchBot) and bot.prior == "dmc"
+        learned = DmcBot(0)
+        theirs = learned.act(obs, legal)
+        got = bot.act(obs, legal)
+        if len(legal) > 1 and bot.last_stats:
+            checked += 1
+            top = sorted(learned.last_values, key=lambda a: -learned.last_values[a])[:3]
+            assert set(top) <= set(bot.last_stats["compared"]) and bot.last_stats["compared"][0] == top[0]
+            assert got == theirs or theirs not in bot.last_stats["values"]
+    assert checked >= 3
+
+
+def test_a_blend_ranks_by_the_learned_offsets() -> None:
+    """The blended score is the win rate plus an offset per candidate, in pruning and in the choice: an offset
+    larger than any win-rate difference decides."""
+    g = midgame(1, 6)
+    obs, legal = g.observe(g.to_act), g.legal_actions()
+    v = read_view(obs)
+    bot = SearchBot(3, samples=16)
+    cands = bot.candidates(v, action_moves(legal, v.rules), legal)
+    assert len(cands) > 2
+    for pick in (1, len(cands) - 1):
+        offsets = [5.0 if i == pick else 0.0 for i in range(len(cands))]
+        assert SearchBot(3, samples=16).evaluate(v, cands, offsets) == cands[pick][0]
+    assert SearchBot(3, samples=16).evaluate(v, cands) == bot.evaluate(v, cands)
+
+
+def test_learned_values_only_where_they_were_trained() -> None:
+    """Four players (or two decks) have no learned values: ``prior=dmc`` and a blend fall back to the
+    heuristic's search there."""
+    from qipai.games.doudizhu.rules import PRESETS
+
+    g = Game.new(PRESETS["four_player"], seed=5)
+    bot0 = HeuristicBot(0)
+    while g.phase != "play":
+        g.apply(bot0.act(g.observe(g.to_act), g.legal_actions()))
+    obs, legal = g.observe(g.to_act), g.legal_actions()
+    v = read_view(obs)
+    bot = make_bot("search:prior=dmc,blend=0.5,samples=4", 1)
+    assert isinstance(bot, SearchBot)
+    assert bot._learned_values(v, action_moves(legal, v.rules), legal, obs) == {}
+    assert bot.act(obs, legal) in legal
+    g3 = midgame(2, 5)
+    obs3, legal3 = g3.observe(g3.to_act), g3.legal_actions()
+    v3 = read_view(obs3)
+    vals = bot._learned_values(v3, action_moves(legal3, v3.rules), legal3, obs3)
+    assert set(vals) == set(legal3) and all(-2.0 < x < 2.0 for x in vals.values())
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("search:blend=1", "search option blend must be at most 0.9, got 1.0"),
+    ("search:prior=oracle", "search option prior must be one of heuristic, dmc, got 'oracle'"),
+])
+def test_bad_learned_search_options(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_bot(spec, 1)
+    with pytest.raises(ValueError, match="search blend"):
+        SearchBot(1, blend=1.0)
+    with pytest.raises(ValueError, match="search prior"):
+        SearchBot(1, prior="oracle")

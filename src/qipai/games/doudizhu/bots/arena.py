@@ -194,7 +194,7 @@ def search_arguments(opts: dict[str, str]) -> dict[str, Any]:
             "proposals": o["proposals"], "bidding": o["bid"], "leaf": o["leaf"], "depth": o["depth"],
             "solve_cards": o["solve"], "solve_nodes": o["nodes"], "margin": o["margin"], "reply": o["reply"],
             "playout_policy": _playout_policy(o["playout"], o["weights"]), "explore": o["explore"],
-            "learned_seats": o["learned"]}
+            "learned_seats": o["learned"], "prior": o["prior"], "blend": o["blend"]}
 
 
 def _playout_policy(playout: str, weights: str) -> Any:

@@ -11,7 +11,9 @@ sampled deal and the deal is finished quickly; the move that wins most often acr
    rejected), and probably held no answer made of whole ranks of its hand without a two or joker (such a
    sample is kept with probability :data:`PASS_EVIDENCE`).
 2. **Candidates.**  The legal actions, or when there are many, the ones the heuristic bot ranks best: its own
-   choice, passing, the plays of its plan, the cheapest and the highest answers and the smallest bomb.
+   choice, passing, the plays of its plan, the cheapest and the highest answers and the smallest bomb.  With
+   ``prior="dmc"`` the learned action values' (:mod:`~qipai.games.doudizhu.bots.dmc`) :data:`PRIOR_TOP` best
+   moves come first, their best one ahead of the heuristic's choice.
 3. **Evaluation.**  Every candidate is played on the same samples (common random numbers, so differences are
    measured precisely), and each sample is finished by a **play-out** in which every seat plays the heuristic
    bot's policy from its own point of view (its hand, and the other hands together as the unseen cards).
@@ -27,9 +29,10 @@ sampled deal and the deal is finished quickly; the move that wins most often acr
    ``time_budget``) or, for reproducible games, exactly ``samples`` of them.  Every 8 samples a candidate
    clearly worse than the best (its paired difference more than three standard errors) is dropped; when one
    candidate is left, or every candidate wins (or loses) at least 98% of the samples, the bot answers at once.
-5. **Choice.**  The candidate with the best win rate over the samples, except that the heuristic's own choice
-   stands unless another beats it by more than :data:`MARGIN` and one standard error of the paired difference:
-   a move that only looks better by noise is not taken.
+5. **Choice.**  The candidate with the best win rate over the samples, except that the first candidate (the
+   heuristic's own choice, or the learned values' with ``prior="dmc"``) stands unless another beats it by more
+   than :data:`MARGIN` and one standard error of the paired difference: a move that only looks better by noise
+   is not taken.
 
 Bidding, doubling and showing the hand use the heuristic bot's hand-strength rules, or with ``bidding="odds"``
 bids follow the calibrated odds of :mod:`~qipai.games.doudizhu.bots.bidding`.
@@ -75,6 +78,12 @@ BELIEF_SEATS = ("all", "partner", "enemy")
 LEARNED_SEATS = ("all", "own", "enemies")
 """Which seats of a play-out play the learned policy (the others the heuristic): all, this side's, the other's."""
 
+PRIORS = ("heuristic", "dmc")
+"""Whose choice a search compares the other candidates against: the heuristic bot's, or the ``dmc`` bot's."""
+
+PRIOR_TOP = 3
+"""With the ``dmc`` prior, how many of its best moves are among the candidates."""
+
 SOLVE_CARDS = 18
 """Samples with at most this many cards in all hands together are solved exactly."""
 
@@ -108,6 +117,12 @@ OPTIONS = OptionSet([
            doc="which seats play the learned play-out policy: all, this side's or the other side's"),
     Option("explore", float, 0.0, lo=0.0, hi=1.0,
            doc="in heuristic play-outs, the chance that a seat plays another of its candidate moves instead"),
+    Option("prior", str, "heuristic", choices=PRIORS,
+           doc="whose choice is the move to beat (and whose best moves are compared): the heuristic's, or the "
+               "learned action values' (dmc; three players, one deck)"),
+    Option("blend", float, 0.0, lo=0.0, hi=0.9,
+           doc="the weight of the learned action values (dmc) in a candidate's score, beside its play-outs' win "
+               "rate (three players, one deck)"),
     Option("reply", int, 0, lo=0, hi=20,
            doc="the first enemy decision after a move picks the best for it of this many replies (0 or 1: its "
                "policy's)"),
@@ -570,7 +585,8 @@ class SearchBot:
                  proposals: int = BELIEF_PROPOSALS, bidding: str = "heuristic", leaf: str = "playout",
                  depth: int = 8, solve_cards: int = SOLVE_CARDS, solve_nodes: int = SOLVE_NODES,
                  margin: float = MARGIN, reply: int = 0, playout_policy: PlayoutPolicy | None = None,
-                 explore: float = 0.0, learned_seats: str = "all") -> None:
+                 explore: float = 0.0, learned_seats: str = "all", prior: str = "heuristic",
+                 blend: float = 0.0) -> None:
         if clock not in CLOCKS:
             raise ValueError(f"search clock must be one of {', '.join(sorted(CLOCKS))}, not {clock!r}")
         if not time_budget > 0 or (samples is not None and samples < 1) or max_candidates < 1:
@@ -611,6 +627,12 @@ class SearchBot:
         if learned_seats not in LEARNED_SEATS:
             raise ValueError(f"search learned must be one of {', '.join(LEARNED_SEATS)}, not {learned_seats!r}")
         self.learned_seats = learned_seats
+        if prior not in PRIORS:
+            raise ValueError(f"search prior must be one of {', '.join(PRIORS)}, not {prior!r}")
+        self.prior = prior
+        if not 0.0 <= blend < 1.0:
+            raise ValueError(f"search blend must be at least 0 and below 1, not {blend}")
+        self.blend = blend
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -635,14 +657,39 @@ class SearchBot:
         for a, m in moves.items():
             if m.size == total:
                 return a
-        cands = self.candidates(v, moves, legal_actions)
+        learned = self._learned_values(v, moves, legal_actions, observation)
+        first: list[Move | None] = []
+        if learned and self.prior == "dmc":
+            best = sorted(learned, key=lambda a: -learned[a])[:PRIOR_TOP]  # stable: ties keep the legal order
+            first = [moves.get(a) for a in best]
+        cands = self.candidates(v, moves, legal_actions, first)
         if len(cands) == 1:
             return cands[0][0]
-        return self.evaluate(v, cands)
+        offsets = None
+        if learned and self.blend:
+            # score = (1 − blend) · win rate + blend · (Q + 1) / 2, ranked as win rate + offset
+            k = self.blend / (1.0 - self.blend)
+            offsets = [k * (learned.get(a, -1.0) + 1.0) / 2.0 for a, _ in cands]
+        return self.evaluate(v, cands, offsets)
 
     # ------------------------------------------------------------------ candidates
-    def candidates(self, v: View, moves: dict[str, Move], legal: list[str]) -> list[tuple[str, Move | None]]:
-        """The moves worth comparing, the heuristic's choice first."""
+    def _learned_values(self, v: View, moves: dict[str, Move], legal: list[str],
+                        observation: dict[str, Any]) -> dict[str, float]:
+        """With the ``dmc`` prior or a blend, in a three-player one-deck game: the learned value (−1 to 1) of
+        every legal action, in the legal order; otherwise none."""
+        if (self.prior != "dmc" and not self.blend) or v.players != 3 or v.rules.decks != 1:
+            return {}
+        from .dmc import action_rows, inputs, load_qnet, view_state
+
+        actions = [a for a in legal if a in moves or a == "pass"]
+        vals = load_qnet().values(inputs(view_state(v, observation.get("kitty")),
+                                         action_rows(v.hand, [moves.get(a) for a in actions])))
+        return {a: float(vals[i]) for i, a in enumerate(actions)}
+
+    def candidates(self, v: View, moves: dict[str, Move], legal: list[str],
+                   first: list[Move | None] | None = None) -> list[tuple[str, Move | None]]:
+        """The moves worth comparing: ``first`` (a prior's best moves, best first) then the heuristic's choice,
+        or the heuristic's choice first."""
         by_move = {m: a for a, m in moves.items()}
         s = situation_of(v)
         pick = choose_play(s)
@@ -662,7 +709,11 @@ class SearchBot:
                 seen.add(a)
                 out.append((a, moves[a]))
 
+        if first:
+            add(first[0])
         add(pick)
+        for m in (first or [])[1:]:
+            add(m)
         if len(moves) + ("pass" in legal) <= self.max_candidates:
             for m in sorted(moves.values(), key=lambda m: (m.is_bomb, m.main, -m.size)):
                 add(m)
@@ -694,22 +745,26 @@ class SearchBot:
         return out[: self.max_candidates]
 
     # ------------------------------------------------------------------ evaluation
-    def evaluate(self, v: View, cands: list[tuple[str, Move | None]]) -> str:
-        """Compare candidates on sampled deals; the winner's action."""
-        values, n, solved, alive = self._sample(v, cands, prune=True)
+    def evaluate(self, v: View, cands: list[tuple[str, Move | None]], offsets: list[float] | None = None) -> str:
+        """Compare candidates on sampled deals; the winner's action.  ``offsets``: added to each candidate's win
+        rate when they are ranked (a learned value blended in)."""
+        values, n, solved, alive = self._sample(v, cands, prune=True, offsets=offsets)
         k = len(cands)
-        means = {i: (sum(values[i]) / len(values[i]) if values[i] else 0.0) for i in alive}
+        off = offsets or [0.0] * k
+        means = {i: (sum(values[i]) / len(values[i]) if values[i] else 0.0) + off[i] for i in alive}
         best = max(alive, key=lambda i: (means[i], -i))
         if best != 0 and 0 in alive:
-            # the heuristic's choice (candidate 0) stands unless another is better by more than the noise
+            # the prior's choice (candidate 0: the heuristic's, or dmc's) stands unless another is better by
+            # more than the noise
             d = [values[best][j] - values[0][j] for j in range(min(len(values[best]), len(values[0])))]
             if d:
                 md = sum(d) / len(d)
                 var = sum((x - md) ** 2 for x in d) / max(1, len(d) - 1)
+                md += off[best] - off[0]
                 if md < max(self.margin, math.sqrt(var / len(d))):
                     best = 0
         self.last_stats = {"samples": n, "solved": solved, "candidates": k, "alive": len(alive),
-                           "values": {cands[i][0]: means[i] for i in alive}}
+                           "values": {cands[i][0]: means[i] for i in alive}, "compared": [a for a, _ in cands]}
         return cands[best][0]
 
     def estimate(self, observation: dict[str, Any], legal_actions: list[str],
@@ -731,7 +786,8 @@ class SearchBot:
         return {cands[i][0]: (sum(values[i]) / len(values[i]) if values[i] else 0.0) for i in range(len(cands))}
 
     def _sample(self, v: View, cands: list[tuple[str, Move | None]], prune: bool,
-                limit: int | None = None) -> tuple[list[list[float]], int, int, list[int]]:
+                limit: int | None = None,
+                offsets: list[float] | None = None) -> tuple[list[list[float]], int, int, list[int]]:
         """Play every alive candidate on sampled deals: per candidate its results (1 win, 0 loss), the samples
         drawn, the exact solves, and the candidates still alive."""
         assert v.landlord is not None
@@ -804,7 +860,7 @@ class SearchBot:
                     values[i].append(float(p) if my_side_landlord else 1.0 - float(p))
             n += 1
             if prune and n % 8 == 0 and len(alive) > 1:
-                alive = self._prune(alive, values)
+                alive = self._prune(alive, values, offsets)
                 # the deal is decided whatever this move: every candidate wins (or loses) nearly always
                 if n >= 16 and (all(sum(values[i]) >= 0.98 * n for i in alive)
                                 or all(sum(values[i]) <= 0.02 * n for i in alive)):
@@ -852,9 +908,10 @@ class SearchBot:
         return solver.landlord_wins(tuple(hs), nxt, m, s)
 
     @staticmethod
-    def _prune(alive: list[int], values: list[list[float]]) -> list[int]:
+    def _prune(alive: list[int], values: list[list[float]], offsets: list[float] | None = None) -> list[int]:
         n = min(len(values[i]) for i in alive)
-        means = {i: sum(values[i][:n]) / n for i in alive}
+        off = offsets or [0.0] * len(values)
+        means = {i: sum(values[i][:n]) / n + off[i] for i in alive}
         best = max(alive, key=lambda i: (means[i], -i))
         keep = []
         for i in alive:
@@ -864,6 +921,7 @@ class SearchBot:
             d = [values[best][j] - values[i][j] for j in range(n)]
             md = sum(d) / n
             var = sum((x - md) ** 2 for x in d) / max(1, n - 1)
+            md += off[best] - off[i]
             se = math.sqrt(var / n) if var > 0 else 0.0
             if md > 0 and md > 3.0 * se + (0.0 if se > 0 else 1.0 / n):
                 continue
