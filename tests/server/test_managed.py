@@ -161,3 +161,31 @@ async def test_a_match_table_shows_each_seats_match_points_not_the_platform_poin
     assert snap["table"]["match_id"] is None
     assert all(s is None or s["match_points"] is None for s in snap["table"]["seats"])
     await other.close()
+
+
+async def test_match_points_come_back_with_a_table_restored_between_deals(start_server: StartServer) -> None:
+    """A restart after a match deal settled and before the director starts the next: the table's seats show
+    their match points as they stood after that deal (they showed none until the next deal began)."""
+    first = await start_server()
+    human = await Client.guest(first)
+    await human.connect()
+    t = await first.lobby.open_managed_table("doudizhu", {"preset": "jj_match", "stake": 20},
+                                             [{"user_id": human.user["id"]}, {"bot": "heuristic"},
+                                              {"bot": "heuristic"}], {"match_id": "m-5", "table_key": "1.1.1"})
+    await human.wait_for(lambda m: m["type"] == "joined" and m["table"] == t.id)
+    match_points = [640, 75, 1285]
+    async with t.lock:
+        await t.start_managed_deal(99, {}, match_points)
+    over = await human.play_until_over()
+    after = [p + d for p, d in zip(match_points, over["outcome"]["scores"], strict=True)]
+    assert t.match_points == after and after != match_points
+    await human.close()
+    await first.stop()
+    second = await start_server()
+    t2 = second.lobby.tables[t.id]
+    assert not t2.running and t2.match_points == after
+    again = Client(second, human.token, human.user)
+    await again.connect()
+    snap = await again.wait_for(lambda m: m["type"] == "snapshot" and m["table"]["id"] == t.id)
+    assert [s["match_points"] for s in snap["table"]["seats"]] == after
+    await again.close()

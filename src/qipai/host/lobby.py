@@ -600,6 +600,8 @@ class Lobby:
             return False
         t.results = await self.store.table_results(t.id)
         t.deal_index = len(t.results)
+        if t.managed:  # its seats show their match points until the director starts the next deal
+            t._match_points_from(await self.store.points_after_last_deal(t.id))
         t.start_at = t.now() + self.settings.next_deal_delay
         t.ready_until = t.now() + self.settings.restore_grace
         t.ready = None if t.managed else {i: s is not None and not s.human for i, s in enumerate(t.seats)}
@@ -843,6 +845,8 @@ class Lobby:
                 continue
             t.results = await self.store.table_results(t.id)
             t.deal_index = len(t.results)
+            if t.managed:  # its seats show their match points until the director starts the next deal
+                t._match_points_from(await self.store.points_after_last_deal(t.id))
             # its players come back and ready (准备), or have restore_grace seconds to
             t.start_at = t.now() + self.settings.next_deal_delay
             t.ready_until = t.now() + self.settings.restore_grace

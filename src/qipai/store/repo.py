@@ -890,6 +890,21 @@ class Store:
                 for d in rows
             ]
 
+    async def points_after_last_deal(self, table_id: str) -> list[int] | None:
+        """A match table's points after its last settled deal (each seat's table points when it began, moved
+        by its scores), or ``None`` when it has none or its deals carried no table points."""
+        async with self.sessions() as s:
+            d = await s.scalar(select(Deal).where(Deal.table_id == table_id, Deal.status == "over")
+                               .order_by(Deal.id.desc()).limit(1))
+            if d is None:
+                return None
+            before = (d.context or {}).get("table_points")
+            scores = (d.outcome or {}).get("scores")
+        if not (isinstance(before, list) and isinstance(scores, list) and len(before) == len(scores)
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in [*before, *scores])):
+            return None
+        return [int(p) + int(x) for p, x in zip(before, scores, strict=True)]
+
     # ----------------------------------------------------------------- ownership (several nodes)
     @staticmethod
     async def _fence(s: AsyncSession, fence: Fence) -> None:
