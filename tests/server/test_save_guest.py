@@ -63,6 +63,9 @@ async def test_a_guest_saves_its_account_and_keeps_everything(start_server: Star
     table = server.lobby.tables[tid]
     assert table.seats[seat].name == "Keeper" and table.last_result["changes"][seat]["name"] == "Keeper"
     assert [c.user.name for c in server.lobby.conns_of(g.user["id"])] == ["Keeper"]
+    # every window of the account is told its new name and kind (another one shows it without a reload)
+    told = await g.wait_for(lambda m: m["type"] == "account", since=mark)
+    assert told["user"] == {"id": g.user["id"], "name": "Keeper", "is_guest": False, "is_bot": False}
     # its history and deals name it so too; it is on the leaderboard now
     hist = (await g.get("/api/history"))["deals"]
     assert len(hist) == 1 and hist[0]["deal_id"] == over["deal"] and hist[0]["players"][seat] == "Keeper"
@@ -211,6 +214,8 @@ async def test_a_seat_on_another_node_takes_the_new_name(pg_db: Database) -> Non
         await g.wait_for(lambda m: m["type"] == "table" and seat_name(m, seat) == "FarAway", since=mark)
         assert a.lobby.tables[tid].seats[seat].name == "FarAway"
         assert [c.user.name for c in a.lobby.conns_of(g.user["id"])] == ["FarAway"]
+        told = await g.wait_for(lambda m: m["type"] == "account", since=mark)
+        assert told["user"]["name"] == "FarAway" and told["user"]["is_guest"] is False
         await g.close()
     finally:
         for s in reversed(nodes):

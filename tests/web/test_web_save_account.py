@@ -1,5 +1,6 @@
 """保存账号: a guest seated at a table saves its account from the profile page (the sign-up form's fields in a
-dialog), sees its errors worded in its language, keeps its table and sees its new name at once without a reload;
+dialog), sees its errors worded in its language, keeps its table and sees its new name at once without a reload
+(its other window too);
 then logs out and logs back in with the new name and password, to the same account."""
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ def test_a_guest_saves_its_account_from_the_profile_and_logs_in_with_it(browser:
     if lang == "zh":
         shot(page, "save-account-table-guest-zh.png")
 
+    # another window of the same guest (same browser, same session): it goes to the table, whose header offers
+    # to save
+    other_window = page.context.new_page()
+    other_window.goto(server.url + "/")
+    expect(other_window.locator('#userbox [data-action="save-account"]')).to_have_text(w["button"])
+
     page.goto(server.url + "/#/profile")
     card = page.locator(".profile-card")
     expect(card.locator(".badge")).to_have_text(w["guest"])
@@ -110,6 +117,11 @@ def test_a_guest_saves_its_account_from_the_profile_and_logs_in_with_it(browser:
     assert page.evaluate("() => window.qipai.store.tableId") == table_id
     if lang == "zh":
         shot(page, "save-account-profile-after-zh.png")
+    # the other window shows the new name too, without a reload, and no longer offers to save
+    expect(other_window.locator("#userbox .uname")).to_have_text(name)
+    expect(other_window.locator('#userbox [data-action="save-account"]')).to_have_count(0)
+    assert other_window.evaluate("() => window.qipai.store.user.is_guest") is False
+    other_window.close()
 
     # still at its table, whose seat has its new name
     page.locator('#nav a[href="#/table"]').click()

@@ -711,6 +711,7 @@ class Lobby:
     async def _rename_here(self, user: UserInfo) -> None:
         for c in self.conns_of(user.id):
             c.user = user
+            c.send({"type": "account", "user": user.public()})  # its other windows show the new name at once
         for t in list(self.tables.values()):
             if t.closed or t.seat_of(user.id) is None:
                 continue

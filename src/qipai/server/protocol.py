@@ -458,6 +458,14 @@ class ClosedSession(ServerBase):
     reason: str
 
 
+class AccountChanged(ServerBase):
+    """The account was changed from another window (a guest saved as a registered account): its name and kind
+    now; read ``GET /api/me`` for the rest."""
+
+    type: Literal["account"]
+    user: dict[str, Any]
+
+
 class ChatMsg(ServerBase):
     type: Literal["chat"]
     table: str
@@ -566,7 +574,7 @@ class MatchStandingsMsg(ServerBase):
 
 ServerMessage = Annotated[
     Welcome | Pong | Error | Joined | Left | SnapshotMsg | TableMsg | StateMsg | DealOver | Closed | Notice | TakenOver
-    | TookOver | ClosedSession | Checked | ChatMsg | Moved | MatchEventMsg | MatchStandingsMsg,
+    | TookOver | ClosedSession | AccountChanged | Checked | ChatMsg | Moved | MatchEventMsg | MatchStandingsMsg,
     Field(discriminator="type"),
 ]
 server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -215,6 +215,10 @@ conn.on((msg) => {
     case "closed_session":
       notify("closed_session", msg);
       break;
+    case "account":
+      // changed from another window (a guest saved as an account): the header and pages show it at once
+      if (store.user && msg.user?.id === store.user.id) refreshUser();
+      break;
     case "left":
     case "closed":
       if (msg.table === store.tableId) {
