@@ -184,6 +184,36 @@ async def test_a_team_registers_when_the_partner_confirms_the_captains_invitatio
 
 
 
+async def test_a_captain_cannot_flood_players_with_invitations(start_server: StartServer) -> None:
+    """Each team invitation is a notice to somebody: a captain has at most five open in a match (a sixth ends
+    the oldest, so unanswered ones never leave the captain stuck), and sends ten at once, then one a minute."""
+    from qipai.host.director import MAX_OPEN_INVITES
+
+    server = await start_server()
+    run = await server.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                           "max_entrants": 4}})
+    cap = await Client.guest(server)
+    others = [await Client.guest(server) for _ in range(11)]
+    for o in others[:MAX_OPEN_INVITES + 1]:
+        await cap.post(f"/api/matches/{run.id}/register", {"partner": o.user["id"]})
+    open_ = await server.lobby.store.match_invites(run.id)
+    assert sorted(open_) == sorted(o.user["id"] for o in others[1:MAX_OPEN_INVITES + 1])
+    r = await others[0].post(f"/api/matches/{run.id}/register", {"captain": cap.user["id"]}, status=409)
+    assert r["error"]["params"]["reason"] == "no_invite"  # the oldest was ended by the sixth
+    # inviting one already invited again keeps five open
+    await cap.post(f"/api/matches/{run.id}/register", {"partner": others[1].user["id"]})
+    assert len(await server.lobby.store.match_invites(run.id)) == MAX_OPEN_INVITES
+    for o in others[2:5]:
+        await cap.post(f"/api/matches/{run.id}/register", {"partner": o.user["id"]})
+    # ten sent: the eleventh waits
+    r = await cap.post(f"/api/matches/{run.id}/register", {"partner": others[10].user["id"]}, status=429)
+    assert r["error"]["code"] == "rate_limited"
+    assert others[10].user["id"] not in await server.lobby.store.match_invites(run.id)
+    # the newest invitation still registers the team
+    r = await others[4].post(f"/api/matches/{run.id}/register", {"captain": cap.user["id"]})
+    assert r["entrant"] == f"t{cap.user['id']}"
+
+
 async def test_a_captain_who_withdrew_is_not_registered_again_by_an_old_invitation(start_server: StartServer) -> None:
     """A captain invited two players; one confirmed, then the team withdrew: the other's invitation, confirmed
     later, registered and charged the captain again (and it stayed open while the captain played with the first)."""

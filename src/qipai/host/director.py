@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from qipai.core.options import short_repr
 from qipai.host.events import DEAL_SETTLED, TABLE_CLOSED, DealSettled, TableClosed
 from qipai.host.jsonenc import dumps
+from qipai.host.limits import RateLimiter
 from qipai.host.matchplay import MatchGame, deal_seed, match_game, table_game
 from qipai.host.table import Table, TableError
 from qipai.store import MatchRecord, MatchRow, MoneyMove, Overdrawn, StaleMatch, UserInfo
@@ -82,6 +83,13 @@ if TYPE_CHECKING:
     from qipai.host.lobby import Lobby
 
 log = logging.getLogger("qipai.host.director")
+
+MAX_OPEN_INVITES = 5
+"""A team match: how many partners one captain may have invited at once; a further invitation ends the oldest
+(a partner confirming, or the captain's team registering or withdrawing, ends them all)."""
+
+INVITES_PER_CAPTAIN = (1 / 60, 10)
+"""Team invitations one player may send (a second, burst), over all matches: ten at once, then one a minute."""
 
 NOTICE_EVENTS = ("registered", "removed", "quit_requested", "registration_closed", "prizes_fixed",
                  "match_started", "bots_added", "stage_started", "round_started", "table_formed", "eliminated",
@@ -165,10 +173,13 @@ class Director:
         """Matches whose timers were running when this node loaded them (a restart, a take-over): no tick before
         this time — the timer's full length again plus ``restart_grace_s`` (RULES-matches §6.3)."""
         self.invites: dict[tuple[str, int], int] = {}
+        """Team matches: ``(match, partner) → captain`` for each invitation not yet confirmed (§2.3.1), oldest
+        first."""
+        self.invite_limiter = RateLimiter(*INVITES_PER_CAPTAIN)
+        """Team invitations per captain (:data:`INVITES_PER_CAPTAIN`)."""
         self._paying = asyncio.Lock()
         """Held from reading a registrant's balance to taking the fee: registrations for several matches at once
         (each match has its own lock) each read the same balance and overdrew it."""
-        """Team matches: ``(match, partner) → captain`` for each invitation not yet confirmed (§2.3.1)."""
 
     def now(self) -> int:
         return int(self.clock())
@@ -510,6 +521,16 @@ class Director:
         for uid in (captain, partner):
             if player_id(uid) in run.state.players:
                 raise TableError("already_registered", "already registered in this match", match=match_id)
+        # each invitation is a notice to somebody: no flooding other players with them
+        if not self.invite_limiter.allow(str(captain)):
+            raise TableError("rate_limited", "too many team invitations: wait a minute")
+        open_ = [p for (m, p), c in self.invites.items() if m == match_id and c == captain and p != partner]
+        if len(open_) >= MAX_OPEN_INVITES:  # the oldest goes: a captain is never stuck with unanswered ones
+            oldest = open_[: len(open_) - MAX_OPEN_INVITES + 1]
+            for p in oldest:
+                self.invites.pop((match_id, p), None)
+            await self.store.drop_match_invites(match_id, [(p, captain) for p in oldest])
+        self.invites.pop((match_id, partner), None)  # (re-inserted last: the newest)
         await self.store.save_match_invite(match_id, partner, captain)  # kept over a restart or a take-over
         self.invites[(match_id, partner)] = captain
         self.lobby.tell_user(partner, {"type": "match_event", "match": match_id, "event": {

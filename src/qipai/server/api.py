@@ -67,6 +67,7 @@ TABLE_ERROR_STATUS = {
     "not_registered": 409,
     "match_entry": 409,
     "in_match": 409,
+    "rate_limited": 429,
 }
 
 
