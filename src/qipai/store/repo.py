@@ -646,7 +646,8 @@ class Store:
                 part = ids[chunk:chunk + 500]
                 for model in (Token, LedgerEntry, UserGame, UserRole):
                     await s.execute(delete(model).where(model.user_id.in_(part)))
-                # the conditions again in the delete: an account that changed meanwhile stays
+                # the conditions again in the delete: should an account have changed meanwhile, the whole purge
+                # is rolled back (its dependent rows too)
                 res = await s.execute(delete(User).where(User.id.in_(part), *unused()))
                 if int(res.rowcount) != len(part):  # type: ignore[attr-defined]
                     raise RuntimeError("guest accounts changed while being purged; nothing was deleted, run it again")
