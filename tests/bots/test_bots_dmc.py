@@ -188,3 +188,31 @@ def test_training_with_workers_is_the_same_for_any_number_of_them(tmp_path: Path
     assert not np.array_equal(load_qnet(tmp_path / "one.npz").w[0], QNet.random(tr.TRAIN_SEED).w[0])
     with pytest.raises(SystemExit):
         tr.main([*args, "--workers", "-1"])
+
+
+def test_defer_plays_the_heuristics_choice_within_the_margin() -> None:
+    """``dmc:defer=X``: the heuristic's choice is played when its learned value is within X of the best; a
+    margin larger than any value gap makes the bot the heuristic, none leaves it the plain learned bot."""
+    from qipai.games.doudizhu.bots.heuristic import HeuristicBot
+
+    plain, always = make_bot("dmc:defer=0", 1), make_bot("dmc:defer=2", 1)
+    assert isinstance(always, DmcBot) and always.defer == 2.0
+    some = make_bot("dmc:defer=0.05", 1)
+    differ = 0
+    for deal in make_deals(6, seed=77):
+        g = research_game(deal)
+        heur = HeuristicBot(0)
+        for _ in range(30):
+            if g.is_over:
+                break
+            obs, legal = g.observe(g.to_act), g.legal_actions()
+            mine, best, got = heur.act(obs, legal), plain.act(obs, legal), some.act(obs, legal)
+            assert always.act(obs, legal) == mine
+            vals = plain.last_values  # type: ignore[attr-defined]
+            if mine in vals and best in vals:
+                assert got == (mine if vals[mine] >= vals[best] - 0.05 else best)
+            differ += mine != best
+            g.apply(best)
+    assert differ > 0  # the learned bot and the heuristic do disagree
+    with pytest.raises(ValueError, match="dmc option defer must be at most 2"):
+        make_bot("dmc:defer=3", 1)

@@ -100,7 +100,9 @@ RESNET_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with the th
 DOUZERO_OPTIONS = OptionSet([Option("weights", str, "", doc="a folder with DouZero's three .ckpt files")])
 DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/train_dmc.py (default: committed)"),
                          Option("candidates", int, 0, lo=0, hi=64,
-                                doc="weigh only a shortlist of this many moves (0: every legal action)")])
+                                doc="weigh only a shortlist of this many moves (0: every legal action)"),
+                         Option("defer", float, 0.0, lo=0.0, hi=2.0,
+                                doc="play the heuristic's choice when its value is within this much of the best")])
 
 
 def _usage(o: Option) -> str:
@@ -170,7 +172,7 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         o = bot_options("dmc", DMC_OPTIONS, opts)
         w = o["weights"]
         try:
-            return dmc_bot(seed, w or None, o["candidates"])
+            return dmc_bot(seed, w or None, o["candidates"], o["defer"])
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:

@@ -223,11 +223,13 @@ class DmcBot:
 
     name = "dmc"
 
-    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0) -> None:
+    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0, defer: float = 0.0) -> None:
         self.seed = seed
         self.net = net if net is not None else load_qnet()
         self.candidates = candidates
         """Weigh only the :func:`shortlist` of this many moves (0: every legal action)."""
+        self.defer = defer
+        """Play the ``heuristic`` bot's choice when its value is within this much of the best (0: never)."""
         self._fallback = HeuristicBot(seed)
         self.last_values: dict[str, float] = {}
 
@@ -250,13 +252,18 @@ class DmcBot:
         state = view_state(v, observation.get("kitty"))
         vals = self.net.values(inputs(state, action_rows(v.hand, [moves.get(a) for a in actions])))
         self.last_values = {a: float(vals[i]) for i, a in enumerate(actions)}
-        return actions[max(range(len(actions)), key=lambda i: (float(vals[i]), -i))]
+        best = max(range(len(actions)), key=lambda i: (float(vals[i]), -i))
+        if self.defer > 0:
+            mine = index_of(choose_play(situation_of(v)), [moves.get(a) for a in actions])
+            if float(vals[mine]) >= float(vals[best]) - self.defer:
+                return actions[mine]
+        return actions[best]
 
 
-def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0) -> DmcBot:
+def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0, defer: float = 0.0) -> DmcBot:
     """A bot over the committed weights (or the file ``weights``), weighing every legal action or only a
-    shortlist of ``candidates``."""
-    return DmcBot(seed, load_qnet(weights), candidates)
+    shortlist of ``candidates``, deferring to the heuristic's choice within ``defer`` of the best value."""
+    return DmcBot(seed, load_qnet(weights), candidates, defer)
 
 
 # ------------------------------------------------------------------------------------------------ self-play
