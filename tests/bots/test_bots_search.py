@@ -268,3 +268,15 @@ def test_bad_learned_search_options(spec: str, message: str) -> None:
         SearchBot(1, blend=1.0)
     with pytest.raises(ValueError, match="search prior"):
         SearchBot(1, prior="oracle")
+
+
+def test_the_learned_options_say_when_numpy_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NumPy is an optional extra: without it a spec naming the learned values is refused when the bot is made,
+    in one line, not at its first move."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    for spec in ("search:prior=dmc", "search:blend=0.3"):
+        with pytest.raises(ValueError, match="need NumPy"):
+            make_bot(spec, 1)
+    assert isinstance(make_bot("search:samples=2", 1), SearchBot)  # the plain search needs none

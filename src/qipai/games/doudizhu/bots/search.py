@@ -633,6 +633,11 @@ class SearchBot:
         if not 0.0 <= blend < 1.0:
             raise ValueError(f"search blend must be at least 0 and below 1, not {blend}")
         self.blend = blend
+        if prior == "dmc" or blend:
+            try:
+                import numpy  # noqa: F401  (the learned values are a NumPy network)
+            except ImportError as e:
+                raise ValueError(f"search prior=dmc and blend need NumPy ({e}): pip install numpy") from None
         self.last_stats: dict[str, Any] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
