@@ -4,15 +4,14 @@ page, and logging in with the right password says the account is blocked; once u
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from web_helpers import ThreadServer, quick_match, shot, sign_up, table, web_settings
+from web_helpers import ThreadServer, lang_page, quick_match, shot, sign_up, table, web_settings
 
 
 @pytest.fixture(scope="module")
@@ -25,16 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser, lang: str) -> tuple[Page, list[str]]:
-    vp: ViewportSize = {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and not re.search(r"\b(401|403)\b", m.text) else None)
-    return page, errors
+    return lang_page(browser, lang, allowed=(401, 403))
 
 
 def users(server: ThreadServer, *args: str) -> None:

@@ -5,13 +5,12 @@ then logs out and logs back in with the new name and password, to the same accou
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from web_helpers import ThreadServer, as_guest, quick_match, shot, sign_up, table, web_settings
+from web_helpers import ThreadServer, as_guest, lang_page, quick_match, shot, sign_up, table, web_settings
 
 
 @pytest.fixture(scope="module")
@@ -23,16 +22,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser, lang: str) -> tuple[Page, list[str]]:
-    vp: ViewportSize = {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and not re.search(r"\b(400|401|409)\b", m.text) else None)
-    return page, errors
+    return lang_page(browser, lang, allowed=(400, 401, 409))
 
 
 WORDS = {

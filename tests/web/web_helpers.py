@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from qipai.host.settings import Settings
 from qipai.server.run import Server, make_config
@@ -262,6 +262,23 @@ def shot(page: Page, name: str) -> Path:
                            " && a.effect?.getTiming().iterations !== Infinity)", timeout=5000)
     page.screenshot(path=str(path))
     return path
+
+
+def lang_page(browser: Browser, lang: str, allowed: tuple[int, ...] = (401, 403, 404, 409)) -> tuple[Page, list[str]]:
+    """A desktop-sized page in a fresh browser context (its own cookies) whose client speaks ``lang``, and the
+    page's errors as they come: uncaught exceptions, and console errors other than the HTTP answers ``allowed``
+    (a refusal the test provokes is logged by the browser as a failed request)."""
+    vp: ViewportSize = {"width": 1280, "height": 800}
+    ctx = browser.new_context(viewport=vp)
+    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    codes = re.compile(r"\b(" + "|".join(str(c) for c in allowed) + r")\b")
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}")
+            if m.type == "error" and not codes.search(m.text) else None)
+    return page, errors
 
 
 def sign_up(page: Page, base_url: str, name: str, password: str = "secret-pw") -> None:
