@@ -21,6 +21,9 @@ Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the
    moves from a random source of its own (seeded by the round and the game's number), so a run writes the same
    weights whatever ``N`` is (``--workers 1`` plays in this process); without the option the games of a round
    share one source, as the committed weights were made.
+6. ``--average D`` also keeps an exponential moving average of the weights (each Adam step moves it ``1 − D`` of
+   the way to the weights) and writes it beside ``--out`` as ``NAME.avg.npz`` at each evaluation: averaged
+   weights are often a little better than the last ones of a noisy run.
 
     python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
     python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
@@ -160,11 +163,11 @@ def play_round(pool: Any, workers: int, params: Any, deals: list[Any], round_no:
 
 def greedy(net: Any, k: int = 0) -> Any:
     """The move of the highest value (among the shortlist of ``k``; 0: every legal move)."""
-    from qipai.games.doudizhu.bots.dmc import action_rows, inputs
+    from qipai.games.doudizhu.bots.dmc import action_rows
 
     def choose(d: Any) -> int:
         idx = d.candidates(k)
-        v = net.values(inputs(d.state, action_rows(d.hand, [d.moves[i] for i in idx])))
+        v = net.action_values(d.state, action_rows(d.hand, [d.moves[i] for i in idx]))
         return int(idx[int(np.argmax(v))])
 
     return choose
@@ -199,6 +202,8 @@ class Adam:
         self.m = [np.zeros_like(p) for p in self._params()]
         self.v = [np.zeros_like(p) for p in self._params()]
         self.t = 0
+        self.average: tuple[Any, float] | None = None
+        """``(network, decay)``: a moving average of the weights that each step updates."""
 
     def _params(self) -> list[Any]:
         out = []
@@ -233,6 +238,11 @@ class Adam:
             mh = self.m[k] / (1 - b1 ** self.t)
             vh = self.v[k] / (1 - b2 ** self.t)
             p -= (self.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+        if self.average is not None:
+            avg, decay = self.average
+            for a, p in zip([*avg.w, *avg.b], [*net.w, *net.b], strict=True):
+                a *= decay
+                a += (1.0 - decay) * p
         return loss
 
 
@@ -276,6 +286,11 @@ def evaluate_in(pool: Any, workers: int, net: Any, deals: list[Any], rules: Any,
     return (round(sum(a for a, _ in parts)) / len(deals), round(sum(b for _, b in parts)) / len(deals))
 
 
+def average_path(out: Path) -> Path:
+    """Where ``--average`` writes the averaged weights of a run writing ``out``: ``NAME.avg.npz``."""
+    return out.with_name(out.name.removesuffix(".npz") + ".avg.npz")
+
+
 def save(net: Any, path: Path) -> None:
     """The weights as ``train_value.write_npz`` writes them (the same bytes for the same weights), in float16
     (half the size; the bot computes in float32)."""
@@ -305,12 +320,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first-round", type=int, default=1,
                     help="number of the first round (its deals' seed): go on from an --init run's last round + 1")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--average", type=float, default=0.0,
+                    help="also keep a moving average of the weights with this decay per step, written beside "
+                         "--out as NAME.avg.npz (0: none)")
     ap.add_argument("--workers", type=int, default=0,
                     help="play each round's games in this many processes, each game with a random source of its "
                          "own (the same weights for any number; 0: one shared source, as the committed weights)")
     args = ap.parse_args(argv)
     if args.workers < 0:
         ap.error(f"--workers must be 0 or more, got {args.workers}")
+    if not 0.0 <= args.average < 1.0:
+        ap.error(f"--average must be at least 0 and below 1, got {args.average}")
 
     from qipai.games.doudizhu.bots.dmc import INPUTS, QNet, load_qnet
     from qipai.games.doudizhu.bots.research import make_deals
@@ -320,8 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     rng = random.Random(TRAIN_SEED)
     nrng = np.random.default_rng(TRAIN_SEED)
-    net = load_qnet(args.init) if args.init else QNet.random(TRAIN_SEED)
+    # a copy of its own (load_qnet's network is shared in the process, and training changes it in place)
+    net = QNet({k: v.copy() for k, v in load_qnet(args.init).params().items()}) if args.init \
+        else QNet.random(TRAIN_SEED)
     opt = Adam(net, args.lr)
+    avg = QNet({k: v.copy() for k, v in net.params().items()}) if args.average else None
+    if avg is not None:
+        opt.average = (avg, args.average)
     buf = Buffer(args.buffer, INPUTS)
     eval_deals = make_deals(args.eval, seed=EVAL_SEED)
 
@@ -330,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     def report(tag: str) -> None:
         ll, ff = evaluate_in(pool, args.workers, net, eval_deals, rules, args.candidates)
         save(net, args.out)
+        if avg is not None:
+            save(avg, average_path(args.out))
         print(f"{tag}: vs heuristic landlord {ll:.3f} farmers {ff:.3f} both {(ll + ff) / 2:.3f} "
               f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 

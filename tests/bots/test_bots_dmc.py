@@ -84,6 +84,19 @@ def test_action_rows_and_inputs() -> None:
     assert x.shape == (3, INPUTS)
 
 
+def test_action_values_are_the_values_of_the_inputs() -> None:
+    """The first layer's state part computed once gives what the whole input rows give."""
+    g = research_game(make_deals(1, seed=4)[0])
+    v = read_view(g.observe(0))
+    moves = action_moves(g.legal_actions(), CLASSIC)
+    rows = action_rows(v.hand, [moves.get(a) for a in g.legal_actions()])
+    state = view_state(v, g.observe(0).get("kitty"))
+    for net in (QNet.random(seed=3), load_qnet()):
+        whole = net.values(inputs(state, rows))
+        assert len(whole) == len(g.legal_actions()) > 10 and np.ptp(whole) > 0
+        np.testing.assert_allclose(net.action_values(state, rows), whole, rtol=1e-5, atol=1e-5)
+
+
 def test_bot_plays_legally_and_reproducibly_in_every_preset() -> None:
     net = QNet.random(seed=2)
     for preset in ("classic", "jj", "four_player"):
@@ -173,6 +186,20 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
     assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
     a = load_qnet(tmp_path / "a.npz")
     assert not np.array_equal(a.w[0], QNet.random(tr.TRAIN_SEED).w[0])  # it learned something
+
+
+def test_training_can_average_the_weights(tmp_path: Path) -> None:
+    """``--average D``: the averaged weights are written beside the last ones, between the start and them."""
+    tr = trainer()
+    start = tmp_path / "start.npz"
+    tr.save(QNet.random(7), start)
+    args = ["--init", str(start), "--iterations", "2", "--games", "10", "--eval", "4", "--eval-every", "2"]
+    assert tr.main([*args, "--average", "0.9", "--out", str(tmp_path / "a.npz")]) == 0
+    last, avg, first = (load_qnet(tmp_path / n) for n in ("a.npz", "a.avg.npz", "start.npz"))
+    moved, lag = np.abs(last.w[0] - first.w[0]).sum(), np.abs(avg.w[0] - first.w[0]).sum()
+    assert 0 < lag < moved
+    with pytest.raises(SystemExit):
+        tr.main([*args, "--average", "1", "--out", str(tmp_path / "b.npz")])
 
 
 def test_training_with_workers_is_the_same_for_any_number_of_them(tmp_path: Path) -> None:

@@ -203,6 +203,17 @@ class QNet:
             h = np.maximum(h @ self.w[i] + self.b[i], 0.0)
         return (h @ self.w[-1] + self.b[-1])[:, 0]
 
+    def action_values(self, state: Any, rows: Any) -> Any:
+        """The values of one state's actions: ``values(inputs(state, rows))``, the same up to float rounding, with
+        the first layer's state part computed once rather than once per action (the state is 765 of the 876
+        inputs, so this is about 2.5 times less arithmetic for a decision of many actions)."""
+        w0 = self.w[0]
+        h = np.asarray(state, dtype=np.float32) @ w0[:STATE] + self.b[0]
+        h = np.maximum(np.asarray(rows, dtype=np.float32) @ w0[STATE:] + h, 0.0)
+        for i in range(1, len(self.w) - 1):
+            h = np.maximum(h @ self.w[i] + self.b[i], 0.0)
+        return (h @ self.w[-1] + self.b[-1])[:, 0]
+
 
 _LOADED: dict[str, QNet] = {}
 
@@ -250,7 +261,7 @@ class DmcBot:
             idx = sorted({index_of(m, [moves.get(a) for a in actions]) for m in short})
             actions = [actions[i] for i in idx]
         state = view_state(v, observation.get("kitty"))
-        vals = self.net.values(inputs(state, action_rows(v.hand, [moves.get(a) for a in actions])))
+        vals = self.net.action_values(state, action_rows(v.hand, [moves.get(a) for a in actions]))
         self.last_values = {a: float(vals[i]) for i, a in enumerate(actions)}
         best = max(range(len(actions)), key=lambda i: (float(vals[i]), -i))
         if self.defer > 0:

@@ -684,11 +684,11 @@ class SearchBot:
         every legal action, in the legal order; otherwise none."""
         if (self.prior != "dmc" and not self.blend) or v.players != 3 or v.rules.decks != 1:
             return {}
-        from .dmc import action_rows, inputs, load_qnet, view_state
+        from .dmc import action_rows, load_qnet, view_state
 
         actions = [a for a in legal if a in moves or a == "pass"]
-        vals = load_qnet().values(inputs(view_state(v, observation.get("kitty")),
-                                         action_rows(v.hand, [moves.get(a) for a in actions])))
+        vals = load_qnet().action_values(view_state(v, observation.get("kitty")),
+                                         action_rows(v.hand, [moves.get(a) for a in actions]))
         return {a: float(vals[i]) for i, a in enumerate(actions)}
 
     def candidates(self, v: View, moves: dict[str, Move], legal: list[str],
