@@ -171,6 +171,29 @@ def test_arena_spec_takes_weights(tmp_path: Path) -> None:
         make_bot(f"dmc:weights={tmp_path / 'bad.npz'}", 1)
 
 
+def test_search_takes_the_decisions_with_few_cards_left() -> None:
+    """``dmc:search=N``: a decision with at most N cards in all hands is the search bot's (no learned values
+    weighed), the others the network's; every move legal, to the end of the game."""
+    bot = make_bot("dmc:search=40,time=0.02", 1)
+    assert isinstance(bot, DmcBot) and bot.search_cards == 40
+    g = research_game(make_deals(1, seed=5)[0])
+    seen = {"dmc": 0, "search": 0}
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs = g.observe(seat)
+        a = bot.act(obs, g.legal_actions())
+        assert a in g.legal_actions()
+        if len(g.legal_actions()) > 1:
+            late = sum(obs["card_counts"]) <= 40
+            assert (bot.last_values == {}) == late
+            seen["search" if late else "dmc"] += 1
+        g.apply(a, seat)
+    assert seen["dmc"] and seen["search"]
+    with pytest.raises(ValueError, match="search must be at most 54"):
+        make_bot("dmc:search=60", 1)
+
+
 def test_wrong_input_size_is_refused() -> None:
     p = QNet.random(seed=1).params()
     p["w0"] = p["w0"][:-1]

@@ -102,7 +102,12 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                          Option("candidates", int, 0, lo=0, hi=64,
                                 doc="weigh only a shortlist of this many moves (0: every legal action)"),
                          Option("defer", float, 0.0, lo=0.0, hi=2.0,
-                                doc="play the heuristic's choice when its value is within this much of the best")])
+                                doc="play the heuristic's choice when its value is within this much of the best"),
+                         Option("search", int, 0, lo=0, hi=54,
+                                doc="play the search bot's move when all hands hold at most this many cards "
+                                    "(0: never)"),
+                         Option("time", float, 1.0, lo=0.01, hi=60.0,
+                                doc="the search's seconds a move (with search=N)")])
 
 
 def _usage(o: Option) -> str:
@@ -172,7 +177,7 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         o = bot_options("dmc", DMC_OPTIONS, opts)
         w = o["weights"]
         try:
-            return dmc_bot(seed, w or None, o["candidates"], o["defer"])
+            return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"])
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:

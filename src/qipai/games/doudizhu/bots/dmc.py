@@ -234,14 +234,23 @@ class DmcBot:
 
     name = "dmc"
 
-    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0, defer: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0, defer: float = 0.0,
+                 search_cards: int = 0, search_time: float = 1.0) -> None:
         self.seed = seed
         self.net = net if net is not None else load_qnet()
         self.candidates = candidates
         """Weigh only the :func:`shortlist` of this many moves (0: every legal action)."""
         self.defer = defer
         """Play the ``heuristic`` bot's choice when its value is within this much of the best (0: never)."""
+        self.search_cards = search_cards
+        """Hand the decisions with at most this many cards in all hands together to the ``search`` bot (with
+        :attr:`search_time` seconds a move; 0: never)."""
         self._fallback = HeuristicBot(seed)
+        self._search: Any = None
+        if search_cards:
+            from .search import SearchBot
+
+            self._search = SearchBot(seed, time_budget=search_time)
         self.last_values: dict[str, float] = {}
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
@@ -252,6 +261,9 @@ class DmcBot:
         v = read_view(observation)
         if v.players != 3 or v.rules.decks != 1 or v.landlord is None:
             return self._fallback.act(observation, legal_actions)
+        if self._search is not None and sum(v.card_counts) <= self.search_cards:
+            self.last_values = {}
+            return str(self._search.act(observation, legal_actions))
         moves = action_moves(legal_actions, v.rules)
         actions = [a for a in legal_actions if a in moves or a == "pass"]
         if not actions:
@@ -271,10 +283,12 @@ class DmcBot:
         return actions[best]
 
 
-def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0, defer: float = 0.0) -> DmcBot:
+def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0, defer: float = 0.0,
+            search_cards: int = 0, search_time: float = 1.0) -> DmcBot:
     """A bot over the committed weights (or the file ``weights``), weighing every legal action or only a
-    shortlist of ``candidates``, deferring to the heuristic's choice within ``defer`` of the best value."""
-    return DmcBot(seed, load_qnet(weights), candidates, defer)
+    shortlist of ``candidates``, deferring to the heuristic's choice within ``defer`` of the best value, and
+    leaving the decisions with at most ``search_cards`` cards in all hands to the ``search`` bot."""
+    return DmcBot(seed, load_qnet(weights), candidates, defer, search_cards, search_time)
 
 
 # ------------------------------------------------------------------------------------------------ self-play
