@@ -192,6 +192,8 @@ def test_search_takes_the_decisions_with_few_cards_left() -> None:
     assert seen["dmc"] and seen["search"]
     with pytest.raises(ValueError, match="search must be at most 54"):
         make_bot("dmc:search=60", 1)
+    with pytest.raises(ValueError, match="time is the search's"):
+        make_bot("dmc:time=0.5", 1)
 
 
 def test_wrong_input_size_is_refused() -> None:

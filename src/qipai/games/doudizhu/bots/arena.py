@@ -175,6 +175,8 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         from .dmc import dmc_bot
 
         o = bot_options("dmc", DMC_OPTIONS, opts)
+        if "time" in opts and not o["search"]:
+            raise OptionError("dmc option time is the search's, with search=N")
         w = o["weights"]
         try:
             return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"])
