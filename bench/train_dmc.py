@@ -24,6 +24,9 @@ Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the
 6. ``--average D`` also keeps an exponential moving average of the weights (each Adam step moves it ``1 − D`` of
    the way to the weights) and writes it beside ``--out`` as ``NAME.avg.npz`` at each evaluation: averaged
    weights are often a little better than the last ones of a noisy run.
+7. ``--hidden A,B,C`` sets the hidden layers (default the bot's ``HIDDEN``); with ``--init`` the start
+   network is widened to them, new units silent at first (:meth:`QNet.widened`), so training goes on from the
+   same values with more capacity.
 
     python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
     python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
@@ -319,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="start from these weights (no warm start)")
     ap.add_argument("--first-round", type=int, default=1,
                     help="number of the first round (its deals' seed): go on from an --init run's last round + 1")
+    ap.add_argument("--hidden", type=str, default="",
+                    help="units of the hidden layers, comma-separated (default: the bot's HIDDEN); with --init, "
+                         "the --init network widened to these (its values unchanged at the start)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--average", type=float, default=0.0,
                     help="also keep a moving average of the weights with this decay per step, written beside "
@@ -332,7 +338,14 @@ def main(argv: list[str] | None = None) -> int:
     if not 0.0 <= args.average < 1.0:
         ap.error(f"--average must be at least 0 and below 1, got {args.average}")
 
-    from qipai.games.doudizhu.bots.dmc import INPUTS, QNet, load_qnet
+    from qipai.games.doudizhu.bots.dmc import HIDDEN, INPUTS, QNet, load_qnet
+
+    try:
+        hidden = tuple(int(n) for n in args.hidden.split(",")) if args.hidden else None
+    except ValueError:
+        ap.error(f"--hidden must be comma-separated unit counts, got {args.hidden!r}")
+    if hidden is not None and (not hidden or min(hidden) < 1):
+        ap.error(f"--hidden needs at least one layer of at least one unit, got {args.hidden!r}")
     from qipai.games.doudizhu.bots.research import make_deals
     from qipai.games.doudizhu.rules import PRESETS
 
@@ -342,7 +355,12 @@ def main(argv: list[str] | None = None) -> int:
     nrng = np.random.default_rng(TRAIN_SEED)
     # a copy of its own (load_qnet's network is shared in the process, and training changes it in place)
     net = QNet({k: v.copy() for k, v in load_qnet(args.init).params().items()}) if args.init \
-        else QNet.random(TRAIN_SEED)
+        else QNet.random(TRAIN_SEED, hidden or HIDDEN)
+    if args.init and hidden is not None and hidden != net.hidden():
+        try:
+            net = net.widened(hidden, TRAIN_SEED)
+        except ValueError as e:
+            ap.error(f"--hidden with --init: {e}")
     opt = Adam(net, args.lr)
     avg = QNet({k: v.copy() for k, v in net.params().items()}) if args.average else None
     if avg is not None:

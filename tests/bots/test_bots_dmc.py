@@ -13,6 +13,7 @@ from benchscripts import bench_script
 from qipai.games.doudizhu.bots import BOTS
 from qipai.games.doudizhu.bots.arena import make_bot
 from qipai.games.doudizhu.bots.dmc import (
+    HIDDEN,
     INPUTS,
     STATE,
     DmcBot,
@@ -201,6 +202,60 @@ def test_wrong_input_size_is_refused() -> None:
     p["w0"] = p["w0"][:-1]
     with pytest.raises(ValueError, match="inputs"):
         QNet(p)
+
+
+def test_mismatched_layers_are_refused() -> None:
+    p = QNet.random(seed=1).params()
+    p["b1"] = p["b1"][:-1]
+    with pytest.raises(ValueError, match="layer 1 has weights"):
+        QNet(p)
+    q = QNet.random(seed=1).params()
+    q["w2"] = q["w2"][:, :-1]
+    with pytest.raises(ValueError, match="layer 2 has weights"):
+        QNet(q)
+    with pytest.raises(ValueError, match="at least two layers"):
+        QNet({"w0": q["w0"], "b0": q["b0"]})
+
+
+def test_widening_keeps_the_values_and_other_sizes_play() -> None:
+    """A widened network (more units, new ones silent) values every input as before; networks of any hidden
+    sizes load, play and report them."""
+    net = QNet.random(seed=4)
+    wide = net.widened((300, 256, 160), seed=5)
+    assert wide.hidden() == (300, 256, 160) and net.hidden() == HIDDEN
+    x = np.random.default_rng(1).random((12, INPUTS)).astype(np.float32)
+    assert np.allclose(net.values(x), wide.values(x), atol=1e-5)
+    assert np.allclose(wide.action_values(x[0, :STATE], x[:, STATE:]),
+                       wide.values(np.concatenate([np.broadcast_to(x[0, :STATE], (12, STATE)), x[:, STATE:]], 1)),
+                       atol=1e-5)
+    assert not np.array_equal(wide.w[0][:, 256:], np.zeros_like(wide.w[0][:, 256:]))  # new units can learn
+    with pytest.raises(ValueError, match="can only widen"):
+        net.widened((128, 256, 128))
+    with pytest.raises(ValueError, match="can only widen"):
+        net.widened((256, 256))
+    small = QNet.random(seed=2, hidden=(32, 16))
+    g = Game.new(PRESETS["classic"], seed=5)
+    g.apply("bid 3")
+    bot = DmcBot(0, small)
+    assert bot.act(g.observe(g.to_act), g.legal_actions()) in g.legal_actions()
+
+
+def test_training_can_widen_the_network(tmp_path: Path) -> None:
+    """``--hidden`` with ``--init``: training goes on from the start network widened to those layers (so the
+    first evaluation's play is the start network's); a bad value is refused."""
+    tr = trainer()
+    start = tmp_path / "start.npz"
+    tr.save(QNet.random(7), start)
+    args = ["--init", str(start), "--iterations", "1", "--games", "6", "--eval", "4", "--eval-every", "1"]
+    assert tr.main([*args, "--hidden", "300,256,128", "--out", str(tmp_path / "w.npz")]) == 0
+    wide = load_qnet(tmp_path / "w.npz")
+    assert wide.hidden() == (300, 256, 128)
+    assert tr.main(["--warm", "20", "--iterations", "1", "--games", "4", "--eval", "2", "--eval-every", "1",
+                    "--hidden", "40,20", "--out", str(tmp_path / "s.npz")]) == 0
+    assert load_qnet(tmp_path / "s.npz").hidden() == (40, 20)
+    for bad in ("300,x", "0,10", "100,100,100"):  # the last narrower than the start's 256
+        with pytest.raises(SystemExit):
+            tr.main([*args, "--hidden", bad, "--out", str(tmp_path / "bad.npz")])
 
 
 def test_training_is_reproducible(tmp_path: Path) -> None:

@@ -170,18 +170,66 @@ class QNet:
     ``[-1, 1]``."""
 
     def __init__(self, params: dict[str, Any]) -> None:
-        layers = len(HIDDEN) + 1
+        layers = 0
+        while f"w{layers}" in params:
+            layers += 1
+        if layers < 2:
+            raise ValueError(f"action-value network needs at least two layers (w0, w1, …), got {layers}")
         self.w = [np.asarray(params[f"w{i}"], dtype=np.float32) for i in range(layers)]
         self.b = [np.asarray(params[f"b{i}"], dtype=np.float32) for i in range(layers)]
         if self.w[0].shape[0] != INPUTS:
             raise ValueError(f"action-value network expects {self.w[0].shape[0]} inputs, the features have "
                              f"{INPUTS}")
+        for i in range(layers):
+            rows = INPUTS if i == 0 else self.w[i - 1].shape[1]
+            cols = 1 if i == layers - 1 else self.w[i].shape[1]
+            if self.w[i].shape != (rows, cols) or self.b[i].shape != (cols,):
+                raise ValueError(f"action-value layer {i} has weights {self.w[i].shape} and biases "
+                                 f"{self.b[i].shape}, expected ({rows}, {cols}) and ({cols},)")
+
+    def hidden(self) -> tuple[int, ...]:
+        """Units of the hidden layers (:data:`HIDDEN` for the committed weights).
+
+        >>> QNet.random(hidden=(64, 32)).hidden()
+        (64, 32)
+        """
+        return tuple(int(w.shape[1]) for w in self.w[:-1])
+
+    def widened(self, hidden: Sequence[int], seed: int = 0) -> QNet:
+        """The same function with wider hidden layers (at least as many units in each, as many layers): the new
+        units take small random inputs, and their outputs start with weight zero, so every value is unchanged
+        until training moves them (Net2Net-style widening).
+
+        >>> import numpy as np
+        >>> a = QNet.random(seed=2, hidden=(16, 8))
+        >>> b = a.widened((32, 8), seed=3)
+        >>> x = np.random.default_rng(0).random((4, INPUTS))
+        >>> b.hidden(), bool(np.allclose(a.values(x), b.values(x), atol=1e-5))
+        ((32, 8), True)
+        """
+        old = self.hidden()
+        if len(hidden) != len(old) or any(n < o for n, o in zip(hidden, old, strict=True)):
+            raise ValueError(f"can only widen hidden layers {old} to as many layers of at least as many units, "
+                             f"not {tuple(hidden)}")
+        rng = np.random.default_rng(seed)
+        sizes = (INPUTS, *hidden, 1)
+        p: dict[str, Any] = {}
+        for i in range(len(sizes) - 1):
+            w = np.zeros((sizes[i], sizes[i + 1]), dtype=np.float32)
+            b = np.zeros(sizes[i + 1], dtype=np.float32)
+            r, c = self.w[i].shape
+            if i < len(sizes) - 2:  # the new units' inputs: small and random (their outputs are zero below)
+                w[:, c:] = rng.normal(0, 0.1 * (2.0 / sizes[i]) ** 0.5, (sizes[i], sizes[i + 1] - c))
+            w[:r, :c] = self.w[i]
+            b[:c] = self.b[i]
+            p[f"w{i}"], p[f"b{i}"] = w, b
+        return QNet(p)
 
     @classmethod
-    def random(cls, seed: int = 0) -> QNet:
+    def random(cls, seed: int = 0, hidden: Sequence[int] = HIDDEN) -> QNet:
         """Untrained weights (He initialisation; a small last layer), for tests and as training's start."""
         rng = np.random.default_rng(seed)
-        sizes = (INPUTS, *HIDDEN, 1)
+        sizes = (INPUTS, *hidden, 1)
         p: dict[str, Any] = {}
         for i in range(len(sizes) - 1):
             scale = (2.0 / sizes[i]) ** 0.5 * (0.1 if i == len(sizes) - 2 else 1.0)
