@@ -74,6 +74,22 @@ def test_selfplay_in_chinese_and_bad_options() -> None:
     assert "known bots are dmc, douzero_resnet, easy, " in bad.stderr and "[" not in bad.stderr, bad.stderr  # no list
 
 
+def test_a_gz_record_is_gzipped_and_replays(tmp_path: Path) -> None:
+    """``--record deal.json.gz`` writes gzip (it wrote plain JSON under a .gz name), replay reads it like the
+    plain one, and a broken gzip file is a one-line error."""
+    import gzip
+
+    rec, plain = tmp_path / "deal.json.gz", tmp_path / "deal.json"
+    assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
+    assert run("selfplay", "--seed", "3", "--record", str(plain), "--quiet").returncode == 0
+    assert json.loads(gzip.decompress(rec.read_bytes())) == json.loads(plain.read_text())
+    a, b = run("replay", str(rec), "--lang", "en"), run("replay", str(plain), "--lang", "en")
+    assert a.returncode == 0 and "winner:" in a.stdout and a.stdout == b.stdout
+    rec.write_bytes(rec.read_bytes()[:30])
+    bad = run("replay", str(rec))
+    assert bad.returncode == 2 and "is a broken gzip file" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
     rec = tmp_path / "deal.json"
     assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import locale
 import os
@@ -10,7 +11,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from .jsonfile import WriteError, write_json
+from .jsonfile import WriteError, read_json_bytes, write_json
 
 DEFAULT_MATCHES = "quick_sit_and_go"
 """The match pool ``qipai serve`` keeps open unless ``--matches`` (or ``QIPAI_MATCHES``) says otherwise."""
@@ -43,12 +44,13 @@ def _fail(msg: str) -> NoReturn:
 def _read_json(file: Path, what: str = "a JSON game record") -> Any:
     """A JSON file's contents, or a one-line error saying what is wrong with the file."""
     try:
-        text = file.read_bytes().decode("utf-8-sig")  # a byte-order mark (Windows editors) is no error
-        return json.loads(text)
+        return read_json_bytes(file.read_bytes())  # gzipped or not; a byte-order mark (Windows editors) is no error
     except FileNotFoundError:
         _fail(f"no such file: {file}")
     except IsADirectoryError:
         _fail(f"{file} is a folder, not {what}")
+    except (EOFError, gzip.BadGzipFile):
+        _fail(f"{file} is a broken gzip file, not {what}")
     except OSError as e:
         _fail(f"cannot read {file}: {e.strerror or e}")
     except UnicodeDecodeError:

@@ -3,7 +3,8 @@
 Two things the plain ``path.write_text(json.dumps(...))`` got wrong: Python writes ``NaN`` and ``Infinity`` for
 non-finite floats (an estimate of no samples, an interval of one), which no strict JSON reader takes; and
 writing beside the file and renaming it over the target (so that a reader never sees half a file) replaced a
-pipe or a device such as ``/dev/null`` with a regular file.
+pipe or a device such as ``/dev/null`` with a regular file.  A name ending in ``.gz`` is written gzipped (as
+``bench/results`` keeps arena runs), and :func:`read_json_bytes` reads either.
 
 >>> finite({"ci": float("inf"), "xs": [1.0, float("nan")], "n": 2})
 {'ci': None, 'xs': [1.0, None], 'n': 2}
@@ -11,6 +12,7 @@ pipe or a device such as ``/dev/null`` with a regular file.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from pathlib import Path
@@ -38,15 +40,31 @@ def write_json(path: Path, obj: Any, *, indent: int = 1, ensure_ascii: bool = Tr
 
     With ``atomic`` a regular file (or a new one) is written beside and renamed over the target, so that a
     reader never sees half of it (the arena's checkpoints); anything else that exists there (a pipe, a device)
-    is written into, never replaced.  Raises :class:`WriteError` when the path cannot be written.
+    is written into, never replaced.  A name ending in ``.gz`` is gzipped (no timestamp in it: the same
+    object, the same bytes).  Raises :class:`WriteError` when the path cannot be written.
     """
-    text = json.dumps(finite(obj), indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
+    data = json.dumps(finite(obj), indent=indent, ensure_ascii=ensure_ascii, allow_nan=False).encode("utf-8")
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
     try:
         if atomic and (path.is_file() or not path.exists()):
             tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
+            tmp.write_bytes(data)
             tmp.replace(path)
         else:
-            path.write_text(text, encoding="utf-8")
+            path.write_bytes(data)
     except OSError as e:
         raise WriteError(f"cannot write {path}: {e.strerror or e}") from e
+
+
+def read_json_bytes(raw: bytes) -> Any:
+    """The JSON value of a file's bytes, gzipped or not (a leading byte-order mark is allowed).  Raises
+    ``ValueError`` (``json.JSONDecodeError``, ``UnicodeDecodeError``) or ``EOFError`` / ``gzip.BadGzipFile``
+    (an ``OSError``) for bytes that are neither.
+
+    >>> read_json_bytes(gzip.compress(b'{"a": 1}')), read_json_bytes(b'[2]')
+    ({'a': 1}, [2])
+    """
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return json.loads(raw.decode("utf-8-sig"))

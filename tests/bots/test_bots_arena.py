@@ -68,6 +68,30 @@ def test_results_written_before_actions_were_recorded_still_resume(tmp_path: Pat
     assert r["deals"] == 3 and [len(x["actions"]) > 0 for x in r["records"]] == [False] * 4 + [True] * 2
 
 
+def test_a_gz_result_is_gzipped_and_resumes(tmp_path: Path) -> None:
+    """``--json run.json.gz`` writes gzip (it wrote plain JSON under a .gz name), which ``load_result`` and a
+    resumed run read; the same object gives the same bytes (no timestamp in the gzip header)."""
+    import gzip
+
+    from qipai.games.doudizhu.bots.arena import load_result
+    from qipai.jsonfile import write_json
+
+    out = tmp_path / "run.json.gz"
+    run_arena("heuristic", "random", deals=2, protocol="research", progress=False, json_path=out)
+    raw = out.read_bytes()
+    assert raw[:2] == b"\x1f\x8b" and json.loads(gzip.decompress(raw))["deals"] == 2
+    assert load_result(out)["deals"] == 2
+    r = run_arena("heuristic", "random", deals=3, protocol="research", progress=False, resume=out, json_path=out)
+    assert r["deals"] == 3 and load_result(out)["deals"] == 3
+    a, b = tmp_path / "a.json.gz", tmp_path / "b.json.gz"
+    write_json(a, {"x": [1, 2]})
+    write_json(b, {"x": [1, 2]})
+    assert a.read_bytes() == b.read_bytes()
+    plain = tmp_path / "p.json"
+    write_json(plain, {"x": 1})
+    assert json.loads(plain.read_text()) == {"x": 1}
+
+
 def test_bidding_duplicate_deals_use_the_same_cards() -> None:
     r = run_arena("heuristic", "random", deals=3, rules="four_player", progress=False)
     recs = r["records"]
