@@ -85,9 +85,13 @@ def test_a_gz_record_is_gzipped_and_replays(tmp_path: Path) -> None:
     assert json.loads(gzip.decompress(rec.read_bytes())) == json.loads(plain.read_text())
     a, b = run("replay", str(rec), "--lang", "en"), run("replay", str(plain), "--lang", "en")
     assert a.returncode == 0 and "winner:" in a.stdout and a.stdout == b.stdout
-    rec.write_bytes(rec.read_bytes()[:30])
-    bad = run("replay", str(rec))
-    assert bad.returncode == 2 and "is a broken gzip file" in bad.stderr and "Traceback" not in bad.stderr
+    whole = rec.read_bytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0xFF
+    for broken in (whole[:30], bytes(flipped)):  # cut short; corrupt inside (a zlib.error)
+        rec.write_bytes(broken)
+        bad = run("replay", str(rec))
+        assert bad.returncode == 2 and "is a broken gzip file" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:

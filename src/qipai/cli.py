@@ -49,7 +49,7 @@ def _read_json(file: Path, what: str = "a JSON game record") -> Any:
         _fail(f"no such file: {file}")
     except IsADirectoryError:
         _fail(f"{file} is a folder, not {what}")
-    except (EOFError, gzip.BadGzipFile):
+    except gzip.BadGzipFile:
         _fail(f"{file} is a broken gzip file, not {what}")
     except OSError as e:
         _fail(f"cannot read {file}: {e.strerror or e}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +60,18 @@ def write_json(path: Path, obj: Any, *, indent: int = 1, ensure_ascii: bool = Tr
 
 def read_json_bytes(raw: bytes) -> Any:
     """The JSON value of a file's bytes, gzipped or not (a leading byte-order mark is allowed).  Raises
-    ``ValueError`` (``json.JSONDecodeError``, ``UnicodeDecodeError``) or ``EOFError`` / ``gzip.BadGzipFile``
-    (an ``OSError``) for bytes that are neither.
+    ``gzip.BadGzipFile`` (an ``OSError``) for gzip that is cut short or corrupt, and ``ValueError``
+    (``json.JSONDecodeError``, ``UnicodeDecodeError``) for bytes that are not JSON.
 
     >>> read_json_bytes(gzip.compress(b'{"a": 1}')), read_json_bytes(b'[2]')
     ({'a': 1}, [2])
+    >>> read_json_bytes(gzip.compress(b'[1]')[:12])
+    Traceback (most recent call last):
+    gzip.BadGzipFile: broken gzip data: Compressed file ended before the end-of-stream marker was reached
     """
     if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
+        try:
+            raw = gzip.decompress(raw)
+        except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+            raise gzip.BadGzipFile(f"broken gzip data: {e}") from None
     return json.loads(raw.decode("utf-8-sig"))

@@ -83,6 +83,11 @@ def test_a_gz_result_is_gzipped_and_resumes(tmp_path: Path) -> None:
     assert load_result(out)["deals"] == 2
     r = run_arena("heuristic", "random", deals=3, protocol="research", progress=False, resume=out, json_path=out)
     assert r["deals"] == 3 and load_result(out)["deals"] == 3
+    broken = bytearray(out.read_bytes())
+    broken[len(broken) // 2] ^= 0xFF  # corrupt deflate data was a zlib.error traceback
+    out.write_bytes(bytes(broken))
+    with pytest.raises(ValueError, match="is not an arena result"):
+        load_result(out)
     a, b = tmp_path / "a.json.gz", tmp_path / "b.json.gz"
     write_json(a, {"x": [1, 2]})
     write_json(b, {"x": [1, 2]})

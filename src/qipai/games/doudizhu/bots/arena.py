@@ -49,7 +49,7 @@ from ....bots import get_bot
 from ....bots.base import Bot
 from ....core.options import Option, OptionError, OptionSet, options_from_text
 from ....core.stats import Estimate
-from ....jsonfile import write_json
+from ....jsonfile import read_json_bytes, write_json
 from ..rules import PRESETS, Rules
 from ..state import Game
 
@@ -557,13 +557,9 @@ def load_result(path: Path | str, games: bool = True) -> dict[str, Any]:
 
     A missing file is a :class:`FileNotFoundError`, a file that is not one a ``ValueError``, each saying which;
     with ``games`` the result must hold its games (``records``)."""
-    import gzip
-    import json
-
     path = Path(path)
     try:
-        raw = path.read_bytes()
-        data = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+        data = read_json_bytes(path.read_bytes())
     except FileNotFoundError:
         raise FileNotFoundError(f"no arena result at {path}") from None
     except (OSError, ValueError, EOFError) as e:
