@@ -562,7 +562,7 @@ def load_result(path: Path | str, games: bool = True) -> dict[str, Any]:
         data = read_json_bytes(path.read_bytes())
     except FileNotFoundError:
         raise FileNotFoundError(f"no arena result at {path}") from None
-    except (OSError, ValueError, EOFError) as e:
+    except (OSError, ValueError) as e:  # a broken gzip is an OSError (gzip.BadGzipFile)
         raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not an arena result (a JSON object)")
