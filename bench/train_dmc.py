@@ -27,6 +27,11 @@ Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the
 7. ``--hidden A,B,C`` sets the hidden layers (default the bot's ``HIDDEN``); with ``--init`` the start
    network is widened to them, new units silent at first (:meth:`QNet.widened`), so training goes on from the
    same values with more capacity.
+8. ``--split sides`` (or ``roles``) gives the landlord a network of its own and the farmers one (or each role
+   one, DouZero's way): each network learns only from its roles' decisions, with a replay buffer of its own
+   (``--buffer`` shared among them in proportion to their roles), an Adam of its own and as many steps as its
+   examples ask.  With a shared ``--init`` network every network starts as a copy of it; an ``--init`` that is
+   split already goes on split.
 
     python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
     python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
@@ -131,11 +136,11 @@ def play_chunk(job: tuple[Any, ...]) -> tuple[Any, Any]:
     """A worker's share of a round: ``(params or None, deals, first game number, round, p, k)``; with weights
     every seat plays ε-greedy (ε = ``p``), without them the heuristic deviating with probability ``p``.  The
     examples of its games in order."""
-    from qipai.games.doudizhu.bots.dmc import QNet
+    from qipai.games.doudizhu.bots.dmc import qnet_of
     from qipai.games.doudizhu.rules import PRESETS
 
     params, deals, first, round_no, p, k = job
-    net = None if params is None else QNet(params)
+    net = None if params is None else qnet_of(params)
     xs, ys = [], []
     for j, deal in enumerate(deals):
         rng = game_rng(round_no, first + j)
@@ -272,11 +277,11 @@ def evaluate(net: Any, deals: list[Any], rules: Any, k: int = 0) -> tuple[float,
 
 def eval_chunk(job: tuple[Any, ...]) -> tuple[float, float]:
     """:func:`evaluate` of ``(params, deals, k)`` in a worker: the landlord's and the farmers' wins."""
-    from qipai.games.doudizhu.bots.dmc import QNet
+    from qipai.games.doudizhu.bots.dmc import qnet_of
     from qipai.games.doudizhu.rules import PRESETS
 
     params, deals, k = job
-    ll, ff = evaluate(QNet(params), deals, PRESETS["classic"], k)
+    ll, ff = evaluate(qnet_of(params), deals, PRESETS["classic"], k)
     return ll * len(deals), ff * len(deals)
 
 
@@ -287,6 +292,31 @@ def evaluate_in(pool: Any, workers: int, net: Any, deals: list[Any], rules: Any,
     bounds = [len(deals) * i // workers for i in range(workers + 1)]
     parts = pool.map(eval_chunk, [(net.params(), deals[a:b], k) for a, b in itertools.pairwise(bounds) if b > a])
     return (round(sum(a for a, _ in parts)) / len(deals), round(sum(b for _, b in parts)) / len(deals))
+
+
+def learn(opts: list[Adam], bufs: list[Buffer], groups: tuple[int, ...], x: Any, y: Any, reuse: float,
+          batch: int, rng: Any) -> float:
+    """Add the examples to the replay buffers and take ``reuse`` × (new examples) ÷ ``batch`` steps: one network,
+    or under ``--split`` each network its own roles' examples and steps (``groups[role]`` its index).  The mean
+    loss of the steps."""
+    if len(opts) == 1:
+        bufs[0].add(x, y)
+        return train_steps(opts[0], bufs[0], int(reuse * len(x) / batch), batch, rng)
+    if not len(x):
+        return 0.0
+    from qipai.games.doudizhu.bots.dmc import ROLE_AT
+
+    net_of = np.asarray(groups)[np.argmax(x[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+    total, steps = 0.0, 0
+    for i, (opt, buf) in enumerate(zip(opts, bufs, strict=True)):
+        mine = net_of == i
+        if not mine.any():
+            continue
+        buf.add(x[mine], y[mine])
+        n = int(reuse * int(mine.sum()) / batch)
+        total += train_steps(opt, buf, n, batch, rng) * n
+        steps += n
+    return total / max(1, steps)
 
 
 def average_path(out: Path) -> Path:
@@ -325,6 +355,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hidden", type=str, default="",
                     help="units of the hidden layers, comma-separated (default: the bot's HIDDEN); with --init, "
                          "the --init network widened to these (its values unchanged at the start)")
+    ap.add_argument("--split", choices=["sides", "roles"], default=None,
+                    help="a network for the landlord and one for the farmers (sides), or one for each role "
+                         "(roles); each starts as the --init network (default: one network for every role)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--average", type=float, default=0.0,
                     help="also keep a moving average of the weights with this decay per step, written beside "
@@ -338,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0.0 <= args.average < 1.0:
         ap.error(f"--average must be at least 0 and below 1, got {args.average}")
 
-    from qipai.games.doudizhu.bots.dmc import HIDDEN, INPUTS, QNet, load_qnet
+    from qipai.games.doudizhu.bots.dmc import HIDDEN, INPUTS, SPLITS, QNet, SplitQNet, load_qnet, qnet_of
 
     try:
         hidden = tuple(int(n) for n in args.hidden.split(",")) if args.hidden else None
@@ -354,18 +387,28 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(TRAIN_SEED)
     nrng = np.random.default_rng(TRAIN_SEED)
     # a copy of its own (load_qnet's network is shared in the process, and training changes it in place)
-    net = QNet({k: v.copy() for k, v in load_qnet(args.init).params().items()}) if args.init \
+    net: Any = qnet_of({k: v.copy() for k, v in load_qnet(args.init).params().items()}) if args.init \
         else QNet.random(TRAIN_SEED, hidden or HIDDEN)
     if args.init and hidden is not None and hidden != net.hidden():
+        if isinstance(net, SplitQNet):
+            ap.error("--hidden cannot widen a split --init network")
         try:
             net = net.widened(hidden, TRAIN_SEED)
         except ValueError as e:
             ap.error(f"--hidden with --init: {e}")
-    opt = Adam(net, args.lr)
-    avg = QNet({k: v.copy() for k, v in net.params().items()}) if args.average else None
+    if args.split:
+        if isinstance(net, SplitQNet) and net.groups != SPLITS[args.split]:
+            ap.error(f"--split {args.split}: the --init network is split another way ({net.groups})")
+        if not isinstance(net, SplitQNet):
+            net = SplitQNet.of(net, args.split)
+    parts = net.nets if isinstance(net, SplitQNet) else [net]
+    groups = net.groups if isinstance(net, SplitQNet) else (0, 0, 0)
+    opts = [Adam(n, args.lr) for n in parts]
+    avg = qnet_of({k: v.copy() for k, v in net.params().items()}) if args.average else None
     if avg is not None:
-        opt.average = (avg, args.average)
-    buf = Buffer(args.buffer, INPUTS)
+        for opt, a in zip(opts, avg.nets if isinstance(avg, SplitQNet) else [avg], strict=True):
+            opt.average = (a, args.average)
+    bufs = [Buffer(max(1, args.buffer * groups.count(i) // 3), INPUTS) for i in range(len(parts))]
     eval_deals = make_deals(args.eval, seed=EVAL_SEED)
 
     pool = (multiprocessing.get_context("spawn").Pool(args.workers) if args.workers > 1 else None)
@@ -379,15 +422,15 @@ def main(argv: list[str] | None = None) -> int:
               f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 
     try:
-        return _train(args, net, opt, buf, rng, nrng, report, rules, pool, t0)
+        return _train(args, net, opts, bufs, groups, rng, nrng, report, rules, pool, t0)
     finally:
         if pool is not None:
             pool.close()
             pool.join()
 
 
-def _train(args: Any, net: Any, opt: Adam, buf: Buffer, rng: random.Random, nrng: Any, report: Any, rules: Any,
-           pool: Any, t0: float) -> int:
+def _train(args: Any, net: Any, opts: list[Adam], bufs: list[Buffer], groups: tuple[int, ...], rng: random.Random,
+           nrng: Any, report: Any, rules: Any, pool: Any, t0: float) -> int:
     from qipai.games.doudizhu.bots.research import make_deals
 
     if not args.init and args.warm:
@@ -399,10 +442,8 @@ def _train(args: Any, net: Any, opt: Adam, buf: Buffer, rng: random.Random, nrng
                                  lambda s: heuristic_deviating(args.deviate, rng, args.candidates))
         print(f"warm start: {len(x)} examples from {args.warm} games [{time.perf_counter() - t0:.0f} s]",
               flush=True)
-        buf.add(x, y)
-        steps = int(args.warm_epochs * len(x) / args.batch)
-        loss = train_steps(opt, buf, steps, args.batch, nrng)
-        print(f"warm start: {steps} steps, loss {loss:.4f}", flush=True)
+        loss = learn(opts, bufs, groups, x, y, args.warm_epochs, args.batch, nrng)
+        print(f"warm start: {int(args.warm_epochs * len(x) / args.batch)} steps, loss {loss:.4f}", flush=True)
         report("warm start")
     for it in range(args.first_round, args.first_round + args.iterations):
         if args.workers:
@@ -411,8 +452,7 @@ def _train(args: Any, net: Any, opt: Adam, buf: Buffer, rng: random.Random, nrng
         else:
             x, y, _ = play_games(make_deals(args.games, seed=DATA_SEED + it), rules,
                                  lambda s: epsilon_greedy(net, args.epsilon, rng, args.candidates))
-        buf.add(x, y)
-        loss = train_steps(opt, buf, int(args.reuse * len(x) / args.batch), args.batch, nrng)
+        loss = learn(opts, bufs, groups, x, y, args.reuse, args.batch, nrng)
         done = args.minutes and time.perf_counter() - t0 > 60 * args.minutes
         if it % 5 == 0:
             print(f"round {it}: {len(x)} examples, loss {loss:.4f} [{time.perf_counter() - t0:.0f} s]", flush=True)

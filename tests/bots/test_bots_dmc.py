@@ -15,13 +15,17 @@ from qipai.games.doudizhu.bots.arena import make_bot
 from qipai.games.doudizhu.bots.dmc import (
     HIDDEN,
     INPUTS,
+    ROLE_AT,
+    SPLITS,
     STATE,
     DmcBot,
     QNet,
+    SplitQNet,
     action_rows,
     inputs,
     load_qnet,
     planes,
+    qnet_of,
     self_play,
     view_state,
 )
@@ -323,3 +327,82 @@ def test_defer_plays_the_heuristics_choice_within_the_margin() -> None:
     assert differ > 0  # the learned bot and the heuristic do disagree
     with pytest.raises(ValueError, match="dmc option defer must be at most 2"):
         make_bot("dmc:defer=3", 1)
+
+
+def test_split_networks_value_each_role_by_its_own() -> None:
+    """A split network (one per side, or per role) starts as copies of a shared one (the same values), values
+    each decision by its role's network, survives its weights file, and plays."""
+    net = QNet.random(seed=6, hidden=(32, 16))
+    x = np.random.default_rng(2).random((30, INPUTS)).astype(np.float32)
+    x[:, ROLE_AT:ROLE_AT + 3] = 0.0
+    roles = np.arange(30) % 3
+    x[np.arange(30), ROLE_AT + roles] = 1.0
+    for split, groups in SPLITS.items():
+        s = SplitQNet.of(net, split)
+        assert s.groups == groups and len(s.nets) == max(groups) + 1
+        assert np.allclose(s.values(x), net.values(x), atol=1e-6)
+        s.nets[1].b[-1] += 1.0  # moves the down farmer's network only (and the up one's where they share it)
+        moved = np.abs(s.values(x) - net.values(x)) > 0.5
+        assert list(moved) == [groups[r] == 1 for r in roles]
+        for r in range(3):  # one decision's actions by its role's network, as values() does
+            row = x[roles == r]
+            assert np.allclose(s.action_values(row[0, :STATE], row[:, STATE:]),
+                               s.values(np.concatenate([np.broadcast_to(row[0, :STATE], (len(row), STATE)),
+                                                        row[:, STATE:]], 1)), atol=1e-5)
+        again = qnet_of(s.params())
+        assert isinstance(again, SplitQNet) and np.array_equal(again.values(x), s.values(x))
+    assert isinstance(qnet_of(net.params()), QNet)
+    g = Game.new(PRESETS["classic"], seed=9)
+    g.apply("bid 3")
+    bot = DmcBot(0, SplitQNet.of(net, "roles"))
+    for _ in range(40):
+        if g.phase != "play":
+            break
+        seat = g.to_act
+        a = bot.act(g.observe(seat), g.legal_actions())
+        assert a in g.legal_actions()
+        g.apply(a, seat)
+
+
+def test_split_networks_refuse_bad_groups() -> None:
+    p = SplitQNet.of(QNet.random(seed=1, hidden=(8, 4)), "roles").params()
+    for bad in ([0, 1], [0, 2, 2], [0, 0.5, 1], [1, 1, 1]):
+        with pytest.raises(ValueError, match="'groups' must name a network"):
+            SplitQNet({**p, "groups": np.array(bad, dtype=np.float32)})
+    with pytest.raises(ValueError, match="needs its 'groups'"):
+        SplitQNet({k: v for k, v in p.items() if k != "groups"})
+    with pytest.raises(ValueError, match="layers"):  # a network named by the groups but missing
+        SplitQNet({k: v for k, v in p.items() if not k.startswith("n2.")})
+    with pytest.raises(ValueError, match="unknown split 'seats'"):
+        SplitQNet.of(QNet.random(seed=1), "seats")
+
+
+def test_training_can_split_the_network(tmp_path: Path) -> None:
+    """``--split sides``: the landlord's and the farmers' networks start as the shared --init network and each
+    learns from its side's decisions only; the run is reproducible, a split --init goes on split, and a split
+    of another kind, or widening a split network, is refused."""
+    tr = trainer()
+    start = tmp_path / "start.npz"
+    tr.save(QNet.random(7, hidden=(48, 24)), start)
+    args = ["--init", str(start), "--iterations", "2", "--games", "60", "--eval", "4", "--eval-every", "2",
+            "--average", "0.9"]
+    assert tr.main([*args, "--split", "sides", "--out", str(tmp_path / "a.npz")]) == 0
+    assert tr.main([*args, "--split", "sides", "--out", str(tmp_path / "b.npz")]) == 0
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    first = load_qnet(start)
+    for name in ("a.npz", "a.avg.npz"):
+        split = load_qnet(tmp_path / name)
+        assert isinstance(split, SplitQNet) and split.groups == (0, 1, 1) and isinstance(first, QNet)
+        moved = [np.abs(n.w[0] - first.w[0]).sum() for n in split.nets]
+        assert min(moved) > 0 and not np.array_equal(split.nets[0].w[0], split.nets[1].w[0])
+    go_on = ["--init", str(tmp_path / "a.npz"), "--iterations", "1", "--games", "40", "--eval", "2",
+             "--eval-every", "1"]
+    assert tr.main([*go_on, "--out", str(tmp_path / "c.npz")]) == 0
+    c = load_qnet(tmp_path / "c.npz")
+    assert isinstance(c, SplitQNet) and c.groups == (0, 1, 1)
+    with pytest.raises(SystemExit):
+        tr.main([*go_on, "--split", "roles", "--out", str(tmp_path / "d.npz")])
+    with pytest.raises(SystemExit):
+        tr.main([*go_on, "--hidden", "64,24", "--out", str(tmp_path / "e.npz")])
+    with pytest.raises(SystemExit):
+        tr.main([*args, "--split", "seats", "--out", str(tmp_path / "f.npz")])

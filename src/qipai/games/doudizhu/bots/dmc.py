@@ -263,15 +263,101 @@ class QNet:
         return (h @ self.w[-1] + self.b[-1])[:, 0]
 
 
-_LOADED: dict[str, QNet] = {}
+ROLE_AT = CARD_SETS * SLOTS
+"""Where the state's role (one-hot: landlord, down, up) starts."""
+
+SPLITS = {"sides": (0, 1, 1), "roles": (0, 1, 2)}
+"""Ways to give roles networks of their own (:class:`SplitQNet`): the network of each role (landlord, down,
+up): ``sides`` one for the landlord and one for both farmers, ``roles`` one for each role (DouZero's way)."""
 
 
-def load_qnet(path: str | Path | None = None) -> QNet:
+class SplitQNet:
+    """Action values from a network per group of roles: ``groups[role]`` is the index in ``nets`` of the network
+    that values the decisions of that role (landlord 0, down 1, up 2; the role is the state's one-hot).  The same
+    calls as :class:`QNet`; its weights file holds ``groups`` and each network's arrays prefixed ``n0.``,
+    ``n1.``, ….
+
+    >>> net = SplitQNet.of(QNet.random(seed=1, hidden=(8, 4)), "sides")
+    >>> net.groups, len(net.nets), net.hidden()
+    ((0, 1, 1), 2, (8, 4))
+    >>> SplitQNet(SplitQNet.of(QNet.random(seed=1), "roles").params()).groups
+    (0, 1, 2)
+    """
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        if "groups" not in params:
+            raise ValueError("a split action-value network needs its 'groups' (the network of each role)")
+        raw = np.asarray(params["groups"]).reshape(-1)
+        groups = tuple(int(g) for g in raw)
+        if len(groups) != 3 or any(g != float(r) for g, r in zip(groups, raw, strict=True)) \
+                or sorted(set(groups)) != list(range(max(groups, default=-1) + 1)):
+            raise ValueError(f"'groups' must name a network for each of the three roles, numbered from 0 with "
+                             f"none skipped, got {raw.tolist()}")
+        self.groups = groups
+        self.nets = [QNet({k.removeprefix(f"n{i}."): v for k, v in params.items() if k.startswith(f"n{i}.")})
+                     for i in range(max(groups) + 1)]
+
+    @classmethod
+    def of(cls, net: QNet, split: str) -> SplitQNet:
+        """Copies of ``net`` for each group of the split named in :data:`SPLITS` (the same values at first)."""
+        if split not in SPLITS:
+            raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
+        groups = SPLITS[split]
+        p: dict[str, Any] = {"groups": np.array(groups, dtype=np.float32)}
+        for i in range(max(groups) + 1):
+            p.update({f"n{i}.{k}": v.copy() for k, v in net.params().items()})
+        return cls(p)
+
+    def hidden(self) -> tuple[int, ...]:
+        """Units of the hidden layers of the first network."""
+        return self.nets[0].hidden()
+
+    def params(self) -> dict[str, Any]:
+        """The weights by name: ``groups``, then ``n0.w0, n0.b0, …`` for each network."""
+        out: dict[str, Any] = {"groups": np.array(self.groups, dtype=np.float32)}
+        for i, net in enumerate(self.nets):
+            out.update({f"n{i}.{k}": v for k, v in net.params().items()})
+        return out
+
+    def net_of(self, state: Any) -> QNet:
+        """The network that values the decisions of ``state``'s role."""
+        return self.nets[self.groups[int(np.argmax(np.asarray(state)[ROLE_AT:ROLE_AT + 3]))]]
+
+    def values(self, x: Any) -> Any:
+        """The value of each input row, each by its role's network."""
+        x = np.asarray(x, dtype=np.float32)
+        group = np.asarray(self.groups)[np.argmax(x[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+        out = np.zeros(len(x), dtype=np.float32)
+        for i, net in enumerate(self.nets):
+            rows = group == i
+            if rows.any():
+                out[rows] = net.values(x[rows])
+        return out
+
+    def action_values(self, state: Any, rows: Any) -> Any:
+        """The values of one state's actions, by its role's network (:meth:`QNet.action_values`)."""
+        return self.net_of(state).action_values(state, rows)
+
+
+ActionValues = QNet | SplitQNet
+"""A network the bot plays: one for every role, or one per group of roles."""
+
+
+def qnet_of(params: dict[str, Any]) -> ActionValues:
+    """The network of a weights file's arrays: a :class:`SplitQNet` when they name ``groups``, else a
+    :class:`QNet`."""
+    return SplitQNet(params) if "groups" in params else QNet(params)
+
+
+_LOADED: dict[str, ActionValues] = {}
+
+
+def load_qnet(path: str | Path | None = None) -> ActionValues:
     """The committed network (or the one at ``path``), loaded once per process."""
     key = str(path) if path is not None else ""
     net = _LOADED.get(key)
     if net is None:
-        net = _LOADED[key] = QNet(read_weights(path, WEIGHTS_FILE))
+        net = _LOADED[key] = qnet_of(read_weights(path, WEIGHTS_FILE))
     return net
 
 
@@ -282,7 +368,7 @@ class DmcBot:
 
     name = "dmc"
 
-    def __init__(self, seed: int = 0, net: QNet | None = None, candidates: int = 0, defer: float = 0.0,
+    def __init__(self, seed: int = 0, net: ActionValues | None = None, candidates: int = 0, defer: float = 0.0,
                  search_cards: int = 0, search_time: float = 1.0) -> None:
         self.seed = seed
         self.net = net if net is not None else load_qnet()
@@ -441,6 +527,6 @@ def self_play(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rules
     raise RuntimeError("self-play game did not finish")
 
 
-__all__ = ["ACTION", "HIDDEN", "INPUTS", "STATE", "Chooser", "Decision", "DmcBot", "QNet", "action_rows",
-           "dmc_bot", "index_of", "inputs", "load_qnet", "planes", "self_play", "shortlist", "state_vector",
-           "view_state"]
+__all__ = ["ACTION", "HIDDEN", "INPUTS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser", "Decision",
+           "DmcBot", "QNet", "SplitQNet", "action_rows", "dmc_bot", "index_of", "inputs", "load_qnet", "planes",
+           "qnet_of", "self_play", "shortlist", "state_vector", "view_state"]
