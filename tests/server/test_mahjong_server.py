@@ -380,16 +380,24 @@ async def test_qipai_serve_killed_mid_deal_finishes_the_deal(db: Database) -> No
         await alice.connect()
         await alice.send({"type": "quick_match", "room": "daqing-1"})
         await alice.wait_for(lambda m: m["type"] == "joined")
-        p = Player(alice).start()
+
+        def waiting_on_alice(st: Msg) -> bool:
+            """Mid-deal, alice to discard (or 听) and nobody else with a decision: the deal stands still until
+            she acts or her clock (0.75 s at this time scale) runs out, so the kill lands mid-deal (a bot
+            could otherwise win, and the deal be settled, between her last state and the kill)."""
+            return (st["observation"]["wall"] <= 50 and st["phase"] != "claim" and st["your_turn"]
+                    and bool(st["legal"]) and not st["autoplay"][st["you"]] and st.get("forced") is None)
+
+        p = Player(alice, silent=waiting_on_alice).start()
         # mid-deal: a few draws in (a deal can end early, on a quick win: then the next deal is the one)
         for _ in range(5):
             mark = alice.mark()
             got = await alice.wait_for(lambda m: m["type"] == "deal_over" or (
-                m["type"] == "state" and m["observation"]["wall"] <= 50), 60, since=mark)
+                m["type"] == "state" and waiting_on_alice(m)), 60, since=mark)
             if got["type"] == "state":
                 break
         await p.stop()
-        assert got["type"] == "state", "five deals in a row ended before their sixth draw"
+        assert got["type"] == "state", "five deals in a row ended before alice's turn after the sixth draw"
         deal_id = got["deal"]
         seen = max(st["version"] for m in alice.msgs if (st := st_of(m)) is not None and st.get("deal") == deal_id)
         assert not any(m["type"] == "deal_over" and m.get("deal") == deal_id for m in alice.msgs)
