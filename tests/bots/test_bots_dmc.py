@@ -406,3 +406,60 @@ def test_training_can_split_the_network(tmp_path: Path) -> None:
         tr.main([*go_on, "--hidden", "64,24", "--out", str(tmp_path / "e.npz")])
     with pytest.raises(SystemExit):
         tr.main([*args, "--split", "seats", "--out", str(tmp_path / "f.npz")])
+
+
+def test_batched_values_are_each_decisions_values() -> None:
+    """``batch_action_values`` of several decisions equals ``action_values`` of each, for a shared and a split
+    network; ``action_rows`` takes one hand per move as well as one hand."""
+    rng = np.random.default_rng(5)
+    counts = [3, 1, 4, 2]
+    states = rng.random((4, STATE)).astype(np.float32)
+    states[:, ROLE_AT:ROLE_AT + 3] = np.eye(3, dtype=np.float32)[[0, 2, 1, 0]]
+    rows = rng.random((sum(counts), INPUTS - STATE)).astype(np.float32)
+    for net in (QNet.random(seed=8, hidden=(32, 16)), SplitQNet.of(QNet.random(seed=8, hidden=(32, 16)), "roles")):
+        if isinstance(net, SplitQNet):
+            for i, part in enumerate(net.nets):
+                part.b[-1] += float(i)  # the roles' networks differ
+        each = np.concatenate([net.action_values(states[i], rows[sum(counts[:i]):sum(counts[:i + 1])])
+                               for i in range(4)])
+        assert np.allclose(net.batch_action_values(states, rows, counts), each, atol=1e-5)
+    g = Game.new(PRESETS["classic"], seed=4)
+    g.apply("bid 3")
+    v = read_view(g.observe(g.to_act))
+    moves = list(action_moves(g.legal_actions(), v.rules).values())[:5]
+    one = action_rows(v.hand, moves)
+    assert np.array_equal(action_rows(np.repeat([v.hand], len(moves), axis=0), moves), one)
+
+
+def test_side_by_side_games_are_the_ones_played_one_by_one() -> None:
+    """``--lockstep``'s games (decisions valued together) are the games played one at a time with the same
+    random sources: the same examples in the same order."""
+    import random
+
+    tr = trainer()
+    net = QNet.random(seed=11, hidden=(32, 16))
+    deals = make_deals(7, seed=77)
+    for eps in (0.0, 0.3):
+        one_by_one = []
+        for j, d in enumerate(deals):
+            chooser = tr.epsilon_greedy(net, eps, random.Random(j))  # one source for the game's three seats
+            one_by_one.append(tr.play_games([d], CLASSIC, lambda s, c=chooser: c))
+        x, y = tr.play_side_by_side(net, deals, CLASSIC, [random.Random(j) for j in range(7)], eps, 0)
+        assert np.array_equal(x, np.concatenate([a for a, _, _ in one_by_one]))
+        assert np.array_equal(y, np.concatenate([b for _, b, _ in one_by_one]))
+        assert len(x) > 7 * 10 and set(np.unique(y)) == {-1.0, 1.0}
+
+
+def test_training_side_by_side_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
+    tr = trainer()
+    start = tmp_path / "start.npz"
+    tr.save(QNet.random(7, hidden=(32, 16)), start)
+    args = ["--init", str(start), "--iterations", "2", "--games", "50", "--eval", "4", "--eval-every", "2",
+            "--lockstep", "20"]
+    assert tr.main([*args, "--workers", "1", "--out", str(tmp_path / "one.npz")]) == 0
+    assert tr.main([*args, "--workers", "2", "--out", str(tmp_path / "two.npz")]) == 0
+    assert (tmp_path / "one.npz").read_bytes() == (tmp_path / "two.npz").read_bytes()
+    assert not np.array_equal(load_qnet(tmp_path / "one.npz").params()["w0"], load_qnet(start).params()["w0"])
+    for bad in (["--lockstep", "20"], ["--lockstep", "-1", "--workers", "1"]):
+        with pytest.raises(SystemExit):
+            tr.main([*args[:-2], *bad, "--out", str(tmp_path / "bad.npz")])
