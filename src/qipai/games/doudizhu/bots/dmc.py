@@ -27,7 +27,9 @@ action kind         3         pass; cards ÷ 20; a bomb or rocket
 ==================  ========  =================================================================================
 
 **Network** (:class:`QNet`): :data:`HIDDEN` ReLU layers and a linear output, in NumPy (float32); the weights
-(``qipai/data/ddz_dmc.npz``) are written by ``bench/train_dmc.py`` (recipe and seeds in the script).
+(``qipai/data/ddz_dmc.npz``) are written by ``bench/train_dmc.py`` (recipe and seeds in the script).  A
+:class:`SplitQNet` holds a network per side or per role (:data:`SPLITS`), each valuing its roles' decisions;
+:func:`load_qnet` reads either kind of file.
 
 >>> from qipai.games.doudizhu.rules import PRESETS
 >>> from qipai.games.doudizhu.state import Game
@@ -314,8 +316,13 @@ class SplitQNet:
             raise ValueError(f"'groups' must name a network for each of the three roles, numbered from 0 with "
                              f"none skipped, got {raw.tolist()}")
         self.groups = groups
-        self.nets = [QNet({k.removeprefix(f"n{i}."): v for k, v in params.items() if k.startswith(f"n{i}.")})
-                     for i in range(max(groups) + 1)]
+        self.nets = []
+        for i in range(max(groups) + 1):
+            try:
+                self.nets.append(QNet({k.removeprefix(f"n{i}."): v for k, v in params.items()
+                                       if k.startswith(f"n{i}.")}))
+            except ValueError as e:
+                raise ValueError(f"network n{i} of the split: {e}") from None
 
     @classmethod
     def of(cls, net: QNet, split: str) -> SplitQNet:
