@@ -20,6 +20,7 @@ import sys
 import time
 
 import numpy as np
+
 import train_dmc as tr
 
 

@@ -371,7 +371,7 @@ def test_split_networks_refuse_bad_groups() -> None:
             SplitQNet({**p, "groups": np.array(bad, dtype=np.float32)})
     with pytest.raises(ValueError, match="needs its 'groups'"):
         SplitQNet({k: v for k, v in p.items() if k != "groups"})
-    with pytest.raises(ValueError, match="network n2 of the split: .*layers"):  # named by the groups, missing
+    with pytest.raises(ValueError, match=r"network n2 of the split: .*layers"):  # named by the groups, missing
         SplitQNet({k: v for k, v in p.items() if not k.startswith("n2.")})
     with pytest.raises(ValueError, match="unknown split 'seats'"):
         SplitQNet.of(QNet.random(seed=1), "seats")
