@@ -463,3 +463,13 @@ def test_training_side_by_side_is_the_same_for_any_number_of_workers(tmp_path: P
     for bad in (["--lockstep", "20"], ["--lockstep", "-1", "--workers", "1"]):
         with pytest.raises(SystemExit):
             tr.main([*args[:-2], *bad, "--out", str(tmp_path / "bad.npz")])
+
+
+def test_selfplay_benchmark_runs_and_checks_the_games(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = bench_script("dmc_selfplay")
+    assert bench.main(["--games", "6", "--blocks", "2,6", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "lockstep 2" in out and "lockstep 6" in out and "other examples" not in out
+    for bad in (["--blocks", "x"], ["--blocks", "0"], ["--repeats", "0"]):
+        with pytest.raises(SystemExit):
+            bench.main(bad)
