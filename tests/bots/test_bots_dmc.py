@@ -42,6 +42,21 @@ def trainer() -> ModuleType:
     return bench_script("train_dmc")
 
 
+def _start(tr: ModuleType, tmp_path: Path, hidden: tuple[int, ...]) -> Path:
+    """A random start network of these hidden sizes, saved for ``--init``."""
+    start = tmp_path / "start.npz"
+    tr.save(QNet.random(7, hidden=hidden), start)
+    return start
+
+
+def _same_weights(tr: ModuleType, args: list[str], tmp_path: Path, a: list[str], b: list[str]) -> Path:
+    """Two training runs (``args`` plus ``a``, plus ``b``) write the same bytes; the first run's file."""
+    assert tr.main([*args, *a, "--out", str(tmp_path / "a.npz")]) == 0
+    assert tr.main([*args, *b, "--out", str(tmp_path / "b.npz")]) == 0
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    return tmp_path / "a.npz"
+
+
 def _counts(deal: object) -> tuple[list[list[int]], list[int]]:
     hands = [counts_of_text(h) for h in deal.hands]  # type: ignore[attr-defined]
     kitty = counts_of_text(deal.kitty)  # type: ignore[attr-defined]
@@ -382,13 +397,10 @@ def test_training_can_split_the_network(tmp_path: Path) -> None:
     learns from its side's decisions only; the run is reproducible, a split --init goes on split, and a split
     of another kind, or widening a split network, is refused."""
     tr = trainer()
-    start = tmp_path / "start.npz"
-    tr.save(QNet.random(7, hidden=(48, 24)), start)
+    start = _start(tr, tmp_path, (48, 24))
     args = ["--init", str(start), "--iterations", "2", "--games", "60", "--eval", "4", "--eval-every", "2",
             "--average", "0.9"]
-    assert tr.main([*args, "--split", "sides", "--out", str(tmp_path / "a.npz")]) == 0
-    assert tr.main([*args, "--split", "sides", "--out", str(tmp_path / "b.npz")]) == 0
-    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    _same_weights(tr, args, tmp_path, ["--split", "sides"], ["--split", "sides"])
     first = load_qnet(start)
     for name in ("a.npz", "a.avg.npz"):
         split = load_qnet(tmp_path / name)
@@ -452,14 +464,11 @@ def test_side_by_side_games_are_the_ones_played_one_by_one() -> None:
 
 def test_training_side_by_side_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
     tr = trainer()
-    start = tmp_path / "start.npz"
-    tr.save(QNet.random(7, hidden=(32, 16)), start)
+    start = _start(tr, tmp_path, (32, 16))
     args = ["--init", str(start), "--iterations", "2", "--games", "50", "--eval", "4", "--eval-every", "2",
             "--lockstep", "20"]
-    assert tr.main([*args, "--workers", "1", "--out", str(tmp_path / "one.npz")]) == 0
-    assert tr.main([*args, "--workers", "2", "--out", str(tmp_path / "two.npz")]) == 0
-    assert (tmp_path / "one.npz").read_bytes() == (tmp_path / "two.npz").read_bytes()
-    assert not np.array_equal(load_qnet(tmp_path / "one.npz").params()["w0"], load_qnet(start).params()["w0"])
+    one = _same_weights(tr, args, tmp_path, ["--workers", "1"], ["--workers", "2"])
+    assert not np.array_equal(load_qnet(one).params()["w0"], load_qnet(start).params()["w0"])
     for bad in (["--lockstep", "20"], ["--lockstep", "-1", "--workers", "1"]):
         with pytest.raises(SystemExit):
             tr.main([*args[:-2], *bad, "--out", str(tmp_path / "bad.npz")])
