@@ -381,7 +381,7 @@ def test_split_networks_value_each_role_by_its_own() -> None:
 
 def test_split_networks_refuse_bad_groups() -> None:
     p = SplitQNet.of(QNet.random(seed=1, hidden=(8, 4)), "roles").params()
-    for bad in ([0, 1], [0, 2, 2], [0, 0.5, 1], [1, 1, 1]):
+    for bad in ([0, 1], [0, 2, 2], [0, 0.5, 1], [1, 1, 1], [0, float("nan"), 1], [0, float("inf"), 0]):
         with pytest.raises(ValueError, match="'groups' must name a network"):
             SplitQNet({**p, "groups": np.array(bad, dtype=np.float32)})
     with pytest.raises(ValueError, match="needs its 'groups'"):

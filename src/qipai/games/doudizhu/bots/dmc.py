@@ -309,8 +309,8 @@ class SplitQNet:
     def __init__(self, params: dict[str, Any]) -> None:
         if "groups" not in params:
             raise ValueError("a split action-value network needs its 'groups' (the network of each role)")
-        raw = np.asarray(params["groups"]).reshape(-1)
-        groups = tuple(int(g) for g in raw)
+        raw = np.asarray(params["groups"], dtype=np.float64).reshape(-1)
+        groups = tuple(int(g) if np.isfinite(g) else -1 for g in raw)
         if len(groups) != 3 or any(g != float(r) for g, r in zip(groups, raw, strict=True)) \
                 or sorted(set(groups)) != list(range(max(groups, default=-1) + 1)):
             raise ValueError(f"'groups' must name a network for each of the three roles, numbered from 0 with "
