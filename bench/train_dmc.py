@@ -372,17 +372,14 @@ def evaluate_in(pool: Any, workers: int, net: Any, deals: list[Any], rules: Any,
 
 def learn(opts: list[Adam], bufs: list[Buffer], groups: tuple[int, ...], x: Any, y: Any, reuse: float,
           batch: int, rng: Any) -> float:
-    """Add the examples to the replay buffers and take ``reuse`` × (new examples) ÷ ``batch`` steps: one network,
-    or under ``--split`` each network its own roles' examples and steps (``groups[role]`` its index).  The mean
+    """Add the examples to the replay buffers and take ``reuse`` × (new examples) ÷ ``batch`` steps: each
+    network (``groups[role]`` its index; one network: all zero) its own roles' examples and steps.  The mean
     loss of the steps."""
-    if len(opts) == 1:
-        bufs[0].add(x, y)
-        return train_steps(opts[0], bufs[0], int(reuse * len(x) / batch), batch, rng)
     if not len(x):
         return 0.0
-    from qipai.games.doudizhu.bots.dmc import ROLE_AT
+    from qipai.games.doudizhu.bots.dmc import role_groups
 
-    net_of = np.asarray(groups)[np.argmax(x[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+    net_of = role_groups(x, groups)
     total, steps = 0.0, 0
     for i, (opt, buf) in enumerate(zip(opts, bufs, strict=True)):
         mine = net_of == i
@@ -393,6 +390,13 @@ def learn(opts: list[Adam], bufs: list[Buffer], groups: tuple[int, ...], x: Any,
         total += train_steps(opt, buf, n, batch, rng) * n
         steps += n
     return total / max(1, steps)
+
+
+def _parts(net: Any) -> tuple[list[Any], tuple[int, ...]]:
+    """The networks training moves and the index of each role's: a split network's, or the one network."""
+    from qipai.games.doudizhu.bots.dmc import SplitQNet
+
+    return (net.nets, net.groups) if isinstance(net, SplitQNet) else ([net], (0, 0, 0))
 
 
 def average_path(out: Path) -> Path:
@@ -483,12 +487,11 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--split {args.split}: the --init network is split another way ({net.groups})")
         if not isinstance(net, SplitQNet):
             net = SplitQNet.of(net, args.split)
-    parts = net.nets if isinstance(net, SplitQNet) else [net]
-    groups = net.groups if isinstance(net, SplitQNet) else (0, 0, 0)
+    parts, groups = _parts(net)
     opts = [Adam(n, args.lr) for n in parts]
     avg = qnet_of({k: v.copy() for k, v in net.params().items()}) if args.average else None
     if avg is not None:
-        for opt, a in zip(opts, avg.nets if isinstance(avg, SplitQNet) else [avg], strict=True):
+        for opt, a in zip(opts, _parts(avg)[0], strict=True):
             opt.average = (a, args.average)
     bufs = [Buffer(max(1, args.buffer * groups.count(i) // 3), INPUTS) for i in range(len(parts))]
     eval_deals = make_deals(args.eval, seed=EVAL_SEED)

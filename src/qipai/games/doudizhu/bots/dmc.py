@@ -288,6 +288,18 @@ class QNet:
 ROLE_AT = CARD_SETS * SLOTS
 """Where the state's role (one-hot: landlord, down, up) starts."""
 
+def role_groups(x: Any, groups: Sequence[int]) -> Any:
+    """The network index (``groups[role]``) of each row of ``x``: states, or inputs (which start with the
+    state), by the state's role one-hot.
+
+    >>> s = np.zeros((2, STATE), dtype=np.float32)
+    >>> s[0, ROLE_AT + 2] = s[1, ROLE_AT] = 1.0
+    >>> role_groups(s, (0, 1, 1)).tolist()
+    [1, 0]
+    """
+    return np.asarray(groups)[np.argmax(np.asarray(x)[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+
+
 SPLITS = {"sides": (0, 1, 1), "roles": (0, 1, 2)}
 """Ways to give roles networks of their own (:class:`SplitQNet`): the network of each role (landlord, down,
 up): ``sides`` one for the landlord and one for both farmers, ``roles`` one for each role (DouZero's way)."""
@@ -348,12 +360,12 @@ class SplitQNet:
 
     def net_of(self, state: Any) -> QNet:
         """The network that values the decisions of ``state``'s role."""
-        return self.nets[self.groups[int(np.argmax(np.asarray(state)[ROLE_AT:ROLE_AT + 3]))]]
+        return self.nets[int(role_groups(np.asarray(state)[None], self.groups)[0])]
 
     def values(self, x: Any) -> Any:
         """The value of each input row, each by its role's network."""
         x = np.asarray(x, dtype=np.float32)
-        group = np.asarray(self.groups)[np.argmax(x[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+        group = role_groups(x, self.groups)
         out = np.zeros(len(x), dtype=np.float32)
         for i, net in enumerate(self.nets):
             rows = group == i
@@ -370,13 +382,13 @@ class SplitQNet:
         states = np.asarray(states, dtype=np.float32)
         rows = np.asarray(rows, dtype=np.float32)
         n = np.asarray(counts, dtype=np.int64)
-        group = np.asarray(self.groups)[np.argmax(states[:, ROLE_AT:ROLE_AT + 3], axis=1)]
+        group = role_groups(states, self.groups)
         row_group = np.repeat(group, n)
         out = np.zeros(len(rows), dtype=np.float32)
         for i, net in enumerate(self.nets):
-            mine = group == i
+            mine, mine_rows = group == i, row_group == i
             if mine.any():
-                out[row_group == i] = net.batch_action_values(states[mine], rows[row_group == i], n[mine])
+                out[mine_rows] = net.batch_action_values(states[mine], rows[mine_rows], n[mine])
         return out
 
 
@@ -586,4 +598,4 @@ def self_play_steps(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules:
 
 __all__ = ["ACTION", "HIDDEN", "INPUTS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser", "Decision",
            "DmcBot", "QNet", "SplitQNet", "action_rows", "dmc_bot", "index_of", "inputs", "load_qnet", "planes",
-           "qnet_of", "self_play", "self_play_steps", "shortlist", "state_vector", "view_state"]
+           "qnet_of", "role_groups", "self_play", "self_play_steps", "shortlist", "state_vector", "view_state"]
