@@ -36,6 +36,12 @@ Recipe (all seeded; one BLAS thread, so a run with the same arguments writes the
    (``--buffer`` shared among them in proportion to their roles), an Adam of its own and as many steps as its
    examples ask.  With a shared ``--init`` network every network starts as a copy of it; an ``--init`` that is
    split already goes on split.
+9. ``--explore-opening P`` (with ``--lockstep``): with probability ``P`` a game's opening lead is drawn
+   uniformly from the landlord's ``--explore-top K`` most valued leads (0: all of them) instead of greedily,
+   the rest of the game played as before, so the opening's example values an alternative lead under the
+   network's own play (exploring starts).  ``--lam L`` (with ``--lockstep``): each example's target is the
+   λ-return over the highest values of its seat's later decisions (``lambda_returns``) instead of the game's
+   result: less noise per target, some bias from the network's own values; 1 is Monte-Carlo, as before.
 
     python bench/train_dmc.py --minutes 60                 # stops after the round that passes 60 minutes
     python bench/train_dmc.py --iterations 120 --out /tmp/q.npz
@@ -137,12 +143,17 @@ def game_rng(round_no: int, index: int) -> random.Random:
 
 
 def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.Random], eps: float,
-                      k: int) -> tuple[Any, Any]:
+                      k: int, explore: float = 0.0, top: int = 0, lam: float = 1.0) -> tuple[Any, Any]:
     """The examples of ε-greedy games of ``deals`` played side by side (``--lockstep``): at each step every
     unfinished game's decision is taken, those played greedily valued together
     (:meth:`QNet.batch_action_values`).  Game ``j`` draws from ``rngs[j]`` exactly as :func:`epsilon_greedy`
     does, so the games are the ones :func:`play_games` plays with those sources, up to float rounding where two
-    moves' values nearly tie.  Examples in game order, as :func:`play_games` gives them."""
+    moves' values nearly tie.  Examples in game order, as :func:`play_games` gives them.
+
+    ``explore`` (``--explore-opening``): with this probability the landlord's opening lead is drawn uniformly
+    from its ``top`` most valued leads (0: from all), instead of ε-greedily.  ``lam`` below 1
+    (``--lam``): each example's target is the λ-return (:func:`lambda_returns`) over the values of its seat's
+    later decisions instead of the game's result; every decision is then valued, the ε-drawn ones too."""
     from qipai.games.doudizhu.bots.dmc import action_rows, self_play_steps
 
     steps = []
@@ -154,29 +165,43 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
         at.append(next(g))
     rows: list[list[Any]] = [[] for _ in deals]
     seats: list[list[int]] = [[] for _ in deals]
+    values: list[list[float]] = [[] for _ in deals]  # the highest value of each recorded decision (``lam`` < 1)
     winner: list[int | None] = [None] * len(deals)
+    first = [True] * len(deals)
     active = list(range(len(deals)))
     while active:
         chosen: dict[int, int] = {}
         row_of: dict[int, Any] = {}  # the chosen action's row, where the batch made it
-        want: list[tuple[int, list[int]]] = []
+        best_of: dict[int, float] = {}
+        want: list[tuple[int, list[int], str]] = []
         for j in active:
             d = at[j]
             if len(d.moves) <= 1:
                 chosen[j] = 0
+            elif first[j] and explore and rngs[j].random() < explore:
+                want.append((j, d.candidates(k), "explore"))
             elif rngs[j].random() < eps:
                 chosen[j] = int(rngs[j].choice(d.candidates(k)))
+                if lam < 1.0:
+                    want.append((j, d.candidates(k), "value"))
             else:
-                want.append((j, d.candidates(k)))
+                want.append((j, d.candidates(k), "greedy"))
+            first[j] = False
         if want:
-            counts = [len(idx) for _, idx in want]
-            batch = action_rows(np.repeat(np.array([at[j].hand for j, _ in want]), counts, axis=0),
-                                [at[j].moves[i] for j, idx in want for i in idx])
-            vals = net.batch_action_values(np.stack([at[j].state for j, _ in want]), batch, counts)
+            counts = [len(idx) for _, idx, _ in want]
+            batch = action_rows(np.repeat(np.array([at[j].hand for j, _, _ in want]), counts, axis=0),
+                                [at[j].moves[i] for j, idx, _ in want for i in idx])
+            vals = net.batch_action_values(np.stack([at[j].state for j, _, _ in want]), batch, counts)
             start = 0
-            for j, idx in want:
-                best = int(np.argmax(vals[start:start + len(idx)]))
-                chosen[j], row_of[j] = int(idx[best]), batch[start + best]
+            for j, idx, how in want:
+                v = vals[start:start + len(idx)]
+                best = int(np.argmax(v))
+                best_of[j] = float(v[best])
+                if how == "explore":
+                    order = np.argsort(-v, kind="stable")
+                    best = int(order[rngs[j].randrange(min(top, len(idx)) if top else len(idx))])
+                if how != "value":
+                    chosen[j], row_of[j] = int(idx[best]), batch[start + best]
                 start += len(idx)
         for j in active:
             d, i = at[j], chosen[j]
@@ -184,32 +209,60 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
                 row = row_of[j] if j in row_of else action_rows(d.hand, [d.moves[i]])[0]
                 rows[j].append(np.concatenate([d.state, row]))
                 seats[j].append(d.seat)
+                values[j].append(best_of.get(j, 0.0))
             try:
                 at[j] = steps[j].send(i)
             except StopIteration as done:
                 winner[j] = int(done.value)
         active = [j for j in active if winner[j] is None]
     xs = [r for game in rows for r in game]
-    ys = [1.0 if (s == 0) == (winner[j] == 0) else -1.0 for j in range(len(deals)) for s in seats[j]]
+    if lam < 1.0:
+        ys = [t for j in range(len(deals)) for t in lambda_returns(seats[j], values[j], int(winner[j] or 0), lam)]
+    else:
+        ys = [1.0 if (s == 0) == (winner[j] == 0) else -1.0 for j in range(len(deals)) for s in seats[j]]
     x = np.asarray(xs, dtype=np.float16) if xs else np.zeros((0, 1), dtype=np.float16)
     return x, np.asarray(ys, dtype=np.float32)
 
 
+def lambda_returns(seats: list[int], values: list[float], winner: int, lam: float) -> list[float]:
+    """The λ-return of each decision of one game (seats in play order, ``values`` each decision's highest
+    action value, the seat that went out): a seat's last decision gets the result (+1 its side won, −1 not),
+    an earlier one ``(1 − λ) V′ + λ G′`` where ``V′`` is the value of the seat's next decision (clipped to
+    [−1, 1]) and ``G′`` that decision's return.  λ = 1 is the result everywhere (Monte-Carlo), λ = 0 the
+    one-step (Q-learning) target.
+
+    >>> lambda_returns([0, 1, 0, 1], [0.0, -0.2, 0.5, 0.25], winner=0, lam=0.5)
+    [0.75, -0.375, 1.0, -1.0]
+    """
+    out = [0.0] * len(seats)
+    ret: dict[int, tuple[float, float]] = {}  # seat → (its next decision's value, its return)
+    for t in range(len(seats) - 1, -1, -1):
+        s = seats[t]
+        if s in ret:
+            v, g = ret[s]
+            out[t] = (1.0 - lam) * v + lam * g
+        else:
+            out[t] = 1.0 if (s == 0) == (winner == 0) else -1.0
+        ret[s] = (min(1.0, max(-1.0, values[t])), out[t])
+    return out
+
+
 def play_chunk(job: tuple[Any, ...]) -> tuple[Any, Any]:
-    """A worker's share of a round: ``(params or None, deals, first game number, round, p, k)``; with weights
-    every seat plays ε-greedy (ε = ``p``), without them the heuristic deviating with probability ``p``.  The
-    examples of its games in order."""
+    """A worker's share of a round: ``(params or None, deals, first game number, round, p, k, lockstep,
+    explore, top, lam)``; with weights every seat plays ε-greedy (ε = ``p``), without them the heuristic
+    deviating with probability ``p``.  The examples of its games in order."""
     from qipai.games.doudizhu.bots.dmc import qnet_of
     from qipai.games.doudizhu.rules import PRESETS
 
-    params, deals, first, round_no, p, k, lockstep = job
+    params, deals, first, round_no, p, k, lockstep, explore, top, lam = job
     net = None if params is None else qnet_of(params)
     xs, ys = [], []
     if net is not None and lockstep:  # blocks of ``lockstep`` games by their number in the round
         for a in range(0, len(deals), lockstep):
             block = deals[a:a + lockstep]
             x, y = play_side_by_side(net, block, PRESETS["classic"],
-                                     [game_rng(round_no, first + a + j) for j in range(len(block))], p, k)
+                                     [game_rng(round_no, first + a + j) for j in range(len(block))], p, k,
+                                     explore, top, lam)
             if len(x):
                 xs.append(x)
                 ys.append(y)
@@ -229,7 +282,8 @@ def play_chunk(job: tuple[Any, ...]) -> tuple[Any, Any]:
 
 
 def play_round(pool: Any, workers: int, params: Any, deals: list[Any], round_no: int, p: float,
-               k: int, lockstep: int = 0) -> tuple[Any, Any]:
+               k: int, lockstep: int = 0, explore: float = 0.0, top: int = 0,
+               lam: float = 1.0) -> tuple[Any, Any]:
     """The examples of ``deals`` played under ``--workers`` (the same arrays for any number of workers; under
     ``--lockstep B`` each worker takes whole blocks of ``B`` games, so the blocks, and their values' rounding,
     are the same for any number)."""
@@ -237,7 +291,8 @@ def play_round(pool: Any, workers: int, params: Any, deals: list[Any], round_no:
     blocks = -(-len(deals) // unit)
     n = max(1, min(workers, blocks))
     bounds = [min(len(deals), unit * (blocks * i // n)) for i in range(n + 1)]
-    jobs = [(params, deals[a:b], a, round_no, p, k, lockstep) for a, b in itertools.pairwise(bounds)]
+    jobs = [(params, deals[a:b], a, round_no, p, k, lockstep, explore, top, lam)
+            for a, b in itertools.pairwise(bounds)]
     parts = list(pool.map(play_chunk, jobs)) if pool is not None else [play_chunk(j) for j in jobs]
     parts = [(x, y) for x, y in parts if len(x)]
     if not parts:
@@ -448,7 +503,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lockstep", type=int, default=0,
                     help="with --workers: play each round's games side by side in blocks of this many, their "
                          "decisions valued together (faster; the same games up to float rounding; 0: one by one)")
+    ap.add_argument("--explore-opening", type=float, default=0.0,
+                    help="with --lockstep: the probability that a game's opening lead is drawn from the "
+                         "landlord's --explore-top most valued leads instead of ε-greedily (0: never)")
+    ap.add_argument("--explore-top", type=int, default=0,
+                    help="how many of the most valued opening leads --explore-opening draws from (0: all)")
+    ap.add_argument("--lam", type=float, default=1.0,
+                    help="with --lockstep: λ of the λ-return targets, bootstrapped from the values of each seat's "
+                         "later decisions (1: the game's result, Monte-Carlo, as the committed weights)")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.explore_opening <= 1.0 or args.explore_top < 0:
+        ap.error(f"--explore-opening must be within 0 and 1 and --explore-top 0 or more, got "
+                 f"{args.explore_opening} and {args.explore_top}")
+    if not 0.0 <= args.lam <= 1.0:
+        ap.error(f"--lam must be within 0 and 1, got {args.lam}")
+    if (args.explore_opening or args.lam < 1.0) and not args.lockstep:
+        ap.error("--explore-opening and --lam need --lockstep (side-by-side self-play)")
     if args.lockstep < 0 or (args.lockstep and not args.workers):
         ap.error(f"--lockstep must be 0 or more, and needs --workers (each game its own random source), "
                  f"got --lockstep {args.lockstep} --workers {args.workers}")
@@ -533,7 +603,8 @@ def _train(args: Any, net: Any, opts: list[Adam], bufs: list[Buffer], groups: tu
     for it in range(args.first_round, args.first_round + args.iterations):
         if args.workers:
             x, y = play_round(pool, args.workers, net.params(), make_deals(args.games, seed=DATA_SEED + it), it,
-                              args.epsilon, args.candidates, args.lockstep)
+                              args.epsilon, args.candidates, args.lockstep, args.explore_opening, args.explore_top,
+                              args.lam)
         else:
             x, y, _ = play_games(make_deals(args.games, seed=DATA_SEED + it), rules,
                                  lambda s: epsilon_greedy(net, args.epsilon, rng, args.candidates))

@@ -482,3 +482,78 @@ def test_selfplay_benchmark_runs_and_checks_the_games(capsys: pytest.CaptureFixt
     for bad in (["--blocks", "x"], ["--blocks", "0"], ["--repeats", "0"]):
         with pytest.raises(SystemExit):
             bench.main(bad)
+
+
+def test_exploring_the_opening_draws_among_the_most_valued_leads() -> None:
+    """``--explore-opening``: the opening lead drawn from the ``top`` most valued leads; ``top`` 1 is the
+    greedy lead (the same games as without it, at ε 0), more draws other leads, and only the opening differs
+    in kind (later decisions stay greedy)."""
+    import random
+
+    tr = trainer()
+    net = QNet.random(seed=11, hidden=(32, 16))
+    deal = make_deals(1, seed=78)[0]
+    n = 12
+
+    def openings(explore: float, top: int) -> tuple[set[bytes], tuple[object, object]]:
+        firsts, x_all, y_all = set(), [], []
+        for j in range(n):
+            x, y = tr.play_side_by_side(net, [deal], CLASSIC, [random.Random(j)], 0.0, 0, explore, top)
+            firsts.add(x[0].tobytes())
+            x_all.append(x)
+            y_all.append(y)
+        return firsts, (np.concatenate(x_all), np.concatenate(y_all))
+
+    greedy_first, greedy = openings(0.0, 0)
+    assert len(greedy_first) == 1  # ε 0: every game the same
+    top1_first, top1 = openings(1.0, 1)
+    assert top1_first == greedy_first
+    assert np.array_equal(top1[0], greedy[0]) and np.array_equal(top1[1], greedy[1])
+    assert 1 < len(openings(1.0, 3)[0]) <= 3
+    assert len(openings(1.0, 0)[0]) > 3
+
+
+def test_lambda_returns_bootstrap_from_the_seats_next_values() -> None:
+    """``--lam``: at λ 0 (and ε 0) a decision's target is the value of its seat's next decision (the value of
+    the move played there, greedy), the last decision of a seat the game's result; at λ 1 every target is the
+    result, the examples the same."""
+    import random
+
+    tr = trainer()
+    assert tr.lambda_returns([0, 1, 0, 1], [0.0, -0.2, 0.5, 0.25], 0, 0.5) == [0.75, -0.375, 1.0, -1.0]
+    assert tr.lambda_returns([1, 2, 1], [0.0, 0.0, 3.0], 0, 0.0) == [1.0, -1.0, -1.0]  # values clipped to ±1
+    net = QNet.random(seed=12, hidden=(32, 16))
+    for deal in make_deals(3, seed=79):
+        x, y_mc = tr.play_side_by_side(net, [deal], CLASSIC, [random.Random(1)], 0.0, 0)
+        x1, y1 = tr.play_side_by_side(net, [deal], CLASSIC, [random.Random(1)], 0.0, 0, lam=1.0)
+        x0, y0 = tr.play_side_by_side(net, [deal], CLASSIC, [random.Random(1)], 0.0, 0, lam=0.0)
+        assert np.array_equal(x, x1) and np.array_equal(y_mc, y1) and np.array_equal(x, x0)
+        seats = np.argmax(x[:, ROLE_AT:ROLE_AT + 3], axis=1)
+        values = np.clip(net.values(x.astype(np.float32)), -1.0, 1.0)
+        bootstrapped = 0
+        for t, s in enumerate(seats):
+            later = [u for u in range(t + 1, len(seats)) if seats[u] == s]
+            if later:
+                assert y0[t] == pytest.approx(values[later[0]], abs=0.01)
+                bootstrapped += 1
+            else:
+                assert y0[t] == y_mc[t] and abs(y0[t]) == 1.0
+        assert bootstrapped > 10
+        assert np.all(np.abs(y0) <= 1.0) and not np.array_equal(y0, y_mc)
+
+
+def test_training_explores_and_bootstraps_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
+    tr = trainer()
+    start = _start(tr, tmp_path, (32, 16))
+    args = ["--init", str(start), "--iterations", "2", "--games", "40", "--eval", "4", "--eval-every", "2",
+            "--lockstep", "20", "--explore-opening", "0.5", "--explore-top", "4", "--lam", "0.8"]
+    one = _same_weights(tr, args, tmp_path, ["--workers", "1"], ["--workers", "2"])
+    plain = tmp_path / "plain.npz"
+    assert tr.main([*args[:-6], "--workers", "1", "--out", str(plain)]) == 0
+    assert not np.array_equal(load_qnet(one).params()["w0"], load_qnet(plain).params()["w0"])
+    for bad in (["--lam", "1.5"], ["--lam", "-0.1"], ["--explore-opening", "2"], ["--explore-top", "-1"]):
+        with pytest.raises(SystemExit):
+            tr.main([*args, *bad, "--workers", "1", "--out", str(tmp_path / "bad.npz")])
+    for alone in (["--lam", "0.5"], ["--explore-opening", "0.5"]):  # without --lockstep
+        with pytest.raises(SystemExit):
+            tr.main(["--init", str(start), "--iterations", "1", *alone, "--out", str(tmp_path / "bad.npz")])
