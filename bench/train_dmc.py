@@ -166,7 +166,7 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
     rows: list[list[Any]] = [[] for _ in deals]
     seats: list[list[int]] = [[] for _ in deals]
     values: list[list[float]] = [[] for _ in deals]  # the highest value of each recorded decision (``lam`` < 1)
-    winner: list[int | None] = [None] * len(deals)
+    winner = [-1] * len(deals)  # the seat that went out (-1: the game goes on)
     first = [True] * len(deals)
     active = list(range(len(deals)))
     while active:
@@ -178,14 +178,16 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
             d = at[j]
             if len(d.moves) <= 1:
                 chosen[j] = 0
-            elif first[j] and explore and rngs[j].random() < explore:
-                want.append((j, d.candidates(k), "explore"))
-            elif rngs[j].random() < eps:
-                chosen[j] = int(rngs[j].choice(d.candidates(k)))
-                if lam < 1.0:
-                    want.append((j, d.candidates(k), "value"))
             else:
-                want.append((j, d.candidates(k), "greedy"))
+                idx = d.candidates(k)
+                if first[j] and explore and rngs[j].random() < explore:
+                    want.append((j, idx, "explore"))
+                elif rngs[j].random() < eps:
+                    chosen[j] = int(rngs[j].choice(idx))
+                    if lam < 1.0:
+                        want.append((j, idx, "value"))
+                else:
+                    want.append((j, idx, "greedy"))
             first[j] = False
         if want:
             counts = [len(idx) for _, idx, _ in want]
@@ -214,12 +216,9 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
                 at[j] = steps[j].send(i)
             except StopIteration as done:
                 winner[j] = int(done.value)
-        active = [j for j in active if winner[j] is None]
+        active = [j for j in active if winner[j] < 0]
     xs = [r for game in rows for r in game]
-    if lam < 1.0:
-        ys = [t for j in range(len(deals)) for t in lambda_returns(seats[j], values[j], int(winner[j] or 0), lam)]
-    else:
-        ys = [1.0 if (s == 0) == (winner[j] == 0) else -1.0 for j in range(len(deals)) for s in seats[j]]
+    ys = [t for j in range(len(deals)) for t in lambda_returns(seats[j], values[j], winner[j], lam)]  # λ 1: ±1
     x = np.asarray(xs, dtype=np.float16) if xs else np.zeros((0, 1), dtype=np.float16)
     return x, np.asarray(ys, dtype=np.float32)
 
@@ -228,8 +227,8 @@ def lambda_returns(seats: list[int], values: list[float], winner: int, lam: floa
     """The λ-return of each decision of one game (seats in play order, ``values`` each decision's highest
     action value, the seat that went out): a seat's last decision gets the result (+1 its side won, −1 not),
     an earlier one ``(1 − λ) V′ + λ G′`` where ``V′`` is the value of the seat's next decision (clipped to
-    [−1, 1]) and ``G′`` that decision's return.  λ = 1 is the result everywhere (Monte-Carlo), λ = 0 the
-    one-step (Q-learning) target.
+    [−1, 1]) and ``G′`` that decision's return.  λ = 1 is the result everywhere, exactly (Monte-Carlo), λ = 0
+    the one-step (Q-learning) target.
 
     >>> lambda_returns([0, 1, 0, 1], [0.0, -0.2, 0.5, 0.25], winner=0, lam=0.5)
     [0.75, -0.375, 1.0, -1.0]
