@@ -154,7 +154,7 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
     from its ``top`` most valued leads (0: from all), instead of ε-greedily.  ``lam`` below 1
     (``--lam``): each example's target is the λ-return (:func:`lambda_returns`) over the values of its seat's
     later decisions instead of the game's result; every decision is then valued, the ε-drawn ones too."""
-    from qipai.games.doudizhu.bots.dmc import action_rows, self_play_steps
+    from qipai.games.doudizhu.bots.dmc import action_rows, fill_states, self_play_steps
 
     steps = []
     at = []
@@ -193,7 +193,7 @@ def play_side_by_side(net: Any, deals: list[Any], rules: Any, rngs: list[random.
             counts = [len(idx) for _, idx, _ in want]
             batch = action_rows(np.repeat(np.array([at[j].hand for j, _, _ in want]), counts, axis=0),
                                 [at[j].moves[i] for j, idx, _ in want for i in idx])
-            vals = net.batch_action_values(np.stack([at[j].state for j, _, _ in want]), batch, counts)
+            vals = net.batch_action_values(fill_states([at[j] for j, _, _ in want]), batch, counts)
             start = 0
             for j, idx, how in want:
                 v = vals[start:start + len(idx)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,15 +23,18 @@ from qipai.games.doudizhu.bots.dmc import (
     QNet,
     SplitQNet,
     action_rows,
+    index_of,
     inputs,
     load_qnet,
     planes,
+    play_out,
     qnet_of,
     self_play,
     view_state,
+    view_steps,
 )
 from qipai.games.doudizhu.bots.research import make_deals, research_game
-from qipai.games.doudizhu.bots.view import action_moves, counts_of_text, read_view
+from qipai.games.doudizhu.bots.view import action_moves, counts_of_text, counts_of_tokens, read_view
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
@@ -180,7 +184,7 @@ def test_arena_spec_takes_weights(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="dmc weights"):
         make_bot(f"dmc:weights={tmp_path / 'missing.npz'}", 1)
     with pytest.raises(ValueError, match="unknown dmc option"):
-        make_bot("dmc:depth=3", 1)
+        make_bot("dmc:width=3", 1)
     short = make_bot(f"dmc:weights={tmp_path / 'q.npz'},candidates=3", 1)
     assert isinstance(short, DmcBot) and short.candidates == 3
     g = research_game(make_deals(1, seed=12)[0])
@@ -557,3 +561,113 @@ def test_training_explores_and_bootstraps_the_same_for_any_number_of_workers(tmp
     for alone in (["--lam", "0.5"], ["--explore-opening", "0.5"]):  # without --lockstep
         with pytest.raises(SystemExit):
             tr.main(["--init", str(start), "--iterations", "1", *alone, "--out", str(tmp_path / "bad.npz")])
+
+
+def test_rollouts_start_from_the_seats_view() -> None:
+    """A rollout game built from a seat's view and the real hands (:func:`view_steps`) is the real game: its
+    first decision has the state the bot computes from the observation and the real legal moves, and played on
+    with the real game's moves it ends with the same seat out."""
+    checked = 0
+    games = [research_game(deal) for deal in make_deals(2, seed=77)]
+    for seed in range(40):  # and bid games whose landlord is not seat 0 (seats by role differ from seats)
+        g = Game.new(CLASSIC, seed=seed)
+        bidder = DmcBot(seed)
+        while g.phase != "play" and not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            g.apply(bidder.act(g.observe(seat), g.legal_actions()), seat)
+        if g.phase == "play" and g.landlord in (1, 2) and g.landlord not in [h.landlord for h in games[2:]]:
+            games.append(g)
+    assert len(games) == 4
+    for g in games:
+        follow: list[tuple[Any, Any]] = []  # rollout games started mid-deal, fed the real moves
+        plain = DmcBot(2, QNet.random(seed=4))
+        n = 0
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None and g.landlord is not None
+            obs = g.observe(seat)
+            v = read_view(obs)
+            legal = g.legal_actions()
+            hands = [counts_of_tokens([str(c) for c in g.hands[s]]) for s in range(3)]
+            steps = view_steps(v, obs.get("kitty"), hands)
+            d = next(steps)
+            assert np.array_equal(d.state, view_state(v, obs.get("kitty")))
+            assert d.seat == (seat - g.landlord) % 3
+            moves = action_moves(legal, CLASSIC)
+            assert sorted(m.counts for m in d.moves if m is not None) == sorted(m.counts for m in moves.values())
+            assert (None in d.moves) == ("pass" in legal)
+            if n in (0, 7, 19):
+                follow.append((steps, d))
+            a = plain.act(obs, legal)
+            for i, (st, at) in enumerate(follow):
+                if at is None:
+                    continue
+                assert at.seat == (seat - g.landlord) % 3 and at.hand == tuple(hands[seat])
+                try:
+                    follow[i] = (st, st.send(index_of(moves.get(a), at.moves)))
+                except StopIteration as done:
+                    follow[i] = (done.value, None)
+            g.apply(a, seat)
+            n += 1
+        checked += n
+        winner = next(s for s in range(3) if not g.hands[s])
+        assert [w for w, at in follow] == [(winner - g.landlord) % 3] * 3
+        assert all(at is None for _, at in follow)
+    assert checked > 60
+
+
+def test_play_out_finishes_every_game_with_the_networks_moves() -> None:
+    """:func:`play_out` plays games side by side to the end, each from its given first move, every later move
+    the network's greedy one: the same winners as the games played one decision at a time."""
+    net = QNet.random(seed=9)
+    g = research_game(make_deals(1, seed=31)[0])
+    obs = g.observe(0)
+    v = read_view(obs)
+    hands = [counts_of_tokens([str(c) for c in g.hands[s]]) for s in range(3)]
+    firsts = list(action_moves(g.legal_actions(), CLASSIC).values())[:5]
+    winners = play_out(net, [view_steps(v, obs.get("kitty"), hands) for _ in firsts], firsts)
+    for m, w in zip(firsts, winners, strict=True):
+        steps = view_steps(v, obs.get("kitty"), hands)
+        d = next(steps)
+        i = index_of(m, d.moves)
+        try:
+            while True:
+                d = steps.send(i)
+                i = int(np.argmax(net.action_values(d.state, action_rows(d.hand, d.moves)))) if len(d.moves) > 1 \
+                    else 0
+        except StopIteration as done:
+            assert float(done.value == 0) == w
+    assert all(w in (0.0, 1.0) for w in winners)
+    cut = play_out(net, [view_steps(v, obs.get("kitty"), hands) for _ in firsts], firsts, depth=3)
+    assert all(0.0 <= p <= 1.0 for p in cut) and len(set(cut) - {0.0, 1.0}) >= 3  # valued, not played out
+
+
+def test_rollouts_choose_among_the_best_valued_moves_reproducibly() -> None:
+    """``dmc:samples=N``: the move played is one of the ``top`` most valued, chosen by the play-outs' win rates
+    (the network's own choice unless another wins more by over ``margin``); the same seed, the same choice."""
+    g = research_game(make_deals(1, seed=8)[0])
+    obs, legal = g.observe(0), g.legal_actions()
+    plain = DmcBot(0)
+    best = plain.act(obs, legal)
+    top = sorted(plain.last_values, key=lambda a: -plain.last_values[a])[:3]
+    assert best == top[0]
+    a = make_bot("dmc:samples=16,top=3", 5)
+    b = make_bot("dmc:samples=16,top=3", 5)
+    assert isinstance(a, DmcBot) and isinstance(b, DmcBot)
+    pick = a.act(obs, legal)
+    assert pick == b.act(obs, legal) and a.last_rollouts == b.last_rollouts
+    assert set(a.last_rollouts) == set(top) and pick in top and a.last_samples == 16
+    assert pick == max(top, key=lambda m: (a.last_rollouts[m], -top.index(m)))
+    assert all(0.0 <= w <= 1.0 for w in a.last_rollouts.values())
+    stubborn = make_bot("dmc:samples=16,top=3,margin=0.99", 5)
+    assert stubborn.act(obs, legal) == best  # no move wins 99% more often
+    cut = make_bot("dmc:samples=8,top=2,depth=4", 5)
+    assert isinstance(cut, DmcBot) and cut.depth == 4 and cut.act(obs, legal) in legal
+    assert any(0.0 < w * 8 % 1 for w in cut.last_rollouts.values())  # valued four decisions on, not played out
+    timed = make_bot("dmc:rollouts=0.05,top=2", 1)
+    assert isinstance(timed, DmcBot) and timed.act(obs, legal) in legal and timed.last_samples >= 8
+    with pytest.raises(ValueError, match="top must be at least 2"):
+        make_bot("dmc:top=1", 1)
+    with pytest.raises(ValueError, match=r"margin must be at most 0\.99"):
+        make_bot("dmc:margin=1", 1)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from qipai.bots import get_bot
+from qipai.games.doudizhu.bots.arena import make_bot
 from qipai.games.doudizhu.bots.search import SearchBot
 from qipai.games.doudizhu.cards import Card, NotationError
 from qipai.games.doudizhu.rules import PRESETS
@@ -82,13 +83,13 @@ def _worlds() -> tuple[Game, Game]:
     return a, b
 
 
-@pytest.mark.parametrize("name", ["heuristic", "search", "rlcard", "dmc"])
+@pytest.mark.parametrize("name", ["heuristic", "search", "rlcard", "dmc", "dmc:samples=8,top=3"])
 def test_hidden_cards_do_not_change_decisions(name: str) -> None:
     if name == "rlcard":
         import rlcard  # noqa: F401 - the bench extra (scripts/test.sh installs it)
     decisions = []
     for g in _worlds():
-        bot = SearchBot(3, samples=6) if name == "search" else get_bot(name, 3)
+        bot = SearchBot(3, samples=6) if name == "search" else make_bot(name, 3) if ":" in name else get_bot(name, 3)
         seq = []
         observations = []
         while not g.is_over:

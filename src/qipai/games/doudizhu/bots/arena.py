@@ -107,7 +107,18 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                                 doc="play the search bot's move when all hands hold at most this many cards "
                                     "(0: never)"),
                          Option("time", float, 1.0, lo=0.01, hi=60.0,
-                                doc="the search's seconds a move (with search=N)")])
+                                doc="the search's seconds a move (with search=N)"),
+                         Option("rollouts", float, 0.0, lo=0.0, hi=60.0,
+                                doc="seconds a move of play-outs comparing the best moves (0: none)"),
+                         Option("top", int, 4, lo=2, hi=32, doc="moves the rollouts compare"),
+                         Option("samples", int, 0, lo=0, hi=100_000,
+                                doc="sampled deals a move for the rollouts, instead of a time"),
+                         Option("margin", float, 0.0, lo=0.0, hi=0.99,
+                                doc="how much more often a move must win in the rollouts than the network's choice"),
+                         Option("depth", int, 0, lo=0, hi=400,
+                                doc="decisions a play-out goes on before the network values it (0: to the end)"),
+                         Option("clock", str, "cpu", choices=("cpu", "wall"),
+                                doc="how the rollouts' time is measured (the arena: CPU time)")])
 
 
 def _usage(o: Option) -> str:
@@ -179,7 +190,8 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
             raise OptionError("dmc option time is the search's, with search=N")
         w = o["weights"]
         try:
-            return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"])
+            return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"], o["rollouts"],
+                           o["top"], o["samples"], o["clock"], o["margin"], o["depth"])
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:
