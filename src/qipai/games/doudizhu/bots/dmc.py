@@ -26,6 +26,11 @@ action              2 × 54    the action's cards; own hand after it
 action kind         3         pass; cards ÷ 20; a bomb or rocket
 ==================  ========  =================================================================================
 
+**Rollouts** (``rollouts`` or ``samples``): the :data:`ROLLOUT_TOP` most valued moves are each played out on
+deals sampled from what the seat has seen, every seat of the play-outs playing the network's greedy move from
+what it would see there (:func:`view_steps`, :func:`play_out`), and the move that wins most often is played:
+one step of policy improvement over the network, with no seat playing cards it could not see.
+
 **Network** (:class:`QNet`): :data:`HIDDEN` ReLU layers and a linear output, in NumPy (float32); the weights
 (``qipai/data/ddz_dmc.npz``) are written by ``bench/train_dmc.py`` (recipe and seeds in the script).  A
 :class:`SplitQNet` holds a network per side or per role (:data:`SPLITS`), each valuing its roles' decisions;
@@ -450,8 +455,10 @@ def load_qnet(path: str | Path | None = None) -> ActionValues:
 
 # ------------------------------------------------------------------------------------------------ the bot
 class DmcBot:
-    """Plays the legal action of the highest learned value, from what the seat may see.  Games it was not
-    trained for (four players, two decks) are played by the ``heuristic`` bot.  Deterministic."""
+    """Plays the legal action of the highest learned value, from what the seat may see, or with rollouts the
+    one of its best that wins most often played out.  Games it was not trained for (four players, two decks)
+    are played by the ``heuristic`` bot.  Deterministic, except that rollouts within a time budget play as
+    many deals as the time allows (``samples`` fixes the number)."""
 
     name = "dmc"
 
@@ -529,7 +536,6 @@ class DmcBot:
             if float(vals[mine]) >= float(vals[best]) - self.defer:
                 return actions[mine]
         return actions[best]
-
 
     def rollout_wins(self, v: View, kitty: Sequence[str] | None, cands: Sequence[Move | None]) -> list[float]:
         """The share of sampled deals each candidate move wins, played out by the network at every seat (greedy,
