@@ -664,7 +664,7 @@ def test_rollouts_choose_among_the_best_valued_moves_reproducibly() -> None:
     assert stubborn.act(obs, legal) == best  # no move wins 99% more often
     cut = make_bot("dmc:samples=8,top=2,depth=4", 5)
     assert isinstance(cut, DmcBot) and cut.depth == 4 and cut.act(obs, legal) in legal
-    assert any(0.0 < w * 8 % 1 for w in cut.last_rollouts.values())  # valued four decisions on, not played out
+    assert any(w * 8 % 1 > 0.0 for w in cut.last_rollouts.values())  # valued four decisions on, not played out
     timed = make_bot("dmc:rollouts=0.05,top=2", 1)
     assert isinstance(timed, DmcBot) and timed.act(obs, legal) in legal and timed.last_samples >= 8
     with pytest.raises(ValueError, match="top must be at least 2"):
