@@ -669,5 +669,7 @@ def test_rollouts_choose_among_the_best_valued_moves_reproducibly() -> None:
     assert isinstance(timed, DmcBot) and timed.act(obs, legal) in legal and timed.last_samples >= 8
     with pytest.raises(ValueError, match="top must be at least 2"):
         make_bot("dmc:top=1", 1)
+    with pytest.raises(ValueError, match="dmc option margin is the rollouts'"):
+        make_bot("dmc:top=3,margin=0.1", 1)
     with pytest.raises(ValueError, match=r"margin must be at most 0\.99"):
         make_bot("dmc:margin=1", 1)

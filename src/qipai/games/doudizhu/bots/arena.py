@@ -188,6 +188,9 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         o = bot_options("dmc", DMC_OPTIONS, opts)
         if "time" in opts and not o["search"]:
             raise OptionError("dmc option time is the search's, with search=N")
+        needless = sorted(k for k in ("top", "margin", "depth", "clock") if k in opts)
+        if needless and not (o["rollouts"] or o["samples"]):
+            raise OptionError(f"dmc option {needless[0]} is the rollouts', with rollouts=X or samples=N")
         w = o["weights"]
         try:
             return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"], o["rollouts"],

@@ -50,7 +50,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +66,7 @@ from ..moves import legal_moves
 from ..rules import Rules
 from .heuristic import HeuristicBot, Situation, choose_play, outside_play, situation_of
 from .playout import candidates
+from .search import CLOCKS, Sampler
 from .value import read_weights
 from .view import View, action_moves, counts_of_tokens, read_view
 
@@ -96,9 +96,6 @@ ROLLOUT_TOP = 4
 
 ROLLOUT_BLOCK = 8
 """Sampled deals played out side by side at a time (each with every candidate)."""
-
-CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
-"""How a rollout budget is measured: elapsed time, or CPU time of the deciding thread (the arena's)."""
 
 WEIGHTS_FILE = "ddz_dmc.npz"
 """The committed weights, in ``qipai/data``."""
@@ -541,8 +538,6 @@ class DmcBot:
         """The share of sampled deals each candidate move wins, played out by the network at every seat (greedy,
         side by side, :func:`play_out`, to the end or :attr:`depth` decisions on); every candidate on the same
         deals."""
-        from .search import Sampler
-
         assert v.landlord is not None
         sampler = Sampler(v, self._rng)
         role = (v.seat - v.landlord) % 3
@@ -755,9 +750,10 @@ def play_steps(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rule
         if last is not None:
             moves.append(None)
         pool = tuple(t - x for t, x in zip(total, hand, strict=True))
+        now = list(left)
         args = (seat, hand, pool, kitty_left, [list(p) for p in spent], hist[:-HISTORY - 1:-1],
-                None if last is None else last.counts, last_by, list(left), bombs)
-        d = Decision(seat=seat, moves=moves, hand=hand, pool=pool, left=list(left), last=last,
+                None if last is None else last.counts, last_by, now, bombs)
+        d = Decision(seat=seat, moves=moves, hand=hand, pool=pool, left=now, last=last,
                      last_by=last_by, landlord=0, rules=rules, args=args)
         i = yield d
         m = moves[i]
