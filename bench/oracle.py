@@ -17,9 +17,14 @@ of the opponents, on top of perfect information, would be worth).  ``--known non
 sampled:OWN/OTHER:N`` is honest again: the same play-outs on N deals from the search's sampler, rebuilt from the
 public history (does the opponents' model still count when the cards are guessed?).
 
+``--search dmc:samples=N,...`` makes A the learned bot with rollouts (``dmc:rollouts``) instead, its rollouts'
+deals the real one with ``--known all`` (``samples=1`` is enough: every seat of a play-out plays the network's
+greedy move, so a play-out of the real deal always ends the same), the honest rollouts with ``--known none``.
+
     python bench/oracle.py --deals 300 --jobs 2 --json oracle.json
     python bench/oracle.py --deals 300 --search search:samples=8,solve=0 --json oracle_solve0.json
     python bench/paired.py oracle.json search025_cover_vs_douzero_resnet.json.gz
+    python bench/oracle.py --deals 200 --search dmc:samples=1,margin=0.03 --json oracle_dmc.json
 """
 
 from __future__ import annotations
@@ -178,6 +183,12 @@ class SampledRollout(OracleRollout):
         return cands[best][0]
 
 
+def _truth_of(bot: Any, g: Game) -> Any:
+    """A ``sampler`` for a ``dmc`` bot's rollouts whose every deal is the game's real one (as it is when the
+    bot decides)."""
+    return lambda v: _Truth(v, bot._rng, _hands(g))
+
+
 def play(args: tuple[int, int, str, str, str, float]) -> dict[str, Any]:
     deal, half, spec_a, spec_b, known, truth = args
     g = research_game(load_deals(deal + 1)[deal], PRESETS["classic"])
@@ -192,6 +203,10 @@ def play(args: tuple[int, int, str, str, str, float]) -> dict[str, Any]:
         elif seats[s] == "A" and known.startswith("rollout:"):
             own, other = known.split(":", 1)[1].split("/")
             bots.append(OracleRollout(seed, own, other))
+        elif seats[s] == "A" and spec_a.startswith("dmc"):
+            bots.append(make_bot(spec_a, seed))
+            if known == "all":
+                bots[-1].sampler = _truth_of(bots[-1], g)
         elif seats[s] == "A":
             kwargs = search_arguments(dict(BotSpec.parse(spec_a).options))
             bots.append(OracleSearch(seed, **kwargs) if known == "all" else SearchBot(seed, **kwargs))
@@ -230,9 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         spec = BotSpec.parse(args.search)
-        if spec.name != "search":
-            raise SystemExit(f"--search takes a search spec, not {args.search!r}")
-        kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
+        if spec.name not in ("search", "dmc"):
+            raise SystemExit(f"--search takes a search or dmc spec, not {args.search!r}")
+        if spec.name == "dmc":
+            make_bot(spec, 0)  # checked here, once, before any deal
+            if args.known not in ("all", "none") or not dict(spec.options).get("samples"):
+                raise SystemExit("a dmc spec is for --known all or none, with samples=N (its rollouts' deals)")
+            kwargs = {"samples": dict(spec.options)["samples"]}
+        else:
+            kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
     except ValueError as e:  # OptionError is one
         raise SystemExit(f"--search {args.search}: {e}") from None
     sampled = re.fullmatch(r"sampled:([^/:]+)/([^/:]+):([1-9][0-9]*)", args.known)

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,3 +156,29 @@ def test_the_sampled_rollout_rebuilds_each_sample_from_the_public_history(tmp_pa
                    check=True, timeout=300)
     got = json.loads(path.read_text())
     assert len(got["records"]) == 2 and "on each of 2 sampled deals" in got["settings"]["bot_a"]
+
+
+def test_the_oracle_rollouts_of_the_learned_bot_play_out_the_real_deal(tmp_path: Path) -> None:
+    """``--search dmc:samples=N`` with ``--known all``: the learned bot whose rollouts' deals are the real one."""
+    pytest.importorskip("numpy")
+    oracle = bench_script("oracle")
+    from qipai.games.doudizhu.bots.arena import make_bot
+
+    g = _midgame()
+    seat = g.to_act
+    assert seat is not None
+    bot: Any = make_bot("dmc:samples=1", 1)
+    v = read_view(g.observe(seat))
+    assert bot.sampler(v).deal() != _truth(g)  # the honest rollouts sample
+    bot.sampler = oracle._truth_of(bot, g)
+    assert bot.sampler(v).deal() == _truth(g)
+    path = tmp_path / "dmc.json"
+    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
+                    "--search", "dmc:samples=1,top=3", "--json", str(path)], capture_output=True, text=True,
+                   check=True, timeout=300)
+    got = json.loads(path.read_text())
+    assert len(got["records"]) == 2 and got["settings"]["bot_a"].startswith("dmc:samples=1,top=3 (samples are the real")
+    for args in (("--search", "dmc:rollouts=0.1"), ("--search", "dmc:samples=1", "--known", "rollout:dmc/dmc")):
+        bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), *args, "--json", str(tmp_path / "x.json")],
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 1 and "a dmc spec is for --known all or none" in bad.stderr, (args, bad.stderr)

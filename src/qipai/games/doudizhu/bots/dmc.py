@@ -534,12 +534,17 @@ class DmcBot:
                 return actions[mine]
         return actions[best]
 
+    def sampler(self, v: View) -> Sampler:
+        """Where the rollouts' deals come from: the search's :class:`~.search.Sampler` (every deal consistent
+        with what this seat has seen)."""
+        return Sampler(v, self._rng)
+
     def rollout_wins(self, v: View, kitty: Sequence[str] | None, cands: Sequence[Move | None]) -> list[float]:
         """The share of sampled deals each candidate move wins, played out by the network at every seat (greedy,
         side by side, :func:`play_out`, to the end or :attr:`depth` decisions on); every candidate on the same
         deals."""
         assert v.landlord is not None
-        sampler = Sampler(v, self._rng)
+        sampler = self.sampler(v)
         role = (v.seat - v.landlord) % 3
         wins = [0.0] * len(cands)
         n = 0
