@@ -90,6 +90,14 @@ def test_bench_inference_scores_every_setting_on_the_same_decisions(tmp_path: Pa
     assert bad.returncode == 1 and "unknown setting psychic: expected uniform" in bad.stderr
 
 
+def _oracle_run(path: Path, *args: str) -> dict[str, Any]:
+    """``bench/oracle.py`` against the heuristic, one job, its result read back."""
+    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--jobs", "1", *args,
+                    "--json", str(path)], capture_output=True, text=True, check=True, timeout=300)
+    result: dict[str, Any] = json.loads(path.read_text())
+    return result
+
+
 def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: Path) -> None:
     oracle = bench_script("oracle")
     g = _midgame()
@@ -100,10 +108,7 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
     v = read_view(g.observe(seat))
     assert bot.sampler(v).deal() == _truth(g)
     path = tmp_path / "oracle.json"
-    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "2", "--jobs", "1",
-                    "--search", "search:samples=2,candidates=3", "--json", str(path)], capture_output=True, text=True,
-                   check=True, timeout=300)
-    result = json.loads(path.read_text())
+    result = _oracle_run(path, "--deals", "2", "--search", "search:samples=2,candidates=3")
     assert result["settings"]["protocol"] == "research" and len(result["records"]) == 4
     for r in result["records"]:  # each game's actions replay to its recorded winner
         game = research_game(load_deals(r["deal"] + 1)[r["deal"]])
@@ -115,10 +120,7 @@ def test_the_oracle_search_samples_the_real_hands_and_its_runs_replay(tmp_path: 
     assert "+0.000 ± 0.000 over 2 deals" in paired
     # one play-out per candidate on the real deal, with named bots for each side
     rolled = tmp_path / "rollout.json"
-    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
-                    "--known", "rollout:heuristic/heuristic", "--json", str(rolled)], capture_output=True, text=True,
-                   check=True, timeout=300)
-    got = json.loads(rolled.read_text())
+    got = _oracle_run(rolled, "--deals", "1", "--known", "rollout:heuristic/heuristic")
     assert len(got["records"]) == 2 and got["settings"]["bot_a"].startswith("one play-out per candidate")
     for args, said in ((("--search", "search:time=0.1"), "needs samples=N"),
                        (("--search", "search:samples=0"), "samples must be at least 1"),
@@ -151,10 +153,7 @@ def test_the_sampled_rollout_rebuilds_each_sample_from_the_public_history(tmp_pa
     other = bot.rebuild(v, sample)  # a sampled deal: the same history, this seat's hand, the sampled others
     assert _truth(other) == sample and other.actions == g.actions and other.to_act == seat
     path = tmp_path / "sampled.json"
-    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
-                    "--known", "sampled:heuristic/heuristic:2", "--json", str(path)], capture_output=True, text=True,
-                   check=True, timeout=300)
-    got = json.loads(path.read_text())
+    got = _oracle_run(path, "--deals", "1", "--known", "sampled:heuristic/heuristic:2")
     assert len(got["records"]) == 2 and "on each of 2 sampled deals" in got["settings"]["bot_a"]
 
 
@@ -172,11 +171,7 @@ def test_the_oracle_rollouts_of_the_learned_bot_play_out_the_real_deal(tmp_path:
     assert bot.sampler(v).deal() != _truth(g)  # the honest rollouts sample
     bot.sampler = oracle._truth_of(bot, g)
     assert bot.sampler(v).deal() == _truth(g)
-    path = tmp_path / "dmc.json"
-    subprocess.run([sys.executable, str(BENCH / "oracle.py"), "--bot", "heuristic", "--deals", "1", "--jobs", "1",
-                    "--search", "dmc:samples=1,top=3", "--json", str(path)], capture_output=True, text=True,
-                   check=True, timeout=300)
-    got = json.loads(path.read_text())
+    got = _oracle_run(tmp_path / "dmc.json", "--deals", "1", "--search", "dmc:samples=1,top=3")
     assert len(got["records"]) == 2 and got["settings"]["bot_a"].startswith("dmc:samples=1,top=3 (samples are the real")
     for args in (("--search", "dmc:rollouts=0.1"), ("--search", "dmc:samples=1", "--known", "rollout:dmc/dmc")):
         bad = subprocess.run([sys.executable, str(BENCH / "oracle.py"), *args, "--json", str(tmp_path / "x.json")],
