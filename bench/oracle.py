@@ -203,7 +203,7 @@ def play(args: tuple[int, int, str, str, str, float]) -> dict[str, Any]:
         elif seats[s] == "A" and known.startswith("rollout:"):
             own, other = known.split(":", 1)[1].split("/")
             bots.append(OracleRollout(seed, own, other))
-        elif seats[s] == "A" and spec_a.startswith("dmc"):
+        elif seats[s] == "A" and BotSpec.parse(spec_a).name == "dmc":
             bots.append(make_bot(spec_a, seed))
             if known == "all":
                 bots[-1].sampler = _truth_of(bots[-1], g)
@@ -249,9 +249,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"--search takes a search or dmc spec, not {args.search!r}")
         if spec.name == "dmc":
             make_bot(spec, 0)  # checked here, once, before any deal
-            if args.known not in ("all", "none") or not dict(spec.options).get("samples"):
+            kwargs = {"samples": dict(spec.options).get("samples")}
+            if args.known not in ("all", "none") or not kwargs["samples"]:
                 raise SystemExit("a dmc spec is for --known all or none, with samples=N (its rollouts' deals)")
-            kwargs = {"samples": dict(spec.options)["samples"]}
         else:
             kwargs = search_arguments(dict(spec.options))  # checked here, once, before any deal
     except ValueError as e:  # OptionError is one
