@@ -673,3 +673,53 @@ def test_rollouts_choose_among_the_best_valued_moves_reproducibly() -> None:
         make_bot("dmc:top=3,margin=0.1", 1)
     with pytest.raises(ValueError, match=r"margin must be at most 0\.99"):
         make_bot("dmc:margin=1", 1)
+
+
+def test_odds_bidding_and_the_search_on_tables_the_network_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dmc:bid=odds`` bids by the calibrated odds (:func:`~.bidding.odds_bid`) and ``other=search`` hands every
+    decision of a table the network was not trained for (four players) to the ``search`` bot, bids included;
+    a three-player table's play stays the network's.  What the ``expert`` level is made of."""
+    from qipai.games.doudizhu.bots import bidding
+    from qipai.games.doudizhu.bots.search import SearchBot
+
+    asked: list[str] = []
+
+    def odds(observation: dict[str, Any], legal: list[str], rng: Any, samples: int = 48,
+             deadline: Any = None) -> str:
+        assert deadline is not None  # within the bot's budget
+        asked.append("odds")
+        return legal[-1]
+
+    def search(self: SearchBot, observation: dict[str, Any], legal: list[str]) -> str:
+        asked.append(f"search {self.time_budget} {self.bidding}")
+        return legal[0]
+
+    monkeypatch.setattr(bidding, "odds_bid", odds)
+    monkeypatch.setattr(SearchBot, "act", search)
+    three = Game.new(PRESETS["classic"], 3)
+    assert len(three.legal_actions()) > 1
+    plain, strong = make_bot("dmc", 1), make_bot("dmc:bid=odds,other=search,time=0.3,clock=wall", 1)
+    assert isinstance(strong, DmcBot) and (strong.bidding, strong.other, strong.search_time) == ("odds", "search", 0.3)
+    assert plain.act(three.observe(three.to_act), three.legal_actions()) in three.legal_actions() and asked == []
+    assert strong.act(three.observe(three.to_act), three.legal_actions()) == three.legal_actions()[-1]
+    assert asked == ["odds"]
+    three.apply("bid 3")
+    play = strong.act(three.observe(three.to_act), three.legal_actions())
+    assert asked == ["odds"] and play in three.legal_actions() and strong.last_values  # the network's
+    four = Game.new(PRESETS["four_player"], 3)
+    while not four.is_over and len(asked) < 8:
+        seat = four.to_act
+        assert seat is not None
+        legal = four.legal_actions()
+        a = strong.act(four.observe(seat), legal)
+        assert a in legal
+        four.apply(a, seat)
+    assert asked[1:] == ["search 0.3 odds"] * (len(asked) - 1) and len(asked) == 8
+    with pytest.raises(ValueError, match="bid must be one of"):
+        make_bot("dmc:bid=sometimes", 1)
+    with pytest.raises(ValueError, match="other must be one of"):
+        make_bot("dmc:other=random", 1)
+    with pytest.raises(ValueError, match="time is the search's"):
+        make_bot("dmc:bid=odds,time=0.5", 1)
+    with pytest.raises(ValueError, match="clock is the rollouts'"):
+        make_bot("dmc:clock=wall", 1)

@@ -1,13 +1,17 @@
-"""Strength levels: every level is a bot by name, plays legally, and the expert answers within its second."""
+"""Strength levels: every level is a bot by name, plays legally, and the slower ones answer within their budget."""
 
 from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from qipai.bots import bot_names, get_bot
+from qipai.games.doudizhu.bots.arena import make_bot
+from qipai.games.doudizhu.bots.dmc import DmcBot
 from qipai.games.doudizhu.bots.heuristic import HeuristicBot
 from qipai.games.doudizhu.bots.levels import LEVEL_ORDER, LEVELS, NoisyBot, level_bot, level_of_bot
 from qipai.games.doudizhu.rules import PRESETS
@@ -23,12 +27,12 @@ def test_levels_are_bot_names() -> None:
         level_bot("grandmaster")
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
-def test_fast_levels_play_every_preset(level: str) -> None:
+def plays_every_preset(bot_of: Callable[[int], Any], seed: int) -> None:
+    """A game of every preset, each seat the bot ``bot_of(seat)``, played to the end with legal actions."""
     for preset in sorted(PRESETS):
         r = PRESETS[preset]
-        g = Game.new(r, 4)
-        bots = [get_bot(level, s) for s in range(r.players)]
+        g = Game.new(r, seed)
+        bots = [bot_of(s) for s in range(r.players)]
         while not g.is_over:
             seat = g.to_act
             assert seat is not None
@@ -36,6 +40,20 @@ def test_fast_levels_play_every_preset(level: str) -> None:
             a = bots[seat].act(g.observe(seat), list(legal))
             assert a in legal
             g.apply(a, seat)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_fast_levels_play_every_preset(level: str) -> None:
+    plays_every_preset(lambda s: get_bot(level, s), 4)
+
+
+def test_the_expert_levels_parts_play_every_preset() -> None:
+    """The ``expert`` level's bot, with a few sampled deals a move instead of half a second (the same paths:
+    the network's rollouts on three-player tables of every preset, the search on four-player ones, bids by
+    odds), plays every preset legally to the end."""
+    fast = LEVELS["expert"].replace("rollouts=0.5", "samples=2").replace("time=1.0", "time=0.02")
+    assert fast != LEVELS["expert"] and "samples=2" in fast
+    plays_every_preset(lambda s: make_bot(fast, s), 6)
 
 
 def test_noise_is_seeded_and_bounded() -> None:
@@ -52,8 +70,13 @@ def test_noise_is_seeded_and_bounded() -> None:
 
 @pytest.mark.parametrize("level,budget", [("hard", 0.25), ("expert", 1.0)])
 def test_search_levels_answer_within_their_budget(level: str, budget: float) -> None:
+    """``hard`` is the 0.25 s search; ``expert`` the learned values with 0.5 s of rollouts on three-player
+    tables and the 1 s search on four-player ones; both bid by odds within their budget."""
     bot = level_bot(level, 2)
-    assert getattr(bot, "time_budget", None) == budget
+    if level == "expert":
+        assert isinstance(bot, DmcBot) and (bot.rollouts, bot.other, bot.search_time) == (0.5, "search", budget)
+    else:
+        assert getattr(bot, "time_budget", None) == budget
     assert getattr(bot, "bidding", None) == "odds"
     # a four-player bid by odds (48 play-outs take about 0.4 s) stops at the budget too
     four = Game.new(PRESETS["four_player"], 9)

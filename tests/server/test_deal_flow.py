@@ -58,3 +58,24 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
     assert workers and all(p.is_alive() for p in workers)
     await server.stop()
     assert not any(p.is_alive() for p in workers)
+
+
+async def test_expert_bots_play_a_deal_in_the_worker_process(start_server: StartServer) -> None:
+    """The ``expert`` level (the learned values with rollouts, NumPy and the committed weights loaded in the
+    bot worker process) fills a quick match's seats and plays a deal to its settlement within the bot budget."""
+    server = await start_server(bot_processes=1, seat_bot="expert")
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    mark = alice.mark()
+    await alice.send({"type": "quick_match", "room": "classic-1", "id": "q1"})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined", since=mark)
+    over = await alice.play_until_over(timeout=180.0)
+    assert over["outcome"]["winner"] in ("landlord", "farmers")
+    rec = await alice.get(f"/api/deals/{over['deal']}")
+    bots = [p["bot"] for s, p in enumerate(rec["seats"]) if s != joined["seat"]]
+    assert bots == ["expert", "expert"], rec["seats"]
+    played = [a for a in rec["record"]["actions"] if a["seat"] != joined["seat"] and a["action"].startswith("play")]
+    assert played  # the bots played cards, none of them timed out into auto-play
+    assert not any(over["outcome"]["autoplay"])
+    await alice.close()
+    await server.stop()

@@ -107,7 +107,7 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                                 doc="play the search bot's move when all hands hold at most this many cards "
                                     "(0: never)"),
                          Option("time", float, 1.0, lo=0.01, hi=60.0,
-                                doc="the search's seconds a move (with search=N)"),
+                                doc="the search's seconds a move (with search=N or other=search)"),
                          Option("rollouts", float, 0.0, lo=0.0, hi=60.0,
                                 doc="seconds a move of play-outs comparing the best moves (0: none)"),
                          Option("top", int, 4, lo=2, hi=32, doc="moves the rollouts compare"),
@@ -118,7 +118,11 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                          Option("depth", int, 0, lo=0, hi=400,
                                 doc="decisions a play-out goes on before the network values it (0: to the end)"),
                          Option("clock", str, "cpu", choices=("cpu", "wall"),
-                                doc="how the rollouts' time is measured (the arena: CPU time)")])
+                                doc="how the rollouts' (and the other bot's) time is measured (the arena: CPU "
+                                    "time)"),
+                         Option("bid", str, "heuristic", choices=("heuristic", "odds"), doc="how bids are chosen"),
+                         Option("other", str, "heuristic", choices=("heuristic", "search"),
+                                doc="who plays the tables the network was not trained for (four players)")])
 
 
 def _usage(o: Option) -> str:
@@ -186,15 +190,18 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         from .dmc import dmc_bot
 
         o = bot_options("dmc", DMC_OPTIONS, opts)
-        if "time" in opts and not o["search"]:
-            raise OptionError("dmc option time is the search's, with search=N")
+        searching = bool(o["search"]) or o["other"] == "search"
+        if "time" in opts and not searching:
+            raise OptionError("dmc option time is the search's, with search=N or other=search")
         needless = sorted(k for k in ("top", "margin", "depth", "clock") if k in opts)
+        if needless == ["clock"] and o["other"] == "search":
+            needless = []
         if needless and not (o["rollouts"] or o["samples"]):
             raise OptionError(f"dmc option {needless[0]} is the rollouts', with rollouts=X or samples=N")
         w = o["weights"]
         try:
             return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"], o["rollouts"],
-                           o["top"], o["samples"], o["clock"], o["margin"], o["depth"])
+                           o["top"], o["samples"], o["clock"], o["margin"], o["depth"], o["bid"], o["other"])
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:

@@ -4,8 +4,11 @@ DouZero's method) on this project's own self-play, and played in NumPy.
 **What it learns.**  ``Q(position, action)``: the expected result (+1 a win for the acting seat's side, −1 a
 loss) of playing ``action`` from what the seat sees, then playing on as the training policy does.  The bot
 plays the legal action of the highest value (greedy; bidding, doubling and showing use the ``heuristic`` bot's
-rules).  Unlike the ``search`` bot it does not sample hidden hands: the values are averages over the deals the
-training games really had, so whatever the history says about the hidden cards is in them.
+rules, or with ``bidding="odds"`` bids follow the calibrated odds of :mod:`~qipai.games.doudizhu.bots.bidding`).
+Tables it was not trained for (:func:`trained_for`) are played by the ``heuristic`` bot, or with
+``other="search"`` by the ``search`` bot (what the ``expert`` level does on four-player tables).  Unlike the
+``search`` bot it does not sample hidden hands: the values are averages over the deals the training games
+really had, so whatever the history says about the hidden cards is in them.
 
 **Inputs** (:func:`state_vector` and :func:`action_rows`, seats by role: landlord, down = the landlord's next,
 up = the one after; card sets as 54 slots, each rank's count as up to four ones, then the two jokers):
@@ -68,7 +71,7 @@ from .heuristic import HeuristicBot, Situation, choose_play, outside_play, situa
 from .playout import candidates
 from .search import CLOCKS, Sampler
 from .value import read_weights
-from .view import View, action_moves, counts_of_tokens, read_view
+from .view import View, action_moves, counts_of_tokens, read_view, rules_of
 
 SLOTS = 54
 """Card slots of one card set."""
@@ -451,17 +454,38 @@ def load_qnet(path: str | Path | None = None) -> ActionValues:
 
 
 # ------------------------------------------------------------------------------------------------ the bot
+OTHERS = ("heuristic", "search")
+"""Who plays the tables the network was not trained for (:attr:`DmcBot.other`)."""
+
+
+def trained_for(rules: Rules) -> bool:
+    """Whether the network knows this table: three players, one deck, a kitty of three (what self-play plays;
+    the kinds and straight lengths may differ, the legal moves are the engine's).
+
+    >>> from qipai.games.doudizhu.rules import PRESETS
+    >>> [p for p in sorted(PRESETS) if not trained_for(PRESETS[p])]
+    ['four_player', 'four_player_show']
+    """
+    return rules.players == 3 and rules.decks == 1 and rules.kitty_size == 3
+
+
 class DmcBot:
     """Plays the legal action of the highest learned value, from what the seat may see, or with rollouts the
-    one of its best that wins most often played out.  Games it was not trained for (four players, two decks)
-    are played by the ``heuristic`` bot.  Deterministic, except that rollouts within a time budget play as
-    many deals as the time allows (``samples`` fixes the number)."""
+    one of its best that wins most often played out.  Tables it was not trained for (:func:`trained_for`: four
+    players, two decks) are played by the ``heuristic`` bot, or the ``search`` bot (``other="search"``, with
+    ``search_time`` seconds a move and the same bidding).  Deterministic, except that rollouts within a time
+    budget play as many deals as the time allows (``samples`` fixes the number)."""
 
     name = "dmc"
 
     def __init__(self, seed: int = 0, net: ActionValues | None = None, candidates: int = 0, defer: float = 0.0,
                  search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
-                 samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0) -> None:
+                 samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0,
+                 bidding: str = "heuristic", other: str = "heuristic") -> None:
+        if bidding not in ("heuristic", "odds"):
+            raise ValueError(f"dmc bidding must be heuristic or odds, not {bidding!r}")
+        if other not in OTHERS:
+            raise ValueError(f"dmc other must be one of {', '.join(OTHERS)}, not {other!r}")
         if rollouts < 0 or samples < 0 or top < 2 or not 0.0 <= margin < 1.0 or depth < 0:
             raise ValueError(f"dmc rollouts need a time, samples and depth of at least 0, top of at least 2 and a "
                              f"margin in [0, 1), not {rollouts}, {samples}, {depth}, {top} and {margin}")
@@ -489,23 +513,41 @@ class DmcBot:
         self.search_cards = search_cards
         """Hand the decisions with at most this many cards in all hands together to the ``search`` bot (with
         :attr:`search_time` seconds a move; 0: never)."""
+        self.bidding = bidding
+        """How bids are chosen: ``heuristic`` (the hand-strength rules) or ``odds`` (:func:`~.bidding.odds_bid`,
+        within the rollouts' time or :attr:`search_time` a bid)."""
+        self.other = other
+        """Who plays the tables the network was not trained for: ``heuristic`` or ``search``."""
+        self.search_time = search_time
         self._fallback = HeuristicBot(seed)
         self._search: Any = None
         if search_cards:
             from .search import SearchBot
 
             self._search = SearchBot(seed, time_budget=search_time)
+        self._other: Any = None
+        if other == "search":
+            from .search import SearchBot
+
+            self._other = SearchBot(seed, time_budget=search_time, clock=clock, bidding=bidding)
         self.last_values: dict[str, float] = {}
         self.last_rollouts: dict[str, float] = {}
         self.last_samples = 0
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions``."""
+        if self._other is not None and len(legal_actions) > 1 and not trained_for(rules_of(observation)):
+            return str(self._other.act(observation, legal_actions))
+        if self.bidding == "odds" and observation.get("phase") == "bid" and len(legal_actions) > 1:
+            from .bidding import odds_bid
+
+            budget = self.rollouts or self.search_time
+            return odds_bid(observation, legal_actions, self._rng, deadline=(self.clock, self.clock() + budget))
         easy = outside_play(observation, legal_actions)
         if easy is not None:
             return easy
         v = read_view(observation)
-        if v.players != 3 or v.rules.decks != 1 or v.landlord is None:
+        if not trained_for(v.rules) or v.landlord is None:
             return self._fallback.act(observation, legal_actions)
         if self._search is not None and sum(v.card_counts) <= self.search_cards:
             self.last_values = {}
@@ -627,13 +669,15 @@ def play_out(net: ActionValues, games: Sequence[Generator[Decision, int, int]], 
 
 def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0, defer: float = 0.0,
             search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
-            samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0) -> DmcBot:
+            samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0, bidding: str = "heuristic",
+            other: str = "heuristic") -> DmcBot:
     """A bot over the committed weights (or the file ``weights``), weighing every legal action or only a
     shortlist of ``candidates``, deferring to the heuristic's choice within ``defer`` of the best value,
     leaving the decisions with at most ``search_cards`` cards in all hands to the ``search`` bot, and comparing
-    its ``top`` moves by ``rollouts`` seconds (or ``samples`` deals) of play-outs (:class:`DmcBot`)."""
+    its ``top`` moves by ``rollouts`` seconds (or ``samples`` deals) of play-outs, bidding by ``bidding`` and
+    leaving the tables it was not trained for to ``other`` (:class:`DmcBot`)."""
     return DmcBot(seed, load_qnet(weights), candidates, defer, search_cards, search_time, rollouts, top, samples,
-                  clock, margin, depth)
+                  clock, margin, depth, bidding, other)
 
 
 # ------------------------------------------------------------------------------------------------ self-play
@@ -785,7 +829,8 @@ def play_steps(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rule
     raise RuntimeError("self-play game did not finish")
 
 
-__all__ = ["ACTION", "HIDDEN", "INPUTS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser", "Decision", "DmcBot",
-           "QNet", "SplitQNet", "StateArgs", "action_rows", "dmc_bot", "fill_states", "index_of", "inputs", "load_qnet",
-           "planes", "play_out", "play_steps", "qnet_of", "role_groups", "self_play", "self_play_steps", "shortlist",
-           "state_vector", "state_vectors", "view_state", "view_steps"]
+__all__ = ["ACTION", "HIDDEN", "INPUTS", "OTHERS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser",
+           "Decision", "DmcBot", "QNet", "SplitQNet", "StateArgs", "action_rows", "dmc_bot", "fill_states",
+           "index_of", "inputs", "load_qnet", "planes", "play_out", "play_steps", "qnet_of", "role_groups",
+           "self_play", "self_play_steps", "shortlist", "state_vector", "state_vectors", "trained_for", "view_state",
+           "view_steps"]

@@ -11,20 +11,23 @@ level       bot                                                         time per
 ``easy``    ``heuristic`` that plays a random legal action 30% of the time  under 1 ms
 ``normal``  ``heuristic``                                               under 1 ms
 ``hard``    ``search`` with 0.25 s per decision, bids by odds           at most about 0.25 s
-``expert``  ``search`` with 1 s per decision, bids by odds              at most about 1 s
+``expert``  ``dmc``, 0.5 s of rollouts per decision, bids by odds;      about 0.5 s (four players: at
+            four players: ``search``, 1 s per decision                  most about 1 s)
 ==========  ==========================================================  ===================================
 
-The search levels bid by calibrated odds (:mod:`~qipai.games.doudizhu.bots.bidding`), within the same budget;
-on four-player tables the heuristic's bidding takes the landlord far too rarely.
+The ``hard`` and ``expert`` levels bid by calibrated odds (:mod:`~qipai.games.doudizhu.bots.bidding`), within
+their budget; on four-player tables the heuristic's bidding takes the landlord far too rarely.  ``expert``
+plays three-player tables with the learned values and their rollouts (:mod:`~qipai.games.doudizhu.bots.dmc`,
+the strongest bot here) and the tables its network was not trained for with the 1 s search.
 
-At a table the search budget is elapsed time (what a player waits); most decisions stop well before it,
+At a table the budgets are elapsed time (what a player waits); most search decisions stop well before it,
 when one candidate is clearly best.  The measured strength of each level against the one below is in
 docs/bots.md.
 
 >>> sorted(LEVELS)
 ['easy', 'expert', 'hard', 'normal']
->>> level_of_bot("search:time=1.0,clock=wall,bid=odds")
-'expert'
+>>> level_of_bot("search:time=0.25,clock=wall,bid=odds")
+'hard'
 >>> bot = level_bot("easy", seed=3)
 >>> bot.act({"phase": "bid", "hand": [], "players": 3, "seat": 0, "card_counts": [17, 17, 17]}, ["pass"])
 'pass'
@@ -39,7 +42,7 @@ LEVELS: dict[str, str] = {
     "easy": "noisy:p=0.3",
     "normal": "heuristic",
     "hard": "search:time=0.25,clock=wall,bid=odds",
-    "expert": "search:time=1.0,clock=wall,bid=odds",
+    "expert": "dmc:rollouts=0.5,margin=0.03,clock=wall,bid=odds,other=search,time=1.0",
 }
 """Level → the arena spec of its bot."""
 
