@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -47,12 +48,14 @@ def test_fast_levels_play_every_preset(level: str) -> None:
     plays_every_preset(lambda s: get_bot(level, s), 4)
 
 
-def test_the_expert_levels_parts_play_every_preset() -> None:
-    """The ``expert`` level's bot, with a few sampled deals a move instead of half a second (the same paths:
-    the network's rollouts on three-player tables of every preset, the search on four-player ones, bids by
-    odds), plays every preset legally to the end."""
-    fast = LEVELS["expert"].replace("rollouts=0.5", "samples=2").replace("time=1.0", "time=0.02")
-    assert fast != LEVELS["expert"] and "samples=2" in fast
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_the_strong_levels_parts_play_every_preset(level: str) -> None:
+    """The ``hard`` and ``expert`` levels' bots, with a few sampled deals a move instead of half a second of
+    rollouts and a fiftieth of a second of search (the same paths: the network and its rollouts on three-player
+    tables of every preset, the search on four-player ones, bids by odds), play every preset legally to the
+    end."""
+    fast = re.sub(r"time=[0-9.]+", "time=0.02", LEVELS[level].replace("rollouts=0.5", "samples=2"))
+    assert fast != LEVELS[level] and "time=0.02" in fast
     plays_every_preset(lambda s: make_bot(fast, s), 6)
 
 
@@ -68,16 +71,13 @@ def test_noise_is_seeded_and_bounded() -> None:
         NoisyBot(1, p=1.5)
 
 
-@pytest.mark.parametrize("level,budget", [("hard", 0.25), ("expert", 1.0)])
-def test_search_levels_answer_within_their_budget(level: str, budget: float) -> None:
-    """``hard`` is the 0.25 s search; ``expert`` the learned values with 0.5 s of rollouts on three-player
-    tables and the 1 s search on four-player ones; both bid by odds within their budget."""
+@pytest.mark.parametrize("level,rollouts,budget", [("hard", 0.0, 0.25), ("expert", 0.5, 1.0)])
+def test_strong_levels_answer_within_their_budget(level: str, rollouts: float, budget: float) -> None:
+    """``hard`` is the learned values alone, ``expert`` with 0.5 s of rollouts, on three-player tables; on
+    four-player ones the search at 0.25 s and 1 s; both bid by odds within their budget."""
     bot = level_bot(level, 2)
-    if level == "expert":
-        assert isinstance(bot, DmcBot) and (bot.rollouts, bot.other, bot.search_time) == (0.5, "search", budget)
-    else:
-        assert getattr(bot, "time_budget", None) == budget
-    assert getattr(bot, "bidding", None) == "odds"
+    assert isinstance(bot, DmcBot) and (bot.rollouts, bot.other, bot.search_time) == (rollouts, "search", budget)
+    assert bot.bidding == "odds"
     # a four-player bid by odds (48 play-outs take about 0.4 s) stops at the budget too
     four = Game.new(PRESETS["four_player"], 9)
     gc.collect()

@@ -8,17 +8,18 @@ builds bots by name accepts them.
 ==========  ==========================================================  ===================================
 level       bot                                                         time per move (one core)
 ==========  ==========================================================  ===================================
-``easy``    ``heuristic`` that plays a random legal action 30% of the time  under 1 ms
+``easy``    ``heuristic``, a random legal action 30% of the time        under 1 ms
 ``normal``  ``heuristic``                                               under 1 ms
-``hard``    ``search`` with 0.25 s per decision, bids by odds           at most about 0.25 s
+``hard``    ``dmc``, the learned values, bids by odds; four players:    under 1 ms (four players: at most
+            ``search``, 0.25 s per decision                             about 0.25 s)
 ``expert``  ``dmc``, 0.5 s of rollouts per decision, bids by odds;      about 0.5 s (four players: at
             four players: ``search``, 1 s per decision                  most about 1 s)
 ==========  ==========================================================  ===================================
 
 The ``hard`` and ``expert`` levels bid by calibrated odds (:mod:`~qipai.games.doudizhu.bots.bidding`), within
-their budget; on four-player tables the heuristic's bidding takes the landlord far too rarely.  ``expert``
-plays three-player tables with the learned values and their rollouts (:mod:`~qipai.games.doudizhu.bots.dmc`,
-the strongest bot here) and the tables its network was not trained for with the 1 s search.
+their budget; on four-player tables the heuristic's bidding takes the landlord far too rarely.  Both play
+three-player tables with the learned values (:mod:`~qipai.games.doudizhu.bots.dmc`), ``expert`` with 0.5 s of
+rollouts on top (the strongest bot here), and the tables the network was not trained for with the search.
 
 At a table the budgets are elapsed time (what a player waits); most search decisions stop well before it,
 when one candidate is clearly best.  The measured strength of each level against the one below is in
@@ -26,7 +27,7 @@ docs/bots.md.
 
 >>> sorted(LEVELS)
 ['easy', 'expert', 'hard', 'normal']
->>> level_of_bot("search:time=0.25,clock=wall,bid=odds")
+>>> level_of_bot("dmc:bid=odds,other=search,time=0.25,clock=wall")
 'hard'
 >>> bot = level_bot("easy", seed=3)
 >>> bot.act({"phase": "bid", "hand": [], "players": 3, "seat": 0, "card_counts": [17, 17, 17]}, ["pass"])
@@ -41,7 +42,7 @@ from ....bots.base import NoisyBot as _Noisy
 LEVELS: dict[str, str] = {
     "easy": "noisy:p=0.3",
     "normal": "heuristic",
-    "hard": "search:time=0.25,clock=wall,bid=odds",
+    "hard": "dmc:bid=odds,other=search,time=0.25,clock=wall",
     "expert": "dmc:rollouts=0.5,margin=0.03,clock=wall,bid=odds,other=search,time=1.0",
 }
 """Level → the arena spec of its bot."""
