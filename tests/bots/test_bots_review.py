@@ -9,7 +9,7 @@ import pytest
 
 from qipai.games.doudizhu.bots.heuristic import HeuristicBot
 from qipai.games.doudizhu.bots.review import review_deal, review_lines
-from qipai.games.doudizhu.record import make_record
+from qipai.games.doudizhu.record import make_record, replay
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
@@ -152,3 +152,31 @@ def test_printed_review_in_chinese(tmp_path: Any) -> None:
     assert res.output.startswith("复盘 0 号（") and "review of" not in res.output
     res = CliRunner().invoke(app, ["replay", str(path), "--review", "0", "--lang", "en", "--samples", "2"])
     assert res.exit_code == 0 and res.output.startswith("review of seat 0 (")
+
+
+def test_the_strong_bot_reviews_is_the_learned_one_where_its_network_plays() -> None:
+    """On three-player tables the estimates are the learned bot's rollouts (the ``expert`` level: the
+    network's most valued moves and the move played, the same numbers as :meth:`DmcBot.estimate`); on
+    four-player tables, which the network does not know, the search bot's."""
+    from qipai.games.doudizhu.bots.dmc import ROLLOUT_TOP, DmcBot
+
+    g = finished(9)
+    rec = g.record()
+    rev = review_deal(rec, 0, samples=6)
+    estimated = [d for d in rev.decisions if d.wp_before is not None]
+    assert estimated
+    for d in estimated:
+        probe = replay(rec, upto=d.index)
+        obs, legal = probe.observe(0), probe.legal_actions(0)
+        want = DmcBot(d.index, samples=6).estimate(obs, legal, include=[d.played])
+        assert d.candidates == want and len(want) <= ROLLOUT_TOP + 1
+    four = Game.new(PRESETS["four_player"], 2)
+    bot = HeuristicBot(2)
+    while not four.is_over:
+        four.apply(bot.act(four.observe(four.to_act), four.legal_actions()))
+    seat = four.landlord or 0
+    done = [d for d in review_deal(four.record(), seat, samples=2).decisions if d.wp_before is not None]
+    assert done and all(d.played in d.candidates for d in done)
+    at = replay(four.record(), upto=done[0].index)
+    with pytest.raises(ValueError, match="trained for"):
+        DmcBot(0, samples=2).estimate(at.observe(seat), at.legal_actions(seat))

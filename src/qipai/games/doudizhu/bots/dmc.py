@@ -576,6 +576,32 @@ class DmcBot:
                 return actions[mine]
         return actions[best]
 
+    def estimate(self, observation: dict[str, Any], legal_actions: list[str],
+                 include: list[str] | None = None) -> dict[str, float]:
+        """This seat's side's estimated win probability after each of the network's :attr:`top` most valued
+        actions (and each action of ``include``): the share of the same sampled deals each wins played out by
+        the network at every seat (:meth:`rollout_wins`; :attr:`samples` of them, 200 if the bot has a time
+        budget instead).  Play phase of a table the network was trained for only (:func:`trained_for`)."""
+        if observation.get("phase") != "play":
+            raise ValueError("estimates are for the play phase")
+        v = read_view(observation)
+        if not trained_for(v.rules) or v.landlord is None:
+            raise ValueError("dmc estimates are for the three-player, one-deck tables the network was trained for")
+        moves = action_moves(legal_actions, v.rules)
+        actions = [a for a in legal_actions if a in moves or a == "pass"]
+        if not actions:
+            raise ValueError("no legal play to estimate")
+        vals = self.net.action_values(view_state(v, observation.get("kitty")),
+                                      action_rows(v.hand, [moves.get(a) for a in actions]))
+        cands = [actions[i] for i in sorted(range(len(actions)), key=lambda i: (-float(vals[i]), i))[:self.top]]
+        cands += [a for a in dict.fromkeys(include or []) if a in actions and a not in cands]
+        samples, self.samples = self.samples, self.samples or 200
+        try:
+            wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(a) for a in cands])
+        finally:
+            self.samples = samples
+        return dict(zip(cands, wins, strict=True))
+
     def sampler(self, v: View) -> Sampler:
         """Where the rollouts' deals come from: the search's :class:`~.search.Sampler` (every deal consistent
         with what this seat has seen)."""

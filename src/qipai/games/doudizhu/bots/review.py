@@ -3,12 +3,16 @@ estimated win probability before and after, with the big swings marked (what an 
 
 Each decision is judged from what the seat could see **at that moment**: the review rebuilds the game from the
 record up to the decision, takes that seat's observation (``Game.observe(seat)``) and legal actions, and hands
-only those to the search bot, which samples the hidden hands from the observation (never the real ones).  A
-farmer's review cannot peek at the landlord's hand; the final hands in the record are never read.
+only those to the strong bot, which samples the hidden hands from the observation (never the real ones).  A
+farmer's review cannot peek at the landlord's hand; the final hands in the record are never read.  The strong
+bot is the learned one with rollouts (:meth:`~.dmc.DmcBot.estimate`: the network's most valued moves and the
+move played, each played out by the network at every seat; the ``expert`` level) on the three-player tables
+its network knows (:func:`~.dmc.trained_for`), and the search bot (:meth:`~.search.SearchBot.estimate`) on
+the others.
 
 For each decision, with the same sampled deals for every move compared:
 
-- ``best``: the search bot's choice (the move with the highest estimate among its candidates and the move
+- ``best``: the strong bot's choice (the move with the highest estimate among its candidates and the move
   played);
 - ``wp_before``: the estimated win probability of the seat's side with the best move (what the position was
   worth before the decision);
@@ -17,7 +21,7 @@ For each decision, with the same sampled deals for every move compared:
   mistake (``?``), :data:`BLUNDER` or more a blunder (``??``).
 
 The estimates are Monte Carlo over ``samples`` sampled deals (default 200): differences under about 0.05 are
-noise.  Bidding and doubling decisions are listed without estimates (the search plays cards only).
+noise.  Bidding and doubling decisions are listed without estimates (the strong bots play cards only).
 
 >>> from qipai.games.doudizhu.rules import PRESETS
 >>> from qipai.games.doudizhu.state import Game
@@ -110,9 +114,11 @@ def review_deal(record: Mapping[str, Any], seat: int, *, samples: int = 200, see
     :mod:`~qipai.games.doudizhu.record`); ``samples`` sampled deals per decision, seeded by ``seed`` and the
     decision's index, so a review is reproducible."""
     from ..record import replay
+    from .dmc import DmcBot, trained_for
     from .search import SearchBot
 
     game = replay(record, upto=0)
+    learned = trained_for(game.rules)
     if not 0 <= seat < game.rules.players:
         raise ValueError(f"no seat {seat} at a {game.rules.players}-player table")
     if samples < 1:
@@ -127,7 +133,8 @@ def review_deal(record: Mapping[str, Any], seat: int, *, samples: int = 200, see
             d = Decision(i, seat, game.phase, text, len(legal), trick=(obs.get("trick") or {}).get("last"),
                          hand=_hand_text(obs), auto=game.in_autoplay(seat))
             if game.phase == "play" and len(legal) > 1 and text in legal and not d.auto:
-                bot = SearchBot(seed * 1_000_003 + i, samples=samples)
+                bot: Any = (DmcBot(seed * 1_000_003 + i, samples=samples) if learned
+                            else SearchBot(seed * 1_000_003 + i, samples=samples))
                 est = bot.estimate(obs, legal, include=[text])
                 best = max(est, key=lambda a: (est[a], a == text))
                 d.best, d.candidates = best, est
