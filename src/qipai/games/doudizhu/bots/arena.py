@@ -193,9 +193,9 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         searching = bool(o["search"]) or o["other"] == "search"
         if "time" in opts and not searching:
             raise OptionError("dmc option time is the search's, with search=N or other=search")
-        needless = sorted(k for k in ("top", "margin", "depth", "clock") if k in opts)
-        if needless == ["clock"] and o["other"] == "search":
-            needless = []
+        # the clock is the rollouts' and the other search's
+        needless = sorted(k for k in ("top", "margin", "depth", "clock")
+                          if k in opts and not (k == "clock" and o["other"] == "search"))
         if needless and not (o["rollouts"] or o["samples"]):
             raise OptionError(f"dmc option {needless[0]} is the rollouts', with rollouts=X or samples=N")
         w = o["weights"]

@@ -454,6 +454,15 @@ def load_qnet(path: str | Path | None = None) -> ActionValues:
 
 
 # ------------------------------------------------------------------------------------------------ the bot
+def most_valued(values: Sequence[float], k: int) -> list[int]:
+    """The indices of the ``k`` highest ``values``, highest first (ties: the earlier first).
+
+    >>> most_valued([0.1, 0.5, 0.1, 0.9], 3)
+    [3, 1, 0]
+    """
+    return sorted(range(len(values)), key=lambda i: (-float(values[i]), i))[:k]
+
+
 OTHERS = ("heuristic", "search")
 """Who plays the tables the network was not trained for (:attr:`DmcBot.other`)."""
 
@@ -560,12 +569,11 @@ class DmcBot:
             short = shortlist(situation_of(v), self.candidates)
             idx = sorted({index_of(m, [moves.get(a) for a in actions]) for m in short})
             actions = [actions[i] for i in idx]
-        state = view_state(v, observation.get("kitty"))
-        vals = self.net.action_values(state, action_rows(v.hand, [moves.get(a) for a in actions]))
+        vals = self.values(v, observation.get("kitty"), [moves.get(a) for a in actions])
         self.last_values = {a: float(vals[i]) for i, a in enumerate(actions)}
         best = max(range(len(actions)), key=lambda i: (float(vals[i]), -i))
         if (self.rollouts > 0 or self.samples > 0) and len(actions) > 1:
-            order = sorted(range(len(actions)), key=lambda i: (-float(vals[i]), i))[:self.top]
+            order = most_valued(vals, self.top)
             wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(actions[i]) for i in order])
             self.last_rollouts = {actions[i]: w for i, w in zip(order, wins, strict=True)}
             k = max(range(len(order)), key=lambda k: (wins[k], -k))
@@ -591,33 +599,34 @@ class DmcBot:
         actions = [a for a in legal_actions if a in moves or a == "pass"]
         if not actions:
             raise ValueError("no legal play to estimate")
-        vals = self.net.action_values(view_state(v, observation.get("kitty")),
-                                      action_rows(v.hand, [moves.get(a) for a in actions]))
-        cands = [actions[i] for i in sorted(range(len(actions)), key=lambda i: (-float(vals[i]), i))[:self.top]]
+        vals = self.values(v, observation.get("kitty"), [moves.get(a) for a in actions])
+        cands = [actions[i] for i in most_valued(vals, self.top)]
         cands += [a for a in dict.fromkeys(include or []) if a in actions and a not in cands]
-        samples, self.samples = self.samples, self.samples or 200
-        try:
-            wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(a) for a in cands])
-        finally:
-            self.samples = samples
+        wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(a) for a in cands], self.samples or 200)
         return dict(zip(cands, wins, strict=True))
+
+    def values(self, v: View, kitty: Sequence[str] | None, moves: Sequence[Move | None]) -> Any:
+        """The network's value of each of ``moves`` (``None`` passes) from the seat's view ``v``."""
+        return self.net.action_values(view_state(v, kitty), action_rows(v.hand, moves))
 
     def sampler(self, v: View) -> Sampler:
         """Where the rollouts' deals come from: the search's :class:`~.search.Sampler` (every deal consistent
         with what this seat has seen)."""
         return Sampler(v, self._rng)
 
-    def rollout_wins(self, v: View, kitty: Sequence[str] | None, cands: Sequence[Move | None]) -> list[float]:
+    def rollout_wins(self, v: View, kitty: Sequence[str] | None, cands: Sequence[Move | None],
+                     samples: int = 0) -> list[float]:
         """The share of sampled deals each candidate move wins, played out by the network at every seat (greedy,
         side by side, :func:`play_out`, to the end or :attr:`depth` decisions on); every candidate on the same
-        deals."""
+        deals: ``samples`` of them (0: :attr:`samples`, or as many as :attr:`rollouts` seconds allow)."""
         assert v.landlord is not None
         sampler = self.sampler(v)
         role = (v.seat - v.landlord) % 3
         wins = [0.0] * len(cands)
         n = 0
         deadline = self.clock() + self.rollouts
-        limit = self.samples or 1_000_000
+        samples = samples or self.samples
+        limit = samples or 1_000_000
         while n < limit:
             block = min(ROLLOUT_BLOCK, limit - n)
             games = []
@@ -628,7 +637,7 @@ class DmcBot:
             for j, w in enumerate(results):
                 wins[j % len(cands)] += w if role == 0 else 1.0 - w
             n += block
-            if not self.samples and self.clock() >= deadline:
+            if not samples and self.clock() >= deadline:
                 break
         self.last_samples = n
         return [w / n for w in wins]
@@ -857,6 +866,6 @@ def play_steps(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rule
 
 __all__ = ["ACTION", "HIDDEN", "INPUTS", "OTHERS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser",
            "Decision", "DmcBot", "QNet", "SplitQNet", "StateArgs", "action_rows", "dmc_bot", "fill_states",
-           "index_of", "inputs", "load_qnet", "planes", "play_out", "play_steps", "qnet_of", "role_groups",
-           "self_play", "self_play_steps", "shortlist", "state_vector", "state_vectors", "trained_for", "view_state",
-           "view_steps"]
+           "index_of", "inputs", "load_qnet", "most_valued", "planes", "play_out", "play_steps", "qnet_of",
+           "role_groups", "self_play", "self_play_steps", "shortlist", "state_vector", "state_vectors", "trained_for",
+           "view_state", "view_steps"]
