@@ -210,6 +210,29 @@ def test_serve_starts_on_sqlite_in_a_data_folder(tmp_path: Path) -> None:
     assert f"serving on http://127.0.0.1:{port}/" in out
 
 
+def test_serve_says_serving_on_once_it_answers_and_a_ctrl_c_then_stops_it(tmp_path: Path) -> None:
+    """The "serving on" line comes once the server listens (the address answers at once, no retrying) and with
+    uvicorn's signal handlers in place: a Ctrl-C right after it is a clean shutdown, exit 0.  (The line came
+    before uvicorn started; a Ctrl-C in between could be swallowed and the server went on serving.)"""
+    for _ in range(3):
+        port = _free_port()
+        proc = subprocess.Popen([*QIPAI, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
+                                 "--log-level", "warning", "--bot-processes", "0"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            assert proc.stdout is not None
+            first = proc.stdout.readline()
+            assert first.startswith(f"qipai: serving on http://127.0.0.1:{port}/"), first
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as r:
+                assert json.loads(r.read())["ok"] is True
+        finally:
+            proc.send_signal(signal.SIGINT)
+            rest, _ = proc.communicate(timeout=30)
+        assert proc.returncode in (0, 130), (proc.returncode, rest)  # 130: the Ctrl-C, passed on as uvicorn does
+        assert "Traceback" not in rest, rest
+
+
 def test_serve_rejects_a_bad_option() -> None:
     out = run("serve", "--port", "notanumber")
     assert out.returncode == 2

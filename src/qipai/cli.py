@@ -633,24 +633,20 @@ def serve(
         typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
         raise typer.Exit(1) from None
     url = f"http://{'127.0.0.1' if settings.host in ('0.0.0.0', '::') else settings.host}:{settings.port}/"
-    server = Server(make_config(settings))
-    if open_browser:
-        import threading
-        import time
-        import webbrowser
-
-        def open_when_listening() -> None:
-            for _ in range(300):
-                if server.started:
-                    webbrowser.open(url)
-                    return
-                time.sleep(0.1)
-
-        threading.Thread(target=open_when_listening, daemon=True).start()
     from sqlalchemy.engine import make_url
 
     database = make_url(settings.db_url()).render_as_string(hide_password=True)
-    typer.echo(f"qipai: serving on {url} (database: {database})")
+
+    def started() -> None:
+        """Said once the server listens: the address works from this line on, and Ctrl-C shuts it down."""
+        typer.echo(f"qipai: serving on {url} (database: {database})")
+        if open_browser:
+            import threading
+            import webbrowser
+
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    server = Server(make_config(settings), on_started=started)
     server.run()
 
 

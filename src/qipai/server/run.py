@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,21 @@ from qipai.server.app import create_app
 
 class Server(uvicorn.Server):
     """uvicorn's server, telling the lobby it is closing before connections drop, so a shutdown does not put
-    every player into auto-play: their deals are restored as they were at the next start."""
+    every player into auto-play: their deals are restored as they were at the next start.
+
+    ``on_started`` is called once the server listens (after the lobby's start-up), while uvicorn's own
+    SIGINT/SIGTERM handlers are in place: a Ctrl-C from then on is a clean shutdown.  (``qipai serve`` said
+    "serving on" before uvicorn started; a Ctrl-C in between could land in a finaliser, which swallows it, and
+    the server went on serving.)"""
+
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None] | None = None) -> None:
+        super().__init__(config)
+        self.on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.on_started is not None:
+            self.on_started()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         app: Any = self.config.app
