@@ -45,7 +45,7 @@ def collect_chunk(job: tuple[list[str], int, str, int, str | None]) -> dict[str,
     """Play the research deals ``lines`` (their text form); return the rollout decisions' arrays."""
     from qipai.games.doudizhu.bots.dmc import STATE, DmcBot, action_rows, load_qnet, view_state
     from qipai.games.doudizhu.bots.research import ResearchDeal, research_game
-    from qipai.games.doudizhu.bots.view import action_moves, read_view
+    from qipai.games.doudizhu.bots.view import action_moves, card_actions, read_view
 
     lines, samples, roles, seed, weights = job
     net = load_qnet(weights)
@@ -75,7 +75,7 @@ def collect_chunk(job: tuple[list[str], int, str, int, str | None]) -> dict[str,
             if bot.last_rollouts:
                 v = read_view(obs)
                 moves = action_moves(legal, v.rules)
-                acts = [a for a in legal if a in moves or a == "pass"]
+                acts = card_actions(legal, moves)
                 r = action_rows(v.hand, [moves.get(a) for a in acts])
                 k = len(states)
                 states.append(view_state(v, obs.get("kitty")).astype(np.float16))
@@ -153,11 +153,14 @@ def fit(args: Any) -> int:
     assert isinstance(net, QNet)
     rng = np.random.default_rng(args.seed)
     n_dec = len(data["states"])
+
+    def x_of(idx: Any) -> Any:
+        return np.concatenate([data["states"][data["dec"][idx]], data["rows"][idx]], axis=1)
+
     if args.centered:  # keep the network's mean over each decision's candidates; learn only their differences
         c_idx = np.flatnonzero(data["cand"])
-        now = np.concatenate([np.asarray(net.values(np.concatenate(
-            [data["states"][data["dec"][c_idx[i:i + 20000]]], data["rows"][c_idx[i:i + 20000]]],
-            axis=1).astype(np.float32))).reshape(-1) for i in range(0, len(c_idx), 20000)])
+        now = np.concatenate([np.asarray(net.values(x_of(c_idx[i:i + 20000]).astype(np.float32))).reshape(-1)
+                              for i in range(0, len(c_idx), 20000)])
         d = data["dec"][c_idx]
         shift = (np.bincount(d, now, n_dec) - np.bincount(d, data["y"][c_idx], n_dec)) / np.maximum(
             1, np.bincount(d, None, n_dec))
@@ -169,9 +172,6 @@ def fit(args: Any) -> int:
     train_c = np.flatnonzero(cand & ~row_held)
     train_a = np.flatnonzero(~cand & ~row_held)
     test_c = np.flatnonzero(cand & row_held)
-
-    def x_of(idx: Any) -> Any:
-        return np.concatenate([data["states"][data["dec"][idx]], data["rows"][idx]], axis=1)
 
     def error(model: Any, idx: Any) -> float:
         out = model.values(x_of(idx).astype(np.float32))

@@ -75,7 +75,7 @@ class NetBelief:
     def weights(self, props: list[list[list[int]]]) -> list[float]:
         import numpy as np
 
-        from qipai.games.doudizhu.bots.dmc import action_rows, fill_states, index_of, play_steps
+        from qipai.games.doudizhu.bots.dmc import decision_values, index_of, play_steps
 
         v = self.v
         ll = v.landlord
@@ -98,10 +98,8 @@ class NetBelief:
                 d = steps.send(k)
         logw = np.zeros(len(props))
         if decs:
-            counts = [len(d.moves) for d in decs]
-            rows = action_rows(np.repeat(np.array([d.hand for d in decs]), counts, axis=0),
-                               [m for d in decs for m in d.moves])
-            vals = np.asarray(self.net.batch_action_values(fill_states(decs), rows, counts)).reshape(-1)
+            vals, counts = decision_values(self.net, decs)
+            vals = np.asarray(vals).reshape(-1)
             at = 0
             for k, j, c in zip(picks, owner, counts, strict=True):
                 z = vals[at:at + c] / self.tau
@@ -141,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     names = args.settings.split(",")
     unknown = [n for n in names if n not in SETTINGS and n not in NET_SETTINGS]
     if unknown:
-        raise SystemExit(f"unknown setting {unknown[0]}: expected {', '.join(SETTINGS)}")
+        raise SystemExit(f"unknown setting {unknown[0]}: expected {', '.join([*SETTINGS, *NET_SETTINGS])}")
     recs = [r for r in research_records(args.result) if r["deal"] < args.deals]
     deals = load_deals(max((r["deal"] for r in recs), default=0) + 1)
     rules = PRESETS["classic"]

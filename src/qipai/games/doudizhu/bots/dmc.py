@@ -71,7 +71,7 @@ from .heuristic import HeuristicBot, Situation, choose_play, outside_play, situa
 from .playout import candidates
 from .search import CLOCKS, Sampler
 from .value import read_weights
-from .view import View, action_moves, counts_of_tokens, read_view, rules_of
+from .view import View, action_moves, card_actions, counts_of_tokens, read_view, rules_of
 
 SLOTS = 54
 """Card slots of one card set."""
@@ -562,7 +562,7 @@ class DmcBot:
             self.last_values = {}
             return str(self._search.act(observation, legal_actions))
         moves = action_moves(legal_actions, v.rules)
-        actions = [a for a in legal_actions if a in moves or a == "pass"]
+        actions = card_actions(legal_actions, moves)
         if not actions:
             return self._fallback.act(observation, legal_actions)
         if self.candidates and len(actions) > self.candidates:
@@ -571,7 +571,7 @@ class DmcBot:
             actions = [actions[i] for i in idx]
         vals = self.values(v, observation.get("kitty"), [moves.get(a) for a in actions])
         self.last_values = {a: float(vals[i]) for i, a in enumerate(actions)}
-        best = max(range(len(actions)), key=lambda i: (float(vals[i]), -i))
+        best = most_valued(vals, 1)[0]
         if (self.rollouts > 0 or self.samples > 0) and len(actions) > 1:
             order = most_valued(vals, self.top)
             wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(actions[i]) for i in order])
@@ -596,7 +596,7 @@ class DmcBot:
         if not trained_for(v.rules) or v.landlord is None:
             raise ValueError("dmc estimates are for the three-player, one-deck tables the network was trained for")
         moves = action_moves(legal_actions, v.rules)
-        actions = [a for a in legal_actions if a in moves or a == "pass"]
+        actions = card_actions(legal_actions, moves)
         if not actions:
             raise ValueError("no legal play to estimate")
         vals = self.values(v, observation.get("kitty"), [moves.get(a) for a in actions])
@@ -680,10 +680,7 @@ def play_out(net: ActionValues, games: Sequence[Generator[Decision, int, int]], 
         chosen = {j: 0 for j, d in at.items() if len(d.moves) <= 1 and not cut}
         want = [j for j, d in at.items() if len(d.moves) > 1 or cut]
         if want:
-            counts = [len(at[j].moves) for j in want]
-            rows = action_rows(np.repeat(np.array([at[j].hand for j in want]), counts, axis=0),
-                               [m for j in want for m in at[j].moves])
-            vals = net.batch_action_values(fill_states([at[j] for j in want]), rows, counts)
+            vals, counts = decision_values(net, [at[j] for j in want])
             start = 0
             for j, c in zip(want, counts, strict=True):
                 chosen[j] = int(np.argmax(vals[start:start + c]))
@@ -756,6 +753,15 @@ class Decision:
         if not k or len(self.moves) <= k:
             return list(range(len(self.moves)))
         return [index_of(m, self.moves) for m in shortlist(self.situation(), k)]
+
+
+def decision_values(net: ActionValues, decisions: Sequence[Decision]) -> tuple[Any, list[int]]:
+    """The network's value of every move of each of ``decisions``, valued in one batch: the values one after
+    the other (each decision's moves in their order) and the number of each decision's moves."""
+    counts = [len(d.moves) for d in decisions]
+    rows = action_rows(np.repeat(np.array([d.hand for d in decisions]), counts, axis=0),
+                       [m for d in decisions for m in d.moves])
+    return net.batch_action_values(fill_states(decisions), rows, counts), counts
 
 
 def fill_states(decisions: Sequence[Decision]) -> Any:
@@ -865,7 +871,8 @@ def play_steps(hands: Sequence[Sequence[int]], kitty: Sequence[int], rules: Rule
 
 
 __all__ = ["ACTION", "HIDDEN", "INPUTS", "OTHERS", "ROLE_AT", "SPLITS", "STATE", "ActionValues", "Chooser",
-           "Decision", "DmcBot", "QNet", "SplitQNet", "StateArgs", "action_rows", "dmc_bot", "fill_states",
+           "Decision", "DmcBot", "QNet", "SplitQNet", "StateArgs", "action_rows", "decision_values", "dmc_bot",
+           "fill_states",
            "index_of", "inputs", "load_qnet", "most_valued", "planes", "play_out", "play_steps", "qnet_of",
            "role_groups", "self_play", "self_play_steps", "shortlist", "state_vector", "state_vectors", "trained_for",
            "view_state", "view_steps"]

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import NUM_RANKS
-from .view import action_moves, counts_of_tokens, read_view
+from .view import action_moves, card_actions, counts_of_tokens, read_view
 
 if "numpy" not in sys.modules:  # one BLAS thread: small matrices, and one core per bot as the arena measures
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -181,7 +181,7 @@ def encode(observation: Mapping[str, Any], legal_actions: Sequence[str],
 
     rules = read_view(dict(observation)).rules
     moves = action_moves(list(legal_actions), rules)
-    actions = [a for a in legal_actions if a in moves or a == "pass"]
+    actions = card_actions(legal_actions, moves)
     if not actions:
         raise ValueError("no play or pass among the legal actions")
     ctx = np.asarray(context_rows(observation), dtype=np.float32)

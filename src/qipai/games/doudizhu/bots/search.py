@@ -61,7 +61,7 @@ from ..rules import Rules
 from .hand import best_plan, minus, plan_score, rules_key
 from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
 from .playout import CANDIDATES, PlayoutPolicy, candidates
-from .view import View, action_moves, read_view
+from .view import View, action_moves, card_actions, read_view
 
 PASS_EVIDENCE = 0.35
 """Probability of keeping a sample in which a player who passed held a clean answer."""
@@ -686,7 +686,7 @@ class SearchBot:
             return {}
         from .dmc import action_rows, load_qnet, view_state
 
-        actions = [a for a in legal if a in moves or a == "pass"]
+        actions = card_actions(legal, moves)
         vals = load_qnet().action_values(view_state(v, observation.get("kitty")),
                                          action_rows(v.hand, [moves.get(a) for a in actions]))
         return {a: float(vals[i]) for i, a in enumerate(actions)}

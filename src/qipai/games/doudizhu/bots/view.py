@@ -19,6 +19,7 @@ anything the seat may not see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -264,3 +265,14 @@ def action_moves(legal_actions: list[str], rules: Rules) -> dict[str, Move]:
                 _LABELS[key] = m
             out[a] = m
     return out
+
+
+def card_actions(legal_actions: Sequence[str], moves: dict[str, Move]) -> list[str]:
+    """The plays (those of ``moves``, :func:`action_moves`) and the pass among ``legal_actions``, in their order:
+    the actions of the play phase that move cards or pass, without bids, doubles or the like.
+
+    >>> legal = ["pass", "play 3", "double"]
+    >>> card_actions(legal, action_moves(legal, PRESETS["classic"]))
+    ['pass', 'play 3']
+    """
+    return [a for a in legal_actions if a in moves or a == "pass"]
