@@ -381,6 +381,10 @@ async def test_the_newest_window_takes_the_seat_and_the_older_can_take_it_back(s
     mark = a.mark()
     await a.send({"type": "leave", "table": "whatever"})
     await a.error("taken_over", mark)
+    table = (await a.get("/api/me"))["table"]
+    mark = a.mark()
+    await a.send({"type": "chat", "table": table, "phrase": "hurry", "id": "quiet"})  # once shown as the seat's
+    assert (await a.error("taken_over", mark))["ref"] == "quiet"
     await a.send({"type": "take_over", "id": 5})
     took = await a.wait_for(lambda m: m["type"] == "took_over", since=mark)
     assert took["ref"] == 5

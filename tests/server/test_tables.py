@@ -148,6 +148,56 @@ async def test_leaving_twice_mid_deal_is_answered_both_times(start_server: Start
     await p.close()
 
 
+async def test_a_leaver_cannot_take_the_seat_back_from_auto_play(start_server: StartServer) -> None:
+    """A seat left during a deal plays on in auto-play (protocol §5): its player once turned auto-play off again
+    and held the table up until the turn's time ran out."""
+    p, joined = await mid_deal(await start_server(bot_delay=0.3), "changed_mind", "classic-1")
+    tid = joined["table"]
+    mark = p.mark()
+    await p.send({"type": "leave", "table": tid, "id": "go"})
+    await p.wait_for(lambda m: m["type"] == "left" and m["ref"] == "go", since=mark)
+    await p.send({"type": "autoplay", "table": tid, "on": False, "id": "back"})
+    refused = await p.error("leaving_table", mark)
+    assert refused["ref"] == "back" and refused["params"]["table"] == tid
+    await p.send({"type": "snapshot", "table": tid, "id": "look"})
+    snap = await p.wait_for(lambda m: m["type"] == "snapshot" and m["ref"] == "look", since=mark)
+    assert snap["table"]["seats"][joined["seat"]]["leaving"] is True
+    if snap["state"] is not None:  # still the deal: in auto-play, and no longer asked to act
+        assert snap["state"]["autoplay"][joined["seat"]] is True
+        assert snap["state"]["your_turn"] is False and snap["state"]["legal"] is None
+    await p.send({"type": "action", "table": tid, "deal": 0, "version": 0, "action": "pass", "id": "act"})
+    refused = await p.wait_for(lambda m: m["type"] == "error" and m["ref"] == "act", since=mark)
+    assert refused["code"] in ("leaving_table", "not_seated"), refused  # not_seated: the deal has ended
+    await p.wait_for(lambda m: m["type"] == "left" and m["reason"] == "left", 60, since=mark)
+    await p.close()
+
+
+async def test_unspectate_says_when_there_was_nothing_to_stop(start_server: StartServer) -> None:
+    """``unspectate`` answered ``left`` even for a table one sits at (still seated) or no table at all."""
+    server = await start_server(next_deal_delay=30)
+    a, b = [await Client.register(server, n) for n in ("sitter", "looker")]
+    for x in (a, b):
+        await x.connect()
+    made = await a.post("/api/tables", {"room": "classic-1"})
+    tid = made["table"]
+    mark = a.mark()
+    await a.send({"type": "unspectate", "table": tid, "id": 1})
+    assert (await a.error("seated_here", mark))["ref"] == 1
+    await a.send({"type": "unspectate", "table": "zz", "id": 2})
+    assert (await a.error("not_at_table", mark))["params"]["table"] == "zz"
+    assert (await a.get("/api/me"))["table"] == tid
+    mark = b.mark()
+    await b.send({"type": "spectate", "table": tid, "invite": made["invite_code"]})
+    await b.wait_for(lambda m: m["type"] == "snapshot", since=mark)
+    await b.send({"type": "unspectate", "table": tid, "id": 3})
+    left = await b.wait_for(lambda m: m["type"] == "left", since=mark)
+    assert (left["table"], left["reason"], left["ref"]) == (tid, "unspectated", 3)
+    await b.send({"type": "unspectate", "table": tid, "id": 4})
+    assert (await b.error("not_at_table", mark))["ref"] == 4
+    for x in (a, b):
+        await x.close()
+
+
 async def test_a_spectator_who_sits_down_gets_only_the_players_view(start_server: StartServer) -> None:
     """Joining a table one watches takes the connection off its spectators: once every message came twice,
     the spectator's copy (no hand, no legal actions) last, and a client keeping the latest state lost its turn."""

@@ -262,6 +262,16 @@ class Table:
                              seat=seat)
         return seat
 
+    def _playing_seat(self, user_id: int) -> int:
+        """The user's seat, to play or set auto-play for; a :class:`TableError` also when the user left it during
+        this deal (the seat goes on in auto-play until the deal ends, protocol.md §5)."""
+        seat = self._acting_seat(user_id)
+        s = self.seats[seat]
+        if s is not None and s.leaving:
+            raise TableError("leaving_table", f"you left table {self.id} during its deal: your seat plays on in "
+                                              "auto-play and is freed when the deal ends", table=self.id)
+        return seat
+
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is not None and s.human]
 
@@ -403,7 +413,8 @@ class Table:
         if g is None or self.deal_id is None:
             return None
         acting = g.public_acting()
-        mine = seat is not None and seat in g.acting
+        left = seat is not None and (s := self.seats[seat]) is not None and s.leaving  # plays on in auto-play
+        mine = seat is not None and seat in g.acting and not left
         hints, forced = self.assist(seat) if mine and seat is not None else (None, None)
         forced_at = self.forced_at(seat) if forced is not None and seat is not None else None
         return {
@@ -903,7 +914,7 @@ class Table:
                             decision: int | None = None) -> None:
         """A player's action.  It answers the table at ``deal``/``version``; in a joint decision, where others
         answer meanwhile, it may instead name the ``decision`` it answers (the state message's ``decision``)."""
-        seat = self._acting_seat(user_id)
+        seat = self._playing_seat(user_id)
         self._check_storage()
         g = self.game
         if g is None or self.deal_id is None:
@@ -950,7 +961,7 @@ class Table:
         return g.check(action, seat)
 
     async def set_autoplay(self, user_id: int, on: bool) -> None:
-        seat = self._acting_seat(user_id)
+        seat = self._playing_seat(user_id)
         g = self.game
         if g is None:
             raise TableError("no_deal", "no deal is running at this table")

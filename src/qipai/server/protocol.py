@@ -191,7 +191,7 @@ class ProtocolError(Exception):
         self.ref = ref
 
 
-def _ref_of(x: Any) -> Ref | None:
+def ref_of(x: Any) -> Ref | None:
     """A message's ``id`` as it may be echoed in ``ref``: an id the message is refused for (too long, a number
     out of range, ``true``) is not echoed."""
     if isinstance(x, str) and len(x) <= 64:
@@ -205,7 +205,7 @@ def parse_client(raw: Any) -> ClientMessage:
     """Validate one decoded JSON value as a client message, or raise :class:`ProtocolError`."""
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
-    ref = _ref_of(raw.get("id"))
+    ref = ref_of(raw.get("id"))
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", "a message needs a 'type' (text)", ref)

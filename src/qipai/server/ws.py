@@ -40,6 +40,7 @@ from qipai.server.protocol import (
     TakeOver,
     Unspectate,
     parse_client,
+    ref_of,
 )
 from qipai.store import UserInfo
 
@@ -220,8 +221,9 @@ async def handle(conn: Connection, text: str) -> None:
         if conn.refused >= s.flood_close:
             conn.error("flood", "too many messages: closing this connection")
             conn.close()
-        elif conn.refused == 1 or conn.refused % 20 == 0:
-            conn.error("rate_limited", f"slow down: at most {s.rate_limit:g} messages a second")
+        else:  # every refused message is answered, naming its id where it is plain to read
+            conn.error("rate_limited", f"slow down: at most {s.rate_limit:g} messages a second",
+                       _plain_ref(text, s.max_message_bytes))
         return
     if len(text) > s.max_message_bytes or len(text.encode("utf-8", "surrogatepass")) > s.max_message_bytes:
         conn.refused += 1
@@ -249,6 +251,18 @@ async def handle(conn: Connection, text: str) -> None:
         conn.error("server_error", "the server failed on this message; nothing was changed", ref)
 
 
+def _plain_ref(text: str, limit: int) -> Any:
+    """The ``id`` of a message refused before it is read (too fast), where the text is within the size limit,
+    valid JSON and an object; else ``None``."""
+    if len(text) > limit:
+        return None
+    try:
+        raw = loads_limited(text)
+    except BadJson:
+        return None
+    return ref_of(raw.get("id")) if isinstance(raw, dict) else None
+
+
 @contextlib.contextmanager
 def _invite_guess(conn: Connection, miss: str) -> Iterator[None]:
     """Refuse a client address that tried too many wrong invite codes (``api._invite_guess``); count a wrong
@@ -266,7 +280,7 @@ def _invite_guess(conn: Connection, miss: str) -> Iterator[None]:
         raise
 
 
-SEAT_CONTROL = (Action, Autoplay, QuickMatch, CreateTable, Join, Leave, FillBots, Ready)
+SEAT_CONTROL = (Action, Autoplay, QuickMatch, CreateTable, Join, Leave, FillBots, Ready, Chat)
 """Messages only the connection that controls the user's seat may send."""
 
 
@@ -333,6 +347,11 @@ async def dispatch(conn: Connection, msg: Any) -> None:
         case Spectate():
             await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Unspectate():
+            if msg.table not in conn.spectating:
+                t = lobby.tables.get(msg.table)
+                if t is not None and t.seat_of(uid) is not None:
+                    raise TableError("seated_here", "you sit at this table: leave it instead", table=msg.table)
+                raise TableError("not_at_table", "you are not watching this table", table=msg.table)
             lobby.unspectate(conn, msg.table)
             conn.send({"type": "left", "table": msg.table, "reason": "unspectated", "ref": ref})
         case Ready():

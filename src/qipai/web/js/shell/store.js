@@ -240,6 +240,12 @@ conn.on((msg) => {
       }
       if (msg.code === "stale" && store.tableId) conn.send({ type: "snapshot", table: store.tableId });
       if (msg.code === "taken_over") store.takenOver = true;
+      if (msg.code === "not_at_table" && store.spectating && msg.params?.table === store.tableId) {
+        // stopped watching already (the table moved or the server forgot this window): back to the lobby
+        resetTable();
+        notify("left", { type: "left", table: msg.params.table, reason: "unspectated" });
+        break;
+      }
       notify("error", msg);
       break;
     case "_gap":
