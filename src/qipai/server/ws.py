@@ -348,8 +348,8 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             await lobby.spectate(conn, msg.table, msg.invite, ref)
         case Unspectate():
             if msg.table not in conn.spectating:
-                t = lobby.tables.get(msg.table)
-                if t is not None and t.seat_of(uid) is not None:
+                watched = lobby.tables.get(msg.table)
+                if watched is not None and watched.seat_of(uid) is not None:
                     raise TableError("seated_here", "you sit at this table: leave it instead", table=msg.table)
                 raise TableError("not_at_table", "you are not watching this table", table=msg.table)
             lobby.unspectate(conn, msg.table)
