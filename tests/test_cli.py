@@ -276,6 +276,7 @@ def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tm
         (("--database-url", "postgresql://qipai:secret@db/qipai"), "not an async driver"),
         (("--database-url", "nosuch+driver://qipai:secret@db/qipai"), "no database 'nosuch+driver'"),
         (("--database-url", f"sqlite+aiosqlite:///{tmp_path}/missing/q.db"), "no folder"),
+        (("--database-url", f"sqlite+aiosqlite:///{tmp_path}"), "is a folder"),
         (("--data-dir", str(tmp_path / "file")), "is a file"),
         (("--data-dir", str(tmp_path / "file" / "data")), "cannot make it in"),
         # settings read as their type only (a time scale of 0, a bot no game has, a bad pool of matches, a log

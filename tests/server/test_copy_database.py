@@ -208,6 +208,10 @@ async def test_refusals_write_nothing(tmp_path: Path, pg_db: Database) -> None:
     (tmp_path / "text.db").write_text("hello")
     assert "cannot open" in await refused("--from", str(tmp_path / "text.db"), "--to", str(tmp_path / "t2.db"))
     assert "no source database" in await refused("--from", str(tmp_path / "nope.db"), "--to", str(tmp_path / "t3.db"))
+    # a folder for either (the target's was a traceback from the driver)
+    (tmp_path / "folder").mkdir()
+    assert "is a folder" in await refused("--from", str(src), "--to", str(tmp_path / "folder"))
+    assert "is a folder" in await refused("--from", str(tmp_path / "folder"), "--to", str(tmp_path / "t3.db"))
     # an empty PostgreSQL database is no qipai database either
     assert "not a qipai database" in await refused("--from", pg_db.url, "--to", str(tmp_path / "t4.db"))
     # an older schema: upgrade it first

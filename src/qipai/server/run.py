@@ -144,6 +144,8 @@ def check_settings(settings: Settings) -> None:
     folder = Path(url.database).parent
     if not folder.is_dir():
         raise ValueError(f"--database-url {shown}: no folder {folder} for the SQLite file")
+    if Path(url.database).is_dir():
+        raise ValueError(f"--database-url {shown}: {url.database} is a folder; name the SQLite file in it")
 
 
 POSITIVE = ("lease_seconds", "chat_rate", "time_scale", "relief_hours", "bot_budget", "rate_limit",

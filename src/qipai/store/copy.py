@@ -230,11 +230,17 @@ async def copy_database(source: Side, target: Side, *, batch: int = BATCH,
             raise CopyRefused(f"{flag} is for PostgreSQL; {side.shown} is a SQLite database")
         if side.sqlite and side.path is None:
             raise CopyRefused(f"the {side.role} {side.shown} is an in-memory database: give a file")
+    if source.path is not None and Path(source.path).is_dir():
+        raise CopyRefused(f"the source {source.path} is a folder: name the database file (e.g. "
+                          f"{Path(source.path) / 'qipai.db'})")
     if source.path is not None and not Path(source.path).is_file():
         raise CopyRefused(f"no source database at {source.path}")
     if target.path is not None:
         if not Path(target.path).parent.is_dir():
             raise CopyRefused(f"no folder {Path(target.path).parent} for the target database {target.path}")
+        if Path(target.path).is_dir():
+            raise CopyRefused(f"the target {target.path} is a folder: name a database file in it (e.g. "
+                              f"{Path(target.path) / 'qipai.db'})")
         if source.path is not None and Path(target.path).exists() and os.path.samefile(source.path, target.path):
             raise CopyRefused("--from and --to are the same database: give another target")
     head = newest_revision()
