@@ -45,6 +45,26 @@ def test_duplicate_deals_and_measures() -> None:
     assert [(g.scores, g.roles) for g in again] == [(g.scores, g.roles) for g in games]
 
 
+def test_a_game_of_each_for_himself_counts_each_seats_win() -> None:
+    """Mahjong: one player wins, and a bot holds one seat in one half and three in the other. Its rate once
+    needed all its seats to win (never, with three), and A's player role was scored on B's seats."""
+    setup = Setup("mahjong", "random", "efficiency", {}, 3)
+    games = [play_game(setup, d, h) for d in range(6) for h in (0, 1)]
+    out = summarize(setup, games)
+    for side in ("A", "B"):
+        held = [(s, g) for g in games for s, x in enumerate(g.seats) if x == side]
+        assert abs(out["bots"][side]["wp"]["mean"] - sum(g.won[s] is True for s, g in held) / len(held)) < 1e-9
+        assert out["bots"][side]["wp"]["n"] == len(games)
+    # the efficiency bot wins nearly every game against random ones, from one seat or three: half its seats
+    assert out["bots"]["B"]["wp"]["mean"] > 0.3 and out["bots"]["B"]["wp"]["ci"] < 0.3
+    for side, role in (("B", "dealer"), ("A", "player"), ("B", "player")):  # B holds the players' seats when A deals
+        games_held = [g for g in games if all(g.seats[s] == side for s, x in enumerate(g.roles) if x == role)]
+        seats = [(s, g) for g in games_held for s, x in enumerate(g.roles) if x == role]
+        assert out["roles"][side][role]["wp"]["n"] == len(games_held)
+        assert abs(out["roles"][side][role]["wp"]["mean"] - sum(g.won[s] is True for s, g in seats) / len(seats)) \
+            < 1e-9
+
+
 def test_an_illegal_answer_is_timed_out_and_counted() -> None:
     class Stubborn:
         def act(self, observation: dict, legal_actions: list[str]) -> str:

@@ -16,11 +16,16 @@ A bot that answers with an illegal action is timed out instead (the game's own r
 under ``illegal``.
 
 **Measures.**  A bot's *score* in a game is the sum of its seats' score changes (the game's points, e.g. stakes);
-*won* means every seat it held won.  For each bot: the mean score per game and the win rate; the **duplicate
+its *win rate* is the share of the seats it held that won (with fixed teams, the share of games won; in a game of
+each for himself, such as mahjong, where a bot holds one seat in one half and three in the other and only one
+player wins, the rate at which a seat it held won).  For each bot: the mean score per game and the win rate; the
+**duplicate
 difference** — A's score over both halves of a deal, averaged over deals, with its interval — which is what the
 swap makes precise; and per role (the outcome's ``roles``: Shengji's ``banker``/``attacker``), over the games
-where that bot alone held the role, WP and the mean score per seat.  Intervals: ``1.96 × standard error`` for
-means, Wilson's score interval for rates.  Runs are reproducible for any number of jobs.
+where that bot alone held the role, WP (the share of those seats that won) and the mean score per seat.
+Intervals: ``1.96 × standard error`` for means; Wilson's score interval for rates where every game was won or lost
+whole, else the ratio estimator's interval over games (the seats of one game are not independent trials).
+Runs are reproducible for any number of jobs.
 
 The Dou Dizhu arena with its research protocol stays in :mod:`qipai.games.doudizhu.bots.arena`.
 
@@ -32,6 +37,7 @@ The Dou Dizhu arena with its research protocol stays in :mod:`qipai.games.doudiz
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing as mp
 import random
 import time
@@ -43,7 +49,7 @@ from typing import Any
 from .bots import get_bot
 from .core.game import IllegalAction
 from .core.registry import get_factory
-from .core.stats import Estimate
+from .core.stats import Z95, Estimate
 from .jsonfile import write_json
 
 
@@ -139,31 +145,59 @@ def play_game(setup: Setup, deal: int, half: int) -> GameResult:
 
 
 # ---------------------------------------------------------------------------------------------- statistics
+def seat_wins(r: GameResult, seats: list[int]) -> tuple[float, float]:
+    """How many of ``seats`` won game ``r``, and how many seats that is."""
+    return float(sum(1 for s in seats if r.won[s] is True)), float(len(seats))
+
+
+def rate_of(games: list[tuple[float, float]]) -> Estimate:
+    """The share of seats that won over ``games`` (seats won, seats held): with Wilson's interval when every game
+    was won or lost whole by the same number of seats, else the ratio estimator's ``1.96 × standard error`` over
+    games.
+
+    >>> e = rate_of([(1.0, 1.0), (1.0, 3.0), (0.0, 1.0), (0.0, 3.0)]); round(e.mean, 3), e.n
+    (0.25, 4)
+    """
+    games = [(w, n) for w, n in games if n > 0]
+    if not games:
+        return Estimate.of_rate([])
+    if len({n for _, n in games}) == 1 and all(w in (0.0, n) for w, n in games):
+        return Estimate.of_rate([w / n for w, n in games])
+    k = len(games)
+    total = sum(n for _, n in games)
+    rate = sum(w for w, _ in games) / total
+    if k < 2:
+        return Estimate(rate, math.inf, k)
+    mean_n = total / k
+    var = sum((w - rate * n) ** 2 for w, n in games) / (k * (k - 1) * mean_n * mean_n)
+    return Estimate(rate, Z95 * math.sqrt(var), k)
+
+
 def summarize(setup: Setup, results: list[GameResult]) -> dict[str, Any]:
     """The measures of a run (see the module doc)."""
     bots: dict[str, Any] = {}
     roles: dict[str, dict[str, Any]] = {"A": {}, "B": {}}
     for side, name in (("A", setup.bot_a), ("B", setup.bot_b)):
         scores: list[float] = []
-        wins: list[float] = []
-        by_role: dict[str, tuple[list[float], list[float]]] = {}
+        wins: list[tuple[float, float]] = []
+        by_role: dict[str, tuple[list[tuple[float, float]], list[float]]] = {}
         for r in results:
             mine = [s for s, x in enumerate(r.seats) if x == side]
             scores.append(float(sum(r.scores[s] for s in mine)))
-            wins.append(1.0 if mine and all(r.won[s] is True for s in mine) else 0.0)
+            wins.append(seat_wins(r, mine))
             for role in {x for x in r.roles if x is not None}:
                 holders = [s for s, x in enumerate(r.roles) if x == role]
                 if all(r.seats[s] == side for s in holders):
                     w, sc = by_role.setdefault(role, ([], []))
-                    w.append(1.0 if all(r.won[s] is True for s in holders) else 0.0)
+                    w.append(seat_wins(r, holders))
                     sc.append(sum(r.scores[s] for s in holders) / len(holders))
         dec = sum(r.decisions.get(side, 0) for r in results)
         secs = sum(r.seconds.get(side, 0.0) for r in results)
-        bots[side] = {"name": name, "score": asdict(Estimate.of(scores)), "wp": asdict(Estimate.of_rate(wins)),
+        bots[side] = {"name": name, "score": asdict(Estimate.of(scores)), "wp": asdict(rate_of(wins)),
                       "decisions": dec, "ms_per_decision": round(1000 * secs / dec, 4) if dec else None,
                       "illegal": sum(r.illegal.get(side, 0) for r in results)}
         for role, (w, sc) in sorted(by_role.items()):
-            roles[side][role] = {"wp": asdict(Estimate.of_rate(w)), "score": asdict(Estimate.of(sc))}
+            roles[side][role] = {"wp": asdict(rate_of(w)), "score": asdict(Estimate.of(sc))}
     a_sum: dict[int, float] = {}
     b_sum: dict[int, float] = {}
     halves: dict[int, int] = {}
