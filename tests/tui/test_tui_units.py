@@ -54,6 +54,14 @@ CLASSIC = PRESETS["classic"]
     ("redouble", "double", Command("choice", "double*")),
     ("亮牌", "show", Command("choice", "show")),
     ("xyz", "between", Command("unknown", "xyz")),
+    # a choice typed as the prompt shows it
+    ("double (倒)", "double", Command("choice", "double*")),
+    ("redouble（反）", "double", Command("choice", "double*")),
+    ("pass (不加倍)", "double", Command("pass")),
+    # an earlier phase's choice in play is said to be over, not read as cards (``bid 5`` was "cannot read 'id'")
+    ("bid 5", "play", Command("past", "bid 5")),
+    ("叫地主", "play", Command("past", "叫地主")),
+    ("b r", "play", Command("play", "b r")),
 ])
 def test_parse_command(line: str, phase: str, cmd: Command) -> None:
     assert parse_command(line, phase) == cmd
@@ -62,7 +70,8 @@ def test_parse_command(line: str, phase: str, cmd: Command) -> None:
 def test_read_ranks() -> None:
     assert read_ranks("10 10 j,J q Q") == ([7, 7, 8, 8, 9, 9], None)
     assert read_ranks("tTbr") == ([7, 7, 13, 14], None)
-    assert read_ranks("33 4x5 6") == (None, "x5")
+    assert read_ranks("33 4x5 6") == (None, "4x5")  # the word typed, whole (``bomb`` was quoted as ``omb``)
+    assert read_ranks("bomb") == (None, "bomb") and read_ranks("3 rocket") == (None, "rocket")
 
 
 # ---------------------------------------------------------------- checking plays
@@ -80,7 +89,8 @@ def test_check_play_accepts_and_names_the_reading() -> None:
 
 
 @pytest.mark.parametrize(("typed", "last", "lang", "msg"), [
-    ("3x", None, "en", "Cannot read 'x': type ranks"),
+    ("3x", None, "en", "Cannot read '3x': type ranks"),
+    ("bad", None, "zh", "看不懂 'bad'"),
     ("AA", None, "en", "You do not hold A A: missing A A."),
     ("34", None, "en", "3 4 is not a combination at this table."),
     ("3334:plane", None, "en", "3 3 3 4 is not a plane at this table."),

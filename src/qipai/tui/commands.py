@@ -9,11 +9,16 @@ Command(name='choice', arg='bid 2')
 >>> read_ranks("33 10 j")
 ([0, 0, 7, 8], None)
 >>> read_ranks("3x")
-(None, 'x')
+(None, '3x')
+>>> parse_command("bid 3", "play")
+Command(name='past', arg='bid 3')
+>>> parse_command("double (倒)", "double")
+Command(name='choice', arg='double*')
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..games.doudizhu.cards import NUM_RANKS, RANK_LETTERS
@@ -40,6 +45,8 @@ _CALL_WORDS = ("call", "c", "叫", "叫地主", "抢地主")
 _DOUBLE_WORDS = ("double", "d", "倒", "斡", "加倍")
 _REDOUBLE_WORDS = ("redouble", "r", "反", "垒", "加倍")
 _SHOW_WORDS = ("show", "s", "亮牌", "明牌")
+_PAST_WORDS = ("bid", "call", "double", "redouble", "show", "叫", "叫地主", "抢地主", "加倍", "亮牌", "明牌")
+"""Words of the phases before play, typed in play (``bid 3``): said to be over, not read as cards."""
 
 KIND_OF_NAME: dict[str, str] = {k: k for k in KINDS}
 KIND_OF_NAME.update({v: k for k, v in KIND_NAMES_ZH.items()})
@@ -48,7 +55,8 @@ KIND_OF_NAME.update({v: k for k, v in KIND_NAMES_ZH.items()})
 @dataclass(frozen=True)
 class Command:
     """One line of input: ``name`` is a command (``hint``, ``quit`` …), ``play`` (``arg``: the typed cards),
-    ``choice`` (``arg``: a text action such as ``bid 2``), ``empty`` or ``unknown`` (``arg``: the text)."""
+    ``choice`` (``arg``: a text action such as ``bid 2``), ``past`` (a choice of an earlier phase typed in play),
+    ``empty`` or ``unknown`` (``arg``: the text)."""
 
     name: str
     arg: str = ""
@@ -62,6 +70,10 @@ def parse_command(line: str, phase: str) -> Command:
     low = text.lower()
     if low in _ALIASES:
         return Command(_ALIASES[low])
+    if phase in ("bid", "double", "show"):  # a choice typed as the prompt shows it: ``double (倒)``, ``double（倒）``
+        low = re.sub(r"\s*[(（][^()（）]*[)）]$", "", low) or low
+        if low in _ALIASES:
+            return Command(_ALIASES[low])
     if phase == "bid":
         words = low.replace("分", "").split()
         if words and words[0] in ("bid", "叫"):
@@ -82,6 +94,8 @@ def parse_command(line: str, phase: str) -> Command:
     if phase == "play":
         if low.startswith("play "):
             text = text[5:].strip()
+        elif low.split()[0] in _PAST_WORDS:
+            return Command("past", text)
         return Command("play", text)
     return Command("unknown", text)
 
@@ -91,10 +105,12 @@ def read_ranks(text: str) -> tuple[list[int] | None, str | None]:
     ``(None, bad_token)``."""
     out: list[int] = []
     i = 0
+    word = 0  # where the word being read began: a bad token is named whole (``bomb``, not ``omb``)
     while i < len(text):
         ch = text[i]
         if ch in " ,，\t":
             i += 1
+            word = i
             continue
         if text.startswith("10", i):
             out.append(7)
@@ -108,7 +124,7 @@ def read_ranks(text: str) -> tuple[list[int] | None, str | None]:
         j = i
         while j < len(text) and text[j] not in " ,，\t":
             j += 1
-        return None, text[i:j]
+        return None, text[word:j]
     out.sort()
     return out, None
 

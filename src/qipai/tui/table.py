@@ -418,6 +418,8 @@ class TableSession:
                     return
             elif cmd.name == "unknown":
                 self.error(tr(self.lang, "err_choice", text=line.strip(), choices=self.choices_text()))
+            elif cmd.name == "past":
+                self.error(tr(self.lang, "err_past", text=line.strip()))
             elif cmd.name == "auto":
                 if self.apply_human("autoplay on"):
                     self.out(tr(self.lang, "auto_on"), style="cyan")
