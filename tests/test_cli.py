@@ -122,6 +122,9 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
                          ({**good, "first_bidder": 5}, "a seat 0..2, not 5"),
                          ({**good, "deal": {"hands": ["3"] * 3}}, "bad deal in record: it has no 'kitty'"),
                          ({**good, "deal": "garbage"}, "bad deal in record: an object with hands and kitty"),
+                         # hands and kitty of the wrong type ('int' object is not iterable)
+                         ({**good, "deal": {"hands": [1, 2, 3], "kitty": "3S 3H 3D"}}, "hands are a list of 3 hands"),
+                         ({**good, "deal": {"hands": ["3S"] * 3, "kitty": 5}}, "the kitty is cards as text or a list"),
                          ({**good, "seed": True}, "no integer seed (seed is True)"),
                          ({**good, "table_points": "x"}, "bad table_points in record: a list of 3 whole numbers"),
                          ({**good, "actions": [{"seat": True, "action": "pass"}]}, "action 1 is malformed")):

@@ -318,6 +318,14 @@ def test_replay_refuses_bad_records() -> None:
         replay_record(dict(rec, rules={"base": -1}))
     with pytest.raises(RecordError, match="actions are a list"):
         replay_record(dict(rec, actions=5))  # it raised TypeError
+    # fields of the wrong type were Python's words ("string indices must be integers", "dictionary update
+    # sequence element #0 has length 1")
+    with pytest.raises(RecordError, match="bad rules in record: rules are an object of options"):
+        replay_record(dict(rec, rules="x"))
+    with pytest.raises(RecordError, match="bad deal in record: an object with hands and wall"):
+        replay_record(dict(rec, deal="x"))
+    with pytest.raises(RecordError, match="bad deal in record: hands are a list of 4 hands of tiles"):
+        replay_record(dict(rec, deal={"hands": 5, "wall": []}))
     with pytest.raises(RecordError, match="a JSON object"):
         replay_record([rec])  # type: ignore[arg-type]
     done = play_bots(MahjongGame.new(DAQING, seed=33)).record()

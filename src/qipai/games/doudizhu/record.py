@@ -98,6 +98,17 @@ def replay(record: Mapping[str, Any] | str, *, upto: int | None = None) -> Game:
             not isinstance(x, int) or isinstance(x, bool) for x in points)):
         raise RecordError(f"bad table_points in record: a list of {rules.players} whole numbers (each seat's "
                           f"points at the table), not {short_repr(points)}")
+    if deal:
+        for key in ("hands", "kitty"):
+            if key not in deal:
+                raise RecordError(f"bad deal in record: it has no {key!r}")
+        hands = deal["hands"]
+        if not isinstance(hands, list) or not all(isinstance(h, (str, list)) for h in hands):
+            raise RecordError(f"bad deal in record: hands are a list of {rules.players} hands, each cards as text "
+                              f"(\"3S 3H 4D\") or a list, not {short_repr(hands)}")
+        if not isinstance(deal["kitty"], (str, list)):
+            raise RecordError(f"bad deal in record: the kitty is cards as text or a list, not "
+                              f"{short_repr(deal['kitty'])}")
     try:
         if deal:
             game = Game.from_deal(rules, deal["hands"], deal["kitty"], first_bidder=rec.get("first_bidder"),

@@ -958,6 +958,8 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
         raise RecordError(f"unsupported record version {rec.get('version')!r} (this build reads {VERSION})")
     if rec.get("game") != "mahjong":
         raise RecordError(f"not a mahjong record: game is {rec.get('game')!r}")
+    if rec.get("rules") and not isinstance(rec["rules"], Mapping):
+        raise RecordError(f"bad rules in record: rules are an object of options, not {rec['rules']!r:.60}")
     try:
         raw = dict(rec.get("rules") or {})
         if not raw:
@@ -972,6 +974,8 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
     if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < PLAYERS):
         raise RecordError(f"bad dealer {dealer!r} in record")
     deal = rec.get("deal")
+    if deal and not isinstance(deal, Mapping):
+        raise RecordError(f"bad deal in record: an object with hands and wall, not {deal!r:.60}")
     try:
         if deal:
             game = MahjongGame.from_deal(rules, deal["hands"], deal["wall"], dealer=dealer or 0, seed=seed)
@@ -979,8 +983,11 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
             game = MahjongGame.new(rules, seed, dealer)
     except KeyError as e:
         raise RecordError(f"bad deal in record: it has no {e.args[0]!r}") from None
-    except (IllegalAction, TypeError) as e:
+    except IllegalAction as e:
         raise RecordError(f"bad deal in record: {e}") from None
+    except (TypeError, ValueError, AttributeError):
+        raise RecordError(f"bad deal in record: hands are a list of {PLAYERS} hands of tiles and the wall a list "
+                          "of tiles, as a record written here has them") from None
     steps = rec.get("actions", [])
     if steps is None:
         steps = []
