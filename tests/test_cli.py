@@ -72,6 +72,15 @@ def test_selfplay_in_chinese_and_bad_options() -> None:
     bad = run("selfplay", "--bots", "nobody")
     assert bad.returncode == 2 and "unknown bot 'nobody'" in bad.stderr
     assert "known bots are dmc, douzero_resnet, easy, " in bad.stderr and "[" not in bad.stderr, bad.stderr  # no list
+    # an empty entry is refused, not dropped (heuristic,,random was read as two bots); a bot's options are read
+    # as the arena reads them (search:time=0.1 was an unknown bot)
+    for bots in ("heuristic,,random", "", " , "):
+        bad = run("selfplay", "--bots", bots)
+        assert bad.returncode == 2 and "has an empty entry" in bad.stderr, (bots, bad.stderr)
+    out = run("selfplay", "--seed", "3", "--bots", "search:time=0.05,samples=4,passive,heuristic", "--quiet")
+    assert out.returncode == 0, out.stderr
+    bad = run("selfplay", "--bots", "search:time=0")
+    assert bad.returncode == 2 and "search option time" in bad.stderr, bad.stderr
 
 
 def test_a_gz_record_is_gzipped_and_replays(tmp_path: Path) -> None:

@@ -150,7 +150,9 @@ def selfplay(
     rules_name: Annotated[str | None, typer.Option(
         "--rules", help="Rule preset (see `qipai rules`, `qipai rules --game G`; default the game's first).")] = None,
     seed: Annotated[int, typer.Option(help="Deal seed: the same seed gives the same deal.")] = 0,
-    bots: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat (or one for all).")] = "random",
+    bots: Annotated[str, typer.Option(
+        help="Comma-separated bots, one per seat (or one for all); Dou Dizhu's may take options as in arena "
+             "(search:time=0.5).")] = "random",
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the JSON game record to this file.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the outcome.")] = False,
@@ -161,7 +163,6 @@ def selfplay(
         "--option", "-o", help="Shengji or mahjong: a rule option KEY=VALUE, e.g. -o start_level=A.")] = None,
 ) -> None:
     """Play one deal with bots in every seat and print the deal and its outcome (--game: any registered game)."""
-    from .bots import get_bot
     from .games.doudizhu.rules import PRESETS
     from .games.doudizhu.state import Game
     from .games.doudizhu.text import describe_deal, describe_outcome
@@ -179,10 +180,14 @@ def selfplay(
     names = _seat_bots(bots, r.players)
     if record is not None:
         _check_out(record, "--record")
-    try:
-        seats = [get_bot(name, seed * 31 + i) for i, name in enumerate(names)]
+    from .games.doudizhu.bots.arena import make_bot
+
+    try:  # a bot with options (search:time=0.5) as the arena reads it
+        seats = [make_bot(name, seed * 31 + i) for i, name in enumerate(names)]
     except KeyError as e:
         _fail(str(e.args[0]))
+    except ValueError as e:
+        _fail(str(e))
     g = Game.new(r, seed)
     while not g.is_over:
         seat = g.to_act
@@ -198,9 +203,19 @@ def selfplay(
         typer.echo(f"record: {record}")
 
 
+def _bot_list(bots: str) -> list[str]:
+    """``--bots`` as a list (:func:`~qipai.bots.split_bots`; an empty entry is a usage error)."""
+    from .bots import split_bots
+
+    try:
+        return split_bots(bots)
+    except ValueError as e:
+        _fail(str(e))
+
+
 def _seat_bots(bots: str, players: int) -> list[str]:
     """``--bots``: one name per seat, or one for all (a usage error otherwise)."""
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = _bot_list(bots)
     if len(names) == 1:
         names *= players
     if len(names) != players:
@@ -315,9 +330,11 @@ def play(
     rules_name: Annotated[str | None, typer.Option("--rules", help="Rule preset (see `qipai rules`).")] = None,
     seed: Annotated[int | None, typer.Option(help="Table seed for a reproducible table (default: random).")] = None,
     bots: Annotated[str | None, typer.Option(
-        help="Bot names, one per bot seat or one for all (default: heuristic, else random).")] = None,
+        help="Bot names, one per bot seat or one for all (default: heuristic, else random); Dou Dizhu's may "
+             "take options as in arena (search:time=0.5).")] = None,
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
-    deals: Annotated[int, typer.Option(help="Stop after this many deals (0: ask between deals).")] = 0,
+    deals: Annotated[int, typer.Option(
+        help="Stop after this many deals (0: play on until you quit); Enter starts each next deal.")] = 0,
     timer: Annotated[bool, typer.Option(help="Use the rules' time limits for your decisions.")] = False,
     timer_seconds: Annotated[int | None, typer.Option(
         help="Seconds per decision instead of the rules' limits (turns the timer on).")] = None,
@@ -339,7 +356,7 @@ def play(
 
     lang = _check_lang(lang)
     if deals < 0:
-        _fail(f"--deals must be 0 (ask between deals) or more, got {deals}")
+        _fail(f"--deals must be 0 (play on until you quit) or more, got {deals}")
     if timer_seconds is not None and timer_seconds < 1:
         _fail(f"--timer-seconds must be at least 1, got {timer_seconds}")
     if not 0.0 <= auto_delay <= 3600.0:  # NaN fails too
@@ -370,7 +387,7 @@ def play(
     opts = TableOptions(
         preset=rules_name or "classic", seed=seed, lang=lang, deals=deals, timer=timer, timer_seconds=timer_seconds,
         auto_delay=auto_delay, points=points, records=None if no_records else records, clear=clear,
-        bots=[b.strip() for b in bots.split(",") if b.strip()] if bots else None,
+        bots=_bot_list(bots) if bots is not None else None,
     )
     try:
         code = run_table(opts)
@@ -520,7 +537,7 @@ def tournament(
         mg = match_game(d)
     except (TournamentError, ValueError) as e:
         _fail(str(e))
-    names = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+    names = _bot_list(bots)
     from .bots import game_bots
 
     known = game_bots(mg.game)

@@ -405,6 +405,14 @@ def test_cli_play_in_process(tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(app, ["play", "--bots", "a,b,c", "--lang", "en"])
     assert res.exit_code == 2
+    for bots in ("heuristic,", ""):  # an empty entry was dropped
+        res = runner.invoke(app, ["play", "--bots", bots, "--lang", "en"])
+        assert res.exit_code == 2 and "has an empty entry" in res.output, res.output
+    res = runner.invoke(app, ["play", "--game", "mahjong", "--bots", "efficiency,,efficiency", "--lang", "en"])
+    assert res.exit_code == 2 and "has an empty entry" in res.output, res.output
+    res = runner.invoke(app, ["play", "--seed", "7", "--bots", "search:samples=4,heuristic", "--lang", "en",
+                              "--deals", "1", "--no-records"], input="3\n" + "h\n\n" * 20)
+    assert res.exit_code == 0 and "Deal 1 is over." in res.output, res.output
     res = runner.invoke(app, ["play", "--seed", "7", "--bots", "passive", "--lang", "en", "--deals", "1",
                               "--records", str(tmp_path / "r")], input="3\n" + "h\n\n" * 20)
     assert res.exit_code == 0, res.output

@@ -45,6 +45,30 @@ def game_bots(game: str) -> Mapping[str, Maker]:
     return out
 
 
+def split_bots(text: str, flag: str = "--bots") -> list[str]:
+    """A comma-separated list of bots, one per seat, as typed (``--bots heuristic,search:time=0.5``): a bot's
+    options (``NAME:key=value,key=value``) stay with it; an empty entry is a ``ValueError`` naming ``flag``.
+
+    >>> split_bots(" heuristic, search:time=0.5,samples=8 ,random")
+    ['heuristic', 'search:time=0.5,samples=8', 'random']
+    >>> split_bots("heuristic,,random")
+    Traceback (most recent call last):
+    ...
+    ValueError: --bots 'heuristic,,random' has an empty entry (number 2): name a bot for each seat
+    """
+    out: list[str] = []
+    for i, part in enumerate(text.split(","), start=1):
+        piece = part.strip()
+        if not piece:
+            raise ValueError(f"{flag} {text!r} has an empty entry (number {i}): name a bot for each seat")
+        key, eq, _ = piece.partition("=")
+        if eq and ":" not in key and out and ":" in out[-1]:  # another option of the bot before
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def bot_names(game: str = "doudizhu") -> list[str]:
     """Names accepted by :func:`get_bot` for ``game``."""
     return sorted(game_bots(game))
@@ -79,4 +103,4 @@ def play_out(game: Game, bots: Sequence[Bot], limit: int, what: str = "the deal"
             game.timeout(seat)
 
 
-__all__ = ["Bot", "RandomBot", "bot_names", "game_bots", "get_bot", "play_out", "register"]
+__all__ = ["Bot", "RandomBot", "bot_names", "game_bots", "get_bot", "play_out", "register", "split_bots"]

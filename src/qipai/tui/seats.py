@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ..bots import Bot, bot_names, get_bot
+from ..bots import Bot, bot_names, get_bot, split_bots
 from ..core.game import GameFactory, autoplay_bot_for
 from ..core.options import OptionError, options_from_text, pairs_from_text
 from .reader import LineReader, ask_line
@@ -50,7 +50,7 @@ def cli_rules_and_bots(options: list[str] | None, preset: str | None,
     """The rule options (``-o KEY=VALUE`` pairs and ``--rules``) and the bot names (``--bots a,b,c``) typed on
     the command line; a pair without ``=`` is a :class:`SetupError`.
 
-    >>> cli_rules_and_bots(["hand_limit=3"], "daqing", " rule, ,rule")
+    >>> cli_rules_and_bots(["hand_limit=3"], "daqing", " rule, rule")
     ({'hand_limit': '3', 'preset': 'daqing'}, ['rule', 'rule'])
     """
     try:
@@ -59,7 +59,10 @@ def cli_rules_and_bots(options: list[str] | None, preset: str | None,
         raise SetupError(str(e)) from None
     if preset is not None:
         rules["preset"] = preset
-    return rules, [b.strip() for b in bots.split(",") if b.strip()] if bots else None
+    try:
+        return rules, split_bots(bots) if bots is not None else None
+    except ValueError as e:
+        raise SetupError(str(e)) from None
 
 
 class BotTable:

@@ -37,6 +37,7 @@ from rich.text import Text
 
 from ..bots import Bot, bot_names, get_bot
 from ..core.game import LEAVE, IllegalAction, apply_step
+from ..games.doudizhu.bots.arena import BotSpec, make_bot
 from ..games.doudizhu.hints import hint_actions
 from ..games.doudizhu.rules import PRESETS
 from ..games.doudizhu.state import Game, next_first_bidder
@@ -84,7 +85,7 @@ class TableOptions:
     """Bot names, one per bot seat or one for all; ``None``: ``heuristic`` if available, else ``random``."""
     lang: str = "en"
     deals: int = 0
-    """Stop after this many deals; 0 asks between deals until you quit."""
+    """Stop after this many deals; 0 plays on until you quit (either way Enter starts each next deal)."""
     timer: bool = False
     timer_seconds: int | None = None
     """Seconds per decision instead of the rules' time limits (implies ``timer``)."""
@@ -123,19 +124,27 @@ class TableSession:
             if len(names) != n - 1:
                 raise SetupError(f"--bots needs 1 or {n - 1} names for {n} players, got {len(names)}")
             for b in names:
-                if b not in known:
-                    raise SetupError(f"unknown bot {b!r}: known bots are {', '.join(known)}")
+                try:
+                    name = BotSpec.parse(b).name
+                except ValueError as e:
+                    raise SetupError(str(e)) from None
+                if name not in known:
+                    raise SetupError(f"unknown bot {name!r}: known bots are {', '.join(known)}")
         elif "heuristic" in known:
             names = ["heuristic"] * (n - 1)
         else:
             names = ["random"] * (n - 1)
             self.notes.append(tr(self.lang, "fallback_bots"))
         self.bot_kinds = names
-        self.bots: list[Bot | None] = [None] + [
-            get_bot(name, self.seed * 31 + seat) for seat, name in enumerate(names, start=1)
-        ]
+        try:  # a bot with options (search:time=0.5) as the arena reads it
+            self.bots: list[Bot | None] = [None] + [
+                make_bot(name, self.seed * 31 + seat) for seat, name in enumerate(names, start=1)
+            ]
+        except (KeyError, ValueError) as e:
+            raise SetupError(str(e.args[0] if isinstance(e, KeyError) else e)) from None
         self.names = [tr(self.lang, "you")] + [
-            tr(self.lang, "bot", i=seat, bot=bot_name(name, self.lang)) for seat, name in enumerate(names, start=1)
+            tr(self.lang, "bot", i=seat, bot=bot_name(BotSpec.parse(name).name, self.lang))
+            for seat, name in enumerate(names, start=1)
         ]
         self.short_names = [tr(self.lang, "you")] + [tr(self.lang, "bot_short", i=seat) for seat in range(1, n)]
         smart = self.rules.autoplay == "smart" and "heuristic" in known

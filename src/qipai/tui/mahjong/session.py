@@ -115,7 +115,7 @@ class MahjongOptions(SeatOptions):
     the game's seat bot, ``efficiency``)."""
 
     deals: int = 0
-    """Stop after this many deals (0: ask between deals)."""
+    """Stop after this many deals (0: play on until you quit)."""
 
 
 class MahjongSession(BotTable):
