@@ -47,8 +47,10 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
     child.expect(r"Dealer: (You|Bot \d)")
     turns = claims = tings = 0
     bad_tile_tried = False
+    said = ""
     while True:
         i = child.expect([TURN, MUST_TING, WIN, CLAIM, OVER, r"You can declare ready: (ting \S+)"])
+        said += child.before or ""
         if i == 5:
             ting = child.match.group(1)
             child.expect(TURN)
@@ -63,6 +65,9 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
                 child.expect(TURN)
                 child.sendline("discard")  # no tile at all (was " is not a tile", naming nothing)
                 child.expect(r"discard which tile\? e\.g\. discard 5m")
+                child.expect(TURN)
+                child.sendline("hint")  # was "Not understood"
+                child.expect(r"(Hint: \d+ from ready; best discards: \S+|Hint: ready, waiting on \S+|No hint now)")
                 child.expect(TURN)
             turns += 1
             child.sendline("" if turns % 2 else child.match.group(1))
@@ -80,6 +85,7 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
             total = int(child.match.group(1))
             break
     text = child.before or ""
+    assert "You discard " in said and "You discards" not in said  # the verb after "You"
     child.expect(r"Game records \(1\), one JSON file per deal:\r\n  (\S+\.json)")
     path = Path(child.match.group(1))
     child.expect(pexpect.EOF)

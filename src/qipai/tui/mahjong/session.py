@@ -39,7 +39,7 @@ from ..i18n import bot_name
 from ..reader import LineReader
 from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
 from .reasons import reason_words
-from .view import action_words, event_line, hand_text, settlement_lines, table_lines
+from .view import action_words, event_line, hand_text, hint_lines, settlement_lines, table_lines
 from .words import tr
 
 GAME = "mahjong"
@@ -56,6 +56,7 @@ for _name, _ws in {
     "discard": ("discard", "d", "打", "出"),
     "auto": ("auto", "autoplay", "托管", "解除托管"),
     "hand": ("hand", "手牌", "牌"),
+    "hint": ("hint", "h", "提示"),
     "help": ("help", "?", "？", "帮助"),
     "quit": ("quit", "q", "exit", "退出", "逃跑"),
 }.items():
@@ -328,6 +329,10 @@ class MahjongSession(BotTable):
         if name == "hand":
             for text in table_lines(obs, self.names, lang, HUMAN):
                 self.out(text)
+            return None
+        if name == "hint":
+            for text in hint_lines(obs, lang) or [tr(lang, "no_hint")]:
+                self.out(text, style="green")
             return None
         if name == "help":
             self.out(tr(lang, "help"))

@@ -72,15 +72,22 @@ def table_lines(obs: dict[str, Any], names: list[str], lang: str, me: int) -> li
     if obs.get("drawn"):
         line += tr(lang, "drawn", tile=obs["drawn"])
     lines.append(line)
+    return lines + hint_lines(obs, lang)
+
+
+def hint_lines(obs: dict[str, Any], lang: str) -> list[str]:
+    """The hint of an observation with hints: the tiles one waits on, or how far from ready and the best
+    discards (none once the deal is over)."""
     hi = obs.get("hints")
-    if hi and obs["phase"] != "over":
-        if hi.get("waits"):
-            lines.append(tr(lang, "waits", tiles=" ".join(w["tile"] for w in hi["waits"])))
-        elif hi.get("discards"):
-            best = min(d["shanten"] for d in hi["discards"])
-            tiles = [d["tile"] for d in hi["discards"] if d["shanten"] == best][:4]
-            lines.append(tr(lang, "shanten", n=best, tiles=" ".join(tiles)))
-    return lines
+    if not hi or obs["phase"] == "over":
+        return []
+    if hi.get("waits"):
+        return [tr(lang, "waits", tiles=" ".join(w["tile"] for w in hi["waits"]))]
+    if hi.get("discards"):
+        best = min(d["shanten"] for d in hi["discards"])
+        tiles = [d["tile"] for d in hi["discards"] if d["shanten"] == best][:4]
+        return [tr(lang, "shanten", n=best, tiles=" ".join(tiles))]
+    return []
 
 
 def event_line(e: dict[str, Any], names: list[str], lang: str, me: int) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 WORDS: dict[str, dict[str, str]] = {
@@ -84,7 +85,8 @@ WORDS: dict[str, dict[str, str]] = {
         "quit_cancel": "You stay.",
         "help": "At your turn: a tile to discard (5m, 7p, 9s, Z; 打 5m), ting 5m (听 5m), hu (胡); in a claim window: "
                 "chi 456m (吃), peng (碰), chi 456m ting / ct (吃听), peng ting / pt (碰听), hu, pass or Enter (过). "
-                "Also: hand, auto (托管), quit.",
+                "Also: hint (提示), hand, auto (托管), quit.",
+        "no_hint": "No hint now.",
         "fan_dealer": "dealer", "fan_closed": "closed hand", "fan_self_drawn": "self-drawn", "fan_jia": "middle wait",
         "fan_bao": "treasure", "fan_bao_zhong_bao": "treasure in treasure", "fan_dian_pao": "fed the win",
         "rp_rules": "Rules: {rules}",
@@ -195,7 +197,8 @@ WORDS: dict[str, dict[str, str]] = {
         "timer_unsupported": "这种输入不能计时：不计时进行。",
         "quit_cancel": "继续打。",
         "help": "轮到你：输入要打的牌（5m、7p、9s、Z；打 5m），听 5m，胡；吃碰时：吃 456m、碰、吃听 456m、碰听、胡、"
-                "过 或 回车。其他：手牌、托管、退出。",
+                "过 或 回车。其他：提示、手牌、托管、退出。",
+        "no_hint": "现在没有提示。",
         "fan_dealer": "庄", "fan_closed": "门清", "fan_self_drawn": "自摸", "fan_jia": "夹",
         "fan_bao": "宝", "fan_bao_zhong_bao": "宝中宝", "fan_dian_pao": "点炮",
         "rp_rules": "规则：{rules}",
@@ -232,7 +235,24 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+YOU_VERBS = {"draws": "draw", "discards": "discard", "declares": "declare", "chows": "chow", "pungs": "pung",
+             "wins": "win", "passes": "pass", "left": "left", "won": "won", "pays": "pay", "fed": "fed"}
+"""English verbs after ``{name}`` as they read after "You" (``You discards`` was printed)."""
+
+
 def tr(lang: str, key: str, **params: Any) -> str:
-    """The words for ``key`` in ``lang`` with ``params`` filled in."""
+    """The words for ``key`` in ``lang`` with ``params`` filled in; in English a sentence about "You" takes the
+    verb's plain form.
+
+    >>> tr("en", "act_discard", name="You", tile="1m"), tr("en", "act_discard", name="Bot 1", tile="1m")
+    ('You discard 1m', 'Bot 1 discards 1m')
+    >>> tr("en", "act_pass", name="You"), tr("en", "act_hu", name="You")
+    ('You pass the win', 'You win!')
+    """
     text = WORDS[lang].get(key, WORDS["en"][key])
+    if lang == "en" and params.get("name") == WORDS["en"]["you"]:
+        head, sep, rest = text.partition("{name} ")
+        m = re.match(r"([a-z]+)(.*)", rest, re.S) if sep else None
+        if m:
+            text = head + sep + YOU_VERBS.get(m[1], m[1]) + m[2].replace(" for him)", " for you)")
     return text.format(**params) if params else text
