@@ -171,6 +171,7 @@ def test_bad_files_and_values_get_a_one_line_error_before_anything_runs(tmp_path
         (("replay", str(tmp_path / "deep.json")), "nested too deeply"),
         (("replay", str(tmp_path / "shengji.json")), "integer seed"),
         (("replay", str(rec), "--review", "0", "--samples", "0"), "--samples must be at least 1"),
+        (("replay", str(rec), "--samples", "5"), "--samples is the review's"),  # was silently ignored
         (("play", "--records", str(rec), "--deals", "1"), "is a file"),
         (("play", "--records", not_a_folder, "--deals", "1"), "no folder"),
         (("play", "--records", "/proc/qipai-records", "--deals", "1"), "cannot write records into /proc/qipai-rec"),

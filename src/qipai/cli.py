@@ -273,7 +273,8 @@ def replay(
     review: Annotated[int | None, typer.Option(
         help="Dou Dizhu: review this seat's decisions — the strong bot's choice and its estimated win probability "
              "before and after each, big swings marked (from what the seat could see only).")] = None,
-    samples: Annotated[int, typer.Option(help="With --review: sampled deals per decision.")] = 120,
+    samples: Annotated[int | None, typer.Option(
+        help="With --review: sampled deals per decision.", show_default="120")] = None,
 ) -> None:
     """Replay a game record step by step (refuses a record with an illegal action, naming it)."""
     from .games.doudizhu.record import RecordError
@@ -281,6 +282,9 @@ def replay(
     from .games.doudizhu.text import describe_deal, describe_outcome
 
     lang = _check_lang(lang)
+    if samples is not None and review is None:
+        _fail("--samples is the review's: give --review SEAT too")
+    samples = 120 if samples is None else samples
     if samples < 1:
         _fail(f"--samples must be at least 1, got {samples}")
     data: Any = _read_json(file)

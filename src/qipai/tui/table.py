@@ -447,7 +447,7 @@ class TableSession:
         if game.phase != "play":
             self.out(tr(self.lang, "hint_choice", what=describe_choice(game, a, self.lang)), style="green")
         elif a == "pass":
-            self.out(tr(self.lang, "hint_pass"), style="green")
+            self.out(tr(self.lang, "hint_pass_more" if len(hints) > 1 else "hint_pass"), style="green")
         else:
             self.out(tr(self.lang, "hint", i=i + 1, n=len(hints), what=describe_choice(game, a, self.lang)),
                      style="green")
