@@ -120,6 +120,9 @@ def test_an_escape_says_what_it_cost_in_the_lobby_and_the_history(browser: Brows
     expect(row.locator(".badge.esc")).to_have_text("逃跑")
     expect(row.locator("td.delta")).to_have_text("-3")
     expect(row).to_contain_text("成都斗地主")
+    # every column of the history has its heading (the won/lost one had none); the replay buttons' needs none
+    heads = page.locator(".history-table thead th").all_inner_texts()
+    assert heads[3] == "胜负" and all(heads[:-1]), heads
     page.context.close()
     assert not errors, errors
 
@@ -152,6 +155,19 @@ def test_relief_when_below_every_room(browser: Browser, rich_server: ThreadServe
     page.reload()
     page.locator('[data-action="relief"]').click()
     expect(page.locator(".toast.error")).to_contain_text("每天一次" if lang == "zh" else "once a day")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang,words", [("zh", ["斗地主", "升级", "麻将"]),
+                                        ("en", ["Dou Dizhu", "Shengji", "mahjong"])])
+def test_the_login_page_names_every_game(browser: Browser, server: ThreadServer, lang: str, words: list[str]) -> None:
+    """The login page's line under the title names the three games one plays here, not Dou Dizhu alone."""
+    page, errors = new_page(browser, lang)
+    page.goto(server.url + "/#/login")
+    line = page.locator("section.auth .auth-hero p")
+    for w in words:
+        expect(line).to_contain_text(w)
     page.context.close()
     assert not errors, errors
 

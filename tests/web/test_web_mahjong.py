@@ -415,6 +415,44 @@ def test_a_ready_player_sees_the_bao_and_plays_by_itself(browser: Browser, serve
     page.context.close()
 
 
+class EfficiencyBotsTable(MahjongTable):
+    """A MahjongTable whose bots are the efficiency bots of quick match (机器人 · 牌效, the longest badge)."""
+
+    def seat_view(self, i: int) -> dict[str, Any]:
+        view = super().seat_view(i)
+        if view["bot"]:
+            view["bot"] = "efficiency"
+        return view
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_top_rows_bot_badges_fit_their_boxes_on_a_phone(browser: Browser, server: ThreadServer,
+                                                             lang: str) -> None:
+    """On a phone the three other seats share the top row: each bot's badge (机器人 · 牌效, Bot · efficiency) lies
+    within its seat box and the window (the right seat's was cut at the window's edge, the left one's ran towards
+    the middle seat), its whole text in its title."""
+    page, errors = logged_in(browser, server, lang, True)
+    g = reach(lambda g: g.phase == "play" and g.turn == 0)
+    ft = EfficiencyBotsTable(page, g)
+    ft.open()
+    badges = page.locator(".tablev.live .seat .badge.bot")
+    expect(badges).to_have_count(3)
+    word = {"zh": "机器人 · 牌效", "en": "Bot · efficiency"}[lang]
+    for i in range(3):
+        expect(badges.nth(i)).to_have_attribute("title", word)
+    out = page.evaluate("""() => [...document.querySelectorAll('.tablev.live .seat')].flatMap((s) => {
+        const b = s.getBoundingClientRect();
+        return [...s.querySelectorAll('.badge, .sname')].map((e) => {
+          const r = e.getBoundingClientRect();
+          return { pos: s.dataset.pos, what: e.className, seat: [b.left, b.right], it: [r.left, r.right] };
+        }).filter((x) => x.it[0] < x.seat[0] - 0.5 || x.it[1] > x.seat[1] + 0.5 || x.it[1] > innerWidth);
+      })""")
+    assert not out, out
+    shot(page, f"mahjong-{lang}-phone-bot-badges.png")
+    assert not errors, errors
+    page.context.close()
+
+
 def fan_count(g: Any) -> int:
     st = g.outcome()["settlement"] or {}
     return sum(len(s["fans"]) for s in st.get("shares", [])) + len(st.get("hand_fans", []))

@@ -290,6 +290,64 @@ def test_the_match_list_fits_a_phone(browser: Browser, server: ThreadServer) -> 
     ctx.close()
 
 
+def test_names_start_times_and_a_registered_entrant_read_in_the_pages_language(browser: Browser,
+                                                                             server: ThreadServer) -> None:
+    """A match the server names after its preset (``quick_sit_and_go``) reads in words (斗地主快速赛, Dou Dizhu quick
+    sit & go), an operator's name as given; the start time as the profile writes times (2026-12-06 12:18), not in
+    the browser's locale; one registered in a match not started yet is registered and waiting, not playing (the
+    card and the profile); the list and the card have the page margins of the other pages."""
+    import time
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US", timezone_id="Asia/Shanghai")
+    ctx.add_init_script("localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', 'zh')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" and "401" not in m.text
+            else None)
+    quick = create_match(server, {"preset": "quick_sit_and_go", "entry": {"fee": 0}})
+    start_at = (int(time.time()) // 60 + 3 * 24 * 60) * 60  # in three days, on a minute
+    when = datetime.fromtimestamp(start_at, ZoneInfo("Asia/Shanghai")).strftime("%Y-%m-%d %H:%M")
+    later = create_match(server, {"name": "周末大奖赛", "game": "ddz3",
+                                  "entry": {"start": "at_time", "min_entrants": 3, "max_entrants": 9, "fee": 0},
+                                  "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}, start_at=start_at)
+    sign_up(page, server.url, "reader")
+    page.locator('[data-nav="matches"]').click()
+    listed = page.locator("section.matches")
+    quick_row = listed.locator(f'tr[data-match="{quick}"]')
+    expect(quick_row.locator("td.name")).to_have_text("斗地主快速赛")
+    expect(listed.locator('.panel[data-status="open"] tr[data-match] td.name', has_text="sng")).to_have_count(1)
+    later_row = listed.locator(f'tr[data-match="{later}"]')
+    expect(later_row.locator("td.name")).to_have_text("周末大奖赛")
+    expect(later_row.locator("td.start")).to_have_text(when)
+    # the page's margins: the panels keep off the window's edges like the lobby's
+    box = listed.locator(".panel").first.bounding_box()
+    assert box is not None and box["x"] >= 16 and box["x"] + box["width"] <= 1280 - 16, box
+    quick_row.locator('[data-action="register"]').click()
+    expect(quick_row.locator('[data-action="withdraw"]')).to_be_visible()
+    card = open_card(page, server, quick)
+    expect(card.locator("h1")).to_have_text("斗地主快速赛")
+    expect(card.locator(".match-phase")).to_have_attribute("data-phase", "registration")
+    expect(card.locator("tr.me td.state")).to_have_text("已报名，等待开赛")
+    box = card.locator(".panel").first.bounding_box()
+    assert box is not None and box["x"] >= 16, box
+    page.locator("#langbtn").click()
+    expect(card.locator("h1")).to_have_text("Dou Dizhu quick sit & go")
+    expect(card.locator("tr.me td.state")).to_have_text("Registered, waiting for the start")
+    page.goto(f"{server.url}/#/profile")
+    mine = page.locator(f'.my-matches tr[data-match="{quick}"]')
+    expect(mine.locator("td").first).to_have_text("Dou Dizhu quick sit & go")
+    expect(mine.locator("td.state")).to_have_text("Registered, waiting for the start")
+    page.goto(f"{server.url}/#/matches")
+    expect(page.locator(f'section.matches tr[data-match="{later}"] td.start')).to_have_text(when)
+    expect(page.locator(f'section.matches tr[data-match="{quick}"] td.name')).to_have_text("Dou Dizhu quick sit & go")
+    assert not errors, errors
+    ctx.close()
+
+
 def test_quit_asks_first_keeps_the_fee_and_the_profile_says_what_came_back(browser: Browser,
                                                                            server: ThreadServer) -> None:
     """Withdrawing before the start gives the fee back (the header at once, the profile says so); quitting a

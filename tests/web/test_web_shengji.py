@@ -434,6 +434,27 @@ def test_a_declaration_during_the_deal_and_the_replay(browser: Browser, quiet_se
     page.context.close()
 
 
+def test_leaving_while_dealing_then_a_new_table_says_nothing_of_the_old_one(browser: Browser,
+                                                                           server: ThreadServer) -> None:
+    """A player leaves the Shengji table while its cards are dealt (you left the table: said in the lobby) and
+    quick-matches mahjong at once: the new table does not greet the player with 你离开了牌桌, which was about the
+    table left (the toast once stayed its 3.5 s over the new table)."""
+    page, errors = new_page(browser, PHONE)
+    as_guest(page, server.url)
+    quick_match(page)
+    expect(table(page)).to_have_attribute("data-phase", "deal", timeout=20_000)
+    page.locator('.tablev.live [data-action="leave"]').click()
+    page.locator('[data-action="confirm-leave"]').click()
+    expect(page.locator("section.lobby")).to_be_visible()
+    left = page.locator('#toasts .toast[data-key="left"]')
+    expect(left).to_have_text("你离开了牌桌")
+    page.locator('[data-action="quick-match"][data-room="daqing-1"]').click()
+    expect(table(page)).to_have_attribute("data-game", "mahjong")
+    assert left.count() == 0, left.all_inner_texts()  # at once (waiting would see it end by itself)
+    assert not errors, errors
+    page.context.close()
+
+
 def test_a_private_table_from_the_lobby_with_a_friend_on_a_phone(browser: Browser, server: ThreadServer) -> None:
     host, host_errors = new_page(browser, DESKTOP)
     as_guest(host, server.url)
@@ -590,6 +611,63 @@ def failing_throw(g: Any, seat: int) -> str:
 def boxes_overlap(a: Any, b: Any) -> bool:
     return bool(a["x"] < b["x"] + b["width"] - 0.5 and b["x"] < a["x"] + a["width"] - 0.5
             and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_no_countdown_while_dealing_and_a_countdown_keeps_off_the_name(browser: Browser, shared: ThreadServer,
+                                                                        viewport: str) -> None:
+    """While the cards are dealt every seat may declare at every card, and the state's deadline is only the next
+    card's (deal_step_ms): no seat is marked as deciding and no countdown shows (every seat once showed a "1" for
+    the whole deal).  The final window (最后叫主) is a real deadline: each seat counts it down.  In play the
+    countdown of the seat to act keeps off its name — on a phone too, where the seat boxes have no avatar for it to
+    sit on (the right seat's covered the first letter of its name)."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, VIEWPORTS[viewport])
+    as_guest(page, shared.url)
+    me = page.evaluate("() => window.qipai.store.user.name")
+    names = [me, "Wolfeschlegelsteinhausen", "Aleksandrovna-Konstantinopolskaya", "Maximiliano-Fernández"]
+    g = ShengjiGame({}, seed=11)
+    ft = ShengjiFakeTable(page, g, you=0, names=names)
+    ft.extra_state = {"deadline_ms": 149}  # the next card's, as the server sends it while dealing
+    ft.open()
+    live = table(page)
+    expect(live).to_have_attribute("data-phase", "deal")
+    timers = page.locator(".tablev.live .timer.on")
+    for _ in range(3):
+        expect(timers).to_have_count(0)
+        expect(page.locator(".tablev.live .seat.active")).to_have_count(0)
+        expect(page.locator(".tablev.live .yourturn")).to_have_count(0)
+        ft.window({})
+        ft.push_state(deadline_ms=149)
+    # the final window: a real one, counted down at every seat that may still declare
+    while g.phase == "deal":
+        ft.window({})
+    ft.push_state(deadline_ms=5000)
+    expect(live).to_have_attribute("data-phase", "final")
+    expect(page.locator(".tablev.live .seat .timer.on")).to_have_count(3)
+    expect(page.locator(".tablev.live .seat .timer.on").first).to_have_text(re.compile(r"^[1-5]$"))
+    # in play, the right seat's turn: its countdown is not over its name, and within the window
+    g2 = game_at_play()
+    while g2.public_acting()[0] != 1:
+        s = g2.public_acting()[0]
+        g2.apply(g2.legal_actions(s)[0], s)
+    ShengjiFakeTable(page, g2, you=0, names=names, table_id="T2", deal=2).open()
+    right = page.locator('.tablev.live .seat[data-pos="right"]')
+    expect(right).to_have_attribute("data-seat", "1")
+    clock = right.locator(".timer.on")
+    expect(clock).to_have_text(re.compile(r"^\d+$"))
+    shot(page, f"shengji-{viewport}-right-seat-clock.png")
+    box = clock.bounding_box()
+    # the name's letters (a range over its text: not the box, whose padding may lie under the countdown)
+    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
+        const b = r.getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height }; }""")
+    assert box is not None and name is not None
+    assert not boxes_overlap(box, name), (box, name)
+    vp = VIEWPORTS[viewport]
+    assert box["x"] >= 0 and box["x"] + box["width"] <= vp["width"], box
+    assert not errors, errors
+    page.context.close()
 
 
 @pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])

@@ -580,6 +580,54 @@ def test_mute_is_remembered_per_user(pages: Pages, browser: Browser, server: Thr
     page.context.close()
 
 
+def test_no_audio_is_started_before_the_players_first_gesture(browser: Browser, server: ThreadServer) -> None:
+    """A page reloaded in the middle of a deal has had no click or key yet, and a browser starts audio only after
+    one: the effects of the moves that come meanwhile (here the deal plays on in auto-play) stay silent instead of
+    each making or waking an audio context the browser refuses (nine "AudioContext was not allowed to start"
+    warnings once).  (Nothing may look at the page after the reload until the sounds have been asked for:
+    Playwright's page.evaluate, and its locators' checks, count as a user gesture.)"""
+    ctx = browser.new_context(viewport=DESKTOP, locale="zh-CN")
+    ctx.add_init_script("localStorage.setItem('qipai.lang', 'zh')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    said: list[str] = []
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text}") if "AudioContext" in m.text else None)
+    page.on("pageerror", lambda e: said.append(f"page error: {e}"))
+    as_guest(page, server.url)
+    page.locator('[data-action="quick-match"][data-room="classic-1"]').click()
+    live = page.locator(".tablev.live")
+    expect(live).to_be_visible()
+    page.locator('.tablev.live [data-action="autoplay"]').click()
+    expect(live).to_have_attribute("data-autoplay", "1")
+    page.reload()
+    # the deal goes on by itself (auto-play and the bots), every move asking for its sound: nobody has clicked on
+    # the page since it loaded
+    page.wait_for_timeout(3000)
+    assert not said, said
+    asked = page.evaluate("() => window.qipai.soundLog.filter((s) => !s.muted).length")
+    assert asked, "no move asked for a sound after the reload"
+    expect(live).to_be_visible()
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang,word", [("zh", "斗地主"), ("en", "Dou Dizhu")])
+def test_the_felt_names_the_game_in_the_pages_language(pages: Pages, lang: str, word: str) -> None:
+    """The game's name across the felt is in the page's language (it was 斗地主 in English too), and follows a
+    switch of language."""
+    page = pages.get(lang)
+    ft = FakeTable(page, deal())
+    ft.open()
+    mark = "() => getComputedStyle(document.querySelector('.tablev.live .felt'), '::before').content"
+    assert page.evaluate(mark) == f'"{word}"'
+    shows = "(want) => getComputedStyle(document.querySelector('.tablev.live .felt'), '::before').content === want"
+    page.locator("#langbtn").click()
+    other = {"斗地主": "Dou Dizhu", "Dou Dizhu": "斗地主"}[word]
+    page.wait_for_function(shows, arg=f'"{other}"')
+    page.locator("#langbtn").click()
+    page.wait_for_function(shows, arg=f'"{word}"')
+    no_errors(pages, page)
+
+
 # ---------------------------------------------------------------------------------------------- quick chat
 @pytest.mark.parametrize("lang,viewport,phrase", [("zh", "desktop", "打得好！"), ("en", "phone", "Nice play!")])
 def test_quick_chat_phrases_and_emotes(pages: Pages, lang: str, viewport: str, phrase: str) -> None:

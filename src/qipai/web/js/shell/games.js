@@ -32,6 +32,8 @@
 //   view.tableTitle(model) → string
 //       The table's name in the top bar (e.g. the preset's name).
 //   view.myTurn(model) → bool   (optional; default: state.your_turn with legal moves)
+//   view.clocked(model) → bool   (optional; default true): whether the state's deadline is the acting seats' own
+//       decision; false: the shell marks no seat as deciding and shows no countdown (e.g. cards being dealt)
 //   view.settlement(result, model) → {title, cls, body}
 //       The settlement dialog's content for a deal_over result; the shell adds the buttons (准备/继续).
 //   view.caption(seat, action, model) → string

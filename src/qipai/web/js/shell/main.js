@@ -1,6 +1,6 @@
 // The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/leaderboard[/GAME],
 // #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
-import { h, add, fill, clear, api, toast } from "./util.js";
+import { h, add, fill, clear, api, toast, dropToasts } from "./util.js";
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, subscribe, resetTable, setUser, sendPrefs, refreshUser } from "./store.js";
@@ -194,6 +194,9 @@ subscribe((what, msg) => {
   if (what === "welcome" || what === "deal_over" || what === "user") renderHeader();
   if (what === "user") return;
   if (what === "joined") {
+    // seated (again, or at another table): what was said about leaving a table is over (a 你离开了牌桌 of the
+    // table just left would stay for seconds over the new one)
+    dropToasts("left");
     if (route !== "/table") go("#/table");
     else frame?.update(model());
     return;

@@ -1,6 +1,6 @@
 // The match lobby (比赛): matches upcoming, open for registration, running and finished; register and withdraw;
 // a match's live standings (pushed over the WebSocket with match_watch) with one's own line marked.
-import { h, fill, api, toast, modal, fmtDelta } from "./util.js";
+import { h, fill, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate, refreshUser } from "./store.js";
@@ -10,9 +10,29 @@ const STATUSES = ["open", "upcoming", "running", "finished"];
 /** A match game in words (``ddz3`` → 斗地主); an unknown one as it is. */
 const gameWords = (g) => (hasWords("match_game_" + g) ? t("match_game_" + g) : g);
 
+/** A match's name as a player reads it: the server names a match the operator did not name after its preset
+ * (``quick_sit_and_go``, ``hourly``: docs/matches.md §1) or, with neither, its game (``ddz3``); those are worded
+ * (斗地主快速赛), with the match's own game; a name the operator gave is shown as given. */
+export function matchName(name, game) {
+  const key = "match_preset_" + name;
+  if (hasWords(key)) return t(key, { game: gameWords(game) });
+  if (name && name === game) return gameWords(game);
+  return name ?? "";
+}
+
+/** An entrant's state in words: one still in a match that has not started yet is registered and waits for the
+ * start, not playing. */
+export function entrantState(status, phase, quitting = false) {
+  if (quitting) return t("match_entrant_quitting");
+  if (status === "in" && (phase === "registration" || phase === "starting")) return t("match_entrant_registered");
+  if (status === "in" && phase === "finished") return t("match_entrant_done");
+  return t("match_entrant_" + status);
+}
+
+/** The start time as the profile writes times (2026-12-06 12:18), whatever the browser's locale. */
 function fmtStart(m) {
   if (!m.start_at) return m.max_entrants ? t("match_when_full", { n: m.max_entrants }) : "";
-  return new Date(m.start_at * 1000).toLocaleString();
+  return fmtTime(m.start_at * 1000);
 }
 
 function buttons(m, refresh) {
@@ -74,7 +94,7 @@ export function matchesPage(root) {
           rows.length ? h("div.scroll", h("table.grid.match-list", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_game")),
             h("th", t("match_entrants")), h("th", t("match_fee")), h("th", t("match_start")), h("th", ""))),
           h("tbody", rows.map((m) => h("tr", { dataset: { match: m.id } },
-            h("td.name", h("a", { href: `#/matches/${m.id}` }, m.name)), h("td.game", { dataset: { label: t("match_game") } }, gameWords(m.game)),
+            h("td.name", h("a", { href: `#/matches/${m.id}` }, matchName(m.name, m.game))), h("td.game", { dataset: { label: t("match_game") } }, gameWords(m.game)),
             h("td.entrants", { dataset: { label: t("match_entrants") } },
               m.entrants !== undefined ? `${m.entrants}${m.max_entrants ? " / " + m.max_entrants : ""}` : ""),
             h("td.fee", { dataset: { label: t("match_fee") } }, m.fee !== undefined ? String(m.fee) : ""),
@@ -200,7 +220,7 @@ export function matchPage(root, { id }) {
     const waiting = phase === "running" && mine && mine.status === "in" && !myTable
       ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : "match_wait")) : null;
     fill(box, h("div.panel",
-      h("h1", info.name), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
+      h("h1", matchName(info.name, info.game)), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
       h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
       stageLine(view), countdown(view, info), waiting,
       myTable ? h("p", h("a.btn.small", { href: "#/table", onclick: () => { store.tableId = myTable; } }, t("match_my_table"))) : null,
@@ -210,7 +230,7 @@ export function matchPage(root, { id }) {
       h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
         dataset: { entrant: r.entrant, place: r.place } },
         h("td", String(r.place)), h("td.name", r.bot ? t("match_bot_n", { n: botNo.get(r.entrant) }) : displayName(r.name)), h("td.points", String(r.points)),
-        h("td", t("match_entrant_" + (r.quitting ? "quitting" : phase === "finished" && r.status === "in" ? "done" : r.status)),
+        h("td.state", { dataset: { state: r.status } }, entrantState(r.status, phase, r.quitting),
           r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),
         phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))),

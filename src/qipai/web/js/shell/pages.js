@@ -4,6 +4,7 @@ import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, setUser, spectate, subscribe, homeGame, notify, refreshUser } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
+import { matchName, entrantState } from "./matches.js";
 
 function cardFace(label, red) {
   return h("div.hero-face", { class: red ? "red" : undefined }, label);
@@ -456,15 +457,15 @@ export function profilePage(root) {
           h("div.scroll", h("table.grid", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_state")),
             h("th", t("rank")), h("th", t("match_fee")), h("th", t("match_prize")))),
           h("tbody", mine.matches.map((m) => h("tr", { dataset: { match: m.match, status: m.status } },
-            h("td", h("a", { href: `#/matches/${encodeURIComponent(m.match)}` }, m.name)),
-            h("td", t(m.match_status === "cancelled" ? "match_phase_cancelled"
-              : m.match_status === "finished" ? "match_phase_finished" : "match_entrant_" + m.status)),
+            h("td", h("a", { href: `#/matches/${encodeURIComponent(m.match)}` }, matchName(m.name, m.game))),
+            h("td.state", m.match_status === "cancelled" ? t("match_phase_cancelled")
+              : m.match_status === "finished" ? t("match_phase_finished") : entrantState(m.status, m.match_status)),
             h("td.place", m.place ? String(m.place) : "—"), feeCell(m),
             h("td.prize", String(m.prize ?? 0)))))))) : null,
         h("div.panel", h("h2", t("history_title")),
           rows.length
             ? h("div.scroll", h("table.grid.history-table", h("thead", h("tr", h("th", t("when")), h("th", t("game_col")),
-              h("th", t("role")), h("th", ""), h("th", t("delta")), h("th", t("points")), h("th", t("player")), h("th", ""))),
+              h("th", t("role")), h("th", t("won_col")), h("th", t("delta")), h("th", t("points")), h("th", t("player")), h("th", ""))),
             h("tbody", rows)))
             : h("p.muted", t("no_deals"))));
     } catch (ex) {

@@ -7,8 +7,15 @@ export const soundLog = [];
 
 let ac = null;
 let noiseBuf = null;
+// a browser lets a page start audio only after the user did something on it (a click, a key): an AudioContext made
+// or resumed before that stays suspended, and Chromium logs a warning for each try (a reload in the middle of a
+// deal once logged nine).  Until the first gesture every effect is silent and no context is made.
+const activation = navigator.userActivation || null;
+let gestured = false; // (a browser without navigator.userActivation: any pointer or key event counts)
+const mayStart = () => (activation ? activation.hasBeenActive : gestured);
 
 function audio() {
+  if (!mayStart()) return null;
   if (!ac) {
     const C = window.AudioContext || window.webkitAudioContext;
     if (!C) return null;
@@ -22,10 +29,15 @@ function audio() {
   return ac;
 }
 
-// browsers start audio only after a gesture: wake the context on the first one
-for (const ev of ["pointerdown", "keydown"]) {
-  window.addEventListener(ev, () => { if (!isMuted()) audio(); }, { once: true, capture: true });
+// make (or wake) the context on the first gesture (a touch counts when it ends, a click or a key at once)
+const GESTURES = ["pointerdown", "pointerup", "touchend", "click", "keydown"];
+function wake() {
+  gestured = true;
+  if (!mayStart()) return;
+  for (const ev of GESTURES) window.removeEventListener(ev, wake, true);
+  if (!isMuted()) audio();
 }
+for (const ev of GESTURES) window.addEventListener(ev, wake, true);
 
 export function isMuted() {
   return !!pref("mute", false);

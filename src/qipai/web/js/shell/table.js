@@ -6,7 +6,7 @@ import { h, add, fill, clear, modal, toast, fmtDelta } from "./util.js";
 import { t, displayName, phraseText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
-import { titleName } from "./games.js";
+import { gameName, titleName } from "./games.js";
 import { pref, setPref } from "./prefs.js";
 import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
@@ -145,6 +145,7 @@ export class TableFrame {
     e.classList.toggle("spectating", !!model.spectating && this.live);
     e.classList.toggle("taken-over", takenOver);
     e.dataset.takenOver = takenOver ? "1" : "0";
+    this.renderMark();
     this.renderTop();
     this.renderSeats();
     this.renderMe();
@@ -214,6 +215,16 @@ export class TableFrame {
     return Array.isArray(r) && this.between() ? r : null;
   }
 
+  /** The game's name across the felt, in the page's language. */
+  renderMark() {
+    const mark = this.info?.name ? gameName(this.info.name) : "";
+    if (this.felt.dataset.mark === mark) return;
+    this.felt.dataset.mark = mark;
+    // its width in em (a CJK character and the letter spacing 1.2, a letter about .8)
+    const w = [...mark].reduce((n, c) => n + (c.charCodeAt(0) > 0x2e80 ? 1.2 : 0.8), 0);
+    this.felt.style.setProperty("--mark-w", String(Math.max(1, w)));
+  }
+
   // ------------------------------------------------------------------------------------------ top bar
   renderTop() {
     const { table, spectating } = this.model;
@@ -261,7 +272,10 @@ export class TableFrame {
     const badges = h("div.badges");
     if (state?.autoplay?.[seat]) add(badges, h("span.badge.auto", t("autoplay_badge")));
     // a bot's level as the table's creator chose it (入门 … 大师), else just that it is a bot
-    if (s && s.bot) add(badges, h("span.badge.bot", { dataset: { bot: s.bot } }, t("bot_badge") + (hasWords("bot_kind_" + s.bot) ? " · " + t("bot_kind_" + s.bot) : "")));
+    if (s && s.bot) {
+      const said = t("bot_badge") + (hasWords("bot_kind_" + s.bot) ? " · " + t("bot_kind_" + s.bot) : "");
+      add(badges, h("span.badge.bot", { dataset: { bot: s.bot }, title: said }, said)); // (a narrow box may cut it short)
+    }
     if (s && !s.connected && !s.bot) add(badges, h("span.badge.off", t("offline_badge")));
     if (s && s.leaving) add(badges, h("span.badge.off", t("leaving_badge")));
     const ready = this.readyList();
@@ -302,7 +316,7 @@ export class TableFrame {
       this.seatHead(seat, box);
       const slot = h("div.seat-game");
       add(box, slot);
-      if (this.acting().includes(seat)) {
+      if (this.clockSeats().includes(seat)) {
         box.classList.add("active");
         add(box, h("div.timer", { dataset: { seat } }));
       }
@@ -316,6 +330,17 @@ export class TableFrame {
     if (!st || st.observation?.phase === "over") return [];
     if (Array.isArray(st.acting) && st.acting.length) return st.acting;
     return st.to_act !== null && st.to_act !== undefined ? [st.to_act] : [];
+  }
+
+  /** Whether the state's deadline is the acting seats' own decision (the game's view may say not: Shengji's
+   * deal, where every seat may declare and the deadline is only the pace of the cards). */
+  clocked() {
+    return !this.view?.clocked || !!this.view.clocked(this.model);
+  }
+
+  /** The seats marked as deciding, each with its countdown: the acting seats while they are on a clock. */
+  clockSeats() {
+    return this.clocked() ? this.acting() : [];
   }
 
   renderMe() {
@@ -338,7 +363,7 @@ export class TableFrame {
       !s || !this.live ? null : this.matchTable() ? this.matchPointsEl("span.pts", this.matchPoints(s))
         : h("span.pts", `${s.points} ${t("points_short")}`),
       ...badges);
-    add(this.turnLine, this.myTurn() ? h("span.yourturn", t("your_turn")) : null,
+    add(this.turnLine, this.myTurn() && this.clocked() ? h("span.yourturn", t("your_turn")) : null,
       this.model.takenOver ? null : h("div.timer.me-timer", { dataset: { seat: you } }));
   }
 
@@ -453,7 +478,7 @@ export class TableFrame {
     if (!this.live || !this.model) return;
     const st = this.model.state;
     const els = this.el.querySelectorAll(".timer");
-    const acting = this.acting();
+    const acting = this.clockSeats();
     let left = null;
     if (st && st.deadline_ms !== null && st.deadline_ms !== undefined) {
       left = Math.max(0, Math.ceil((st.deadline_ms - (performance.now() - (this.model.stateAt || 0))) / 1000));
@@ -474,7 +499,7 @@ export class TableFrame {
         el.classList.toggle("low", left <= 5);
       }
     }
-    if (left !== null && left <= 5 && left > 0 && this.myTurn() && left !== this.lastTick) {
+    if (left !== null && left <= 5 && left > 0 && this.myTurn() && acting.includes(this.you) && left !== this.lastTick) {
       this.lastTick = left;
       sound.play("tick");
     }

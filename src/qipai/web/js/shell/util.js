@@ -104,6 +104,12 @@ export function toast(text, kind = "info", ms = 3500, key = undefined) {
   return el;
 }
 
+/** Take away the toasts with ``key`` now (what they said no longer holds). */
+export function dropToasts(key) {
+  const box = document.getElementById("toasts");
+  if (box) for (const old of box.querySelectorAll(".toast")) if (old.dataset.key === key) old.remove();
+}
+
 export function clearToasts() {
   const box = document.getElementById("toasts");
   if (box) clear(box);
@@ -167,6 +173,7 @@ export function fmtDelta(n) {
   return n > 0 ? "+" + n : String(n);
 }
 
+/** A time (an ISO string or epoch milliseconds) as 2026-12-06 12:18, whatever the browser's locale. */
 export function fmtTime(iso) {
   if (!iso) return "";
   const d = new Date(iso);

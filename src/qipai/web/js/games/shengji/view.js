@@ -126,6 +126,12 @@ export class ShengjiView extends TableView {
     return super.myTurn(model, (st) => st.your_turn ?? (st.acting || []).includes(st.you));
   }
 
+  /** While the cards are dealt every seat may declare at each card, and the deadline is the next card's (the
+   * deal's pace, ``deal_step_ms``): nobody's decision, no countdown.  The final window (最后叫主) is a real one. */
+  clocked(model = this.model) {
+    return model?.state?.observation?.phase !== "deal";
+  }
+
   update(model) {
     const st = model.state;
     if (st !== this.lastStateRef) {
