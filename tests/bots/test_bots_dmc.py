@@ -673,6 +673,20 @@ def test_rollouts_choose_among_the_best_valued_moves_reproducibly() -> None:
         make_bot("dmc:top=3,margin=0.1", 1)
     with pytest.raises(ValueError, match=r"margin must be at most 0\.99"):
         make_bot("dmc:margin=1", 1)
+    # blend: the network's values weigh in beside the win rates: a move the play-outs favour a little but the
+    # network values far lower is not played
+    v = plain.last_values
+    gap = v[top[0]] - v[top[1]]
+    wins = [0.5, 0.5 + gap / 4, 0.0]  # top[1] wins more often, by less than half the network's gap
+    for spec, want in (("dmc:samples=16,top=3", top[1]), ("dmc:samples=16,top=3,blend=1", top[0])):
+        bot = make_bot(spec, 5)
+        assert isinstance(bot, DmcBot)
+        bot.rollout_wins = lambda *args, **kw: list(wins)  # type: ignore[method-assign]
+        assert bot.act(obs, legal) == want, spec
+    with pytest.raises(ValueError, match="dmc option blend is the rollouts'"):
+        make_bot("dmc:blend=1", 1)
+    with pytest.raises(ValueError, match=r"blend must be at most 4"):
+        make_bot("dmc:samples=4,blend=5", 1)
 
 
 def test_odds_bidding_and_the_search_on_tables_the_network_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -115,6 +115,8 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                                 doc="sampled deals a move for the rollouts, instead of a time"),
                          Option("margin", float, 0.0, lo=0.0, hi=0.99,
                                 doc="how much more often a move must win in the rollouts than the network's choice"),
+                         Option("blend", float, 0.0, lo=0.0, hi=4.0,
+                                doc="weight of the network's values beside the rollouts' win rates (0: none)"),
                          Option("depth", int, 0, lo=0, hi=400,
                                 doc="decisions a play-out goes on before the network values it (0: to the end)"),
                          Option("clock", str, "cpu", choices=("cpu", "wall"),
@@ -194,14 +196,15 @@ def make_bot(spec: BotSpec | str, seed: int) -> Bot:
         if "time" in opts and not searching:
             raise OptionError("dmc option time is the search's, with search=N or other=search")
         # the clock is the rollouts' and the other search's
-        needless = sorted(k for k in ("top", "margin", "depth", "clock")
+        needless = sorted(k for k in ("top", "margin", "blend", "depth", "clock")
                           if k in opts and not (k == "clock" and o["other"] == "search"))
         if needless and not (o["rollouts"] or o["samples"]):
             raise OptionError(f"dmc option {needless[0]} is the rollouts', with rollouts=X or samples=N")
         w = o["weights"]
         try:
             return dmc_bot(seed, w or None, o["candidates"], o["defer"], o["search"], o["time"], o["rollouts"],
-                           o["top"], o["samples"], o["clock"], o["margin"], o["depth"], o["bid"], o["other"])
+                           o["top"], o["samples"], o["clock"], o["margin"], o["depth"], o["bid"], o["other"],
+                           o["blend"])
         except (OSError, ValueError, KeyError) as e:
             raise OptionError(f"dmc weights {w}: {e}") from None
     if opts:

@@ -490,11 +490,13 @@ class DmcBot:
     def __init__(self, seed: int = 0, net: ActionValues | None = None, candidates: int = 0, defer: float = 0.0,
                  search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
                  samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0,
-                 bidding: str = "heuristic", other: str = "heuristic") -> None:
+                 bidding: str = "heuristic", other: str = "heuristic", blend: float = 0.0) -> None:
         if bidding not in ("heuristic", "odds"):
             raise ValueError(f"dmc bidding must be heuristic or odds, not {bidding!r}")
         if other not in OTHERS:
             raise ValueError(f"dmc other must be one of {', '.join(OTHERS)}, not {other!r}")
+        if not 0.0 <= blend <= 4.0:
+            raise ValueError(f"dmc blend must be in [0, 4], not {blend}")
         if rollouts < 0 or samples < 0 or top < 2 or not 0.0 <= margin < 1.0 or depth < 0:
             raise ValueError(f"dmc rollouts need a time, samples and depth of at least 0, top of at least 2 and a "
                              f"margin in [0, 1), not {rollouts}, {samples}, {depth}, {top} and {margin}")
@@ -510,6 +512,10 @@ class DmcBot:
         """Decisions a play-out goes on before the network values it (0: to the end of the deal)."""
         self.margin = margin
         """How much more often another move must win in the rollouts than the network's choice to be played."""
+        self.blend = blend
+        """Weight of the network's own values beside the rollouts' win rates when they are compared: each
+        candidate is scored ``win rate + blend × (its value − the network's choice's value) / 2`` (0: the
+        rollouts alone)."""
         self.samples = samples
         """Sampled deals a decision for rollouts, instead of a time (reproducible)."""
         self.clock = CLOCKS[clock]
@@ -576,8 +582,10 @@ class DmcBot:
             order = most_valued(vals, self.top)
             wins = self.rollout_wins(v, observation.get("kitty"), [moves.get(actions[i]) for i in order])
             self.last_rollouts = {actions[i]: w for i, w in zip(order, wins, strict=True)}
-            k = max(range(len(order)), key=lambda k: (wins[k], -k))
-            return actions[order[k] if wins[k] > wins[0] + self.margin else order[0]]
+            score = [w + self.blend * (float(vals[i]) - float(vals[order[0]])) / 2.0
+                     for w, i in zip(wins, order, strict=True)]
+            k = max(range(len(order)), key=lambda k: (score[k], -k))
+            return actions[order[k] if score[k] > score[0] + self.margin else order[0]]
         if self.defer > 0:
             mine = index_of(choose_play(situation_of(v)), [moves.get(a) for a in actions])
             if float(vals[mine]) >= float(vals[best]) - self.defer:
@@ -702,14 +710,14 @@ def play_out(net: ActionValues, games: Sequence[Generator[Decision, int, int]], 
 def dmc_bot(seed: int, weights: str | Path | None = None, candidates: int = 0, defer: float = 0.0,
             search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
             samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0, bidding: str = "heuristic",
-            other: str = "heuristic") -> DmcBot:
+            other: str = "heuristic", blend: float = 0.0) -> DmcBot:
     """A bot over the committed weights (or the file ``weights``), weighing every legal action or only a
     shortlist of ``candidates``, deferring to the heuristic's choice within ``defer`` of the best value,
     leaving the decisions with at most ``search_cards`` cards in all hands to the ``search`` bot, and comparing
     its ``top`` moves by ``rollouts`` seconds (or ``samples`` deals) of play-outs, bidding by ``bidding`` and
     leaving the tables it was not trained for to ``other`` (:class:`DmcBot`)."""
     return DmcBot(seed, load_qnet(weights), candidates, defer, search_cards, search_time, rollouts, top, samples,
-                  clock, margin, depth, bidding, other)
+                  clock, margin, depth, bidding, other, blend)
 
 
 # ------------------------------------------------------------------------------------------------ self-play
