@@ -56,6 +56,36 @@ async def test_a_second_server_without_a_cluster_is_refused(db: Database) -> Non
         await b.close()
 
 
+async def test_nodes_of_another_cluster_on_the_database_are_refused(db: Database) -> None:
+    """A node started with another --redis-url or --redis-prefix beside a running cluster took over its tables
+    and matches, which then went back and forth between the two (split brain, held off only by the fences)."""
+    here = Settings(redis_url="redis://127.0.0.1:6379/9", redis_prefix="qt-one:").cluster_key()
+    there = Settings(redis_url="redis://127.0.0.1:6379/10", redis_prefix="qt-one:").cluster_key()
+    assert here and there and here != there
+    a, b, c = [await Store.open(db.url, schema=db.schema, migrate=i == 0) for i in range(3)]
+    try:
+        await a.hold(alone=False, cluster=here)
+        await b.hold(alone=False, cluster=here)  # the same cluster shares it
+        with pytest.raises(StoreInUse, match=r"another cluster .*this node: redis://127\.0\.0\.1:6379/10 qt-one:"):
+            await c.hold(alone=False, cluster=there)
+        other = settings_on(db, redis_url="redis://127.0.0.1:6379/10", redis_prefix="qt-one:",
+                            public_url="http://127.0.0.1:1", node_id=f"n{uuid.uuid4().hex[:8]}")
+        with pytest.raises(ValueError, match="nodes of another cluster"):
+            await asyncio.to_thread(check_services, other)
+        same = settings_on(db, redis_url="redis://127.0.0.1:6379/9", redis_prefix="qt-one:",
+                           public_url="http://127.0.0.1:1", node_id=f"n{uuid.uuid4().hex[:8]}")
+        await asyncio.to_thread(check_services, same)  # another node of the running cluster: fine
+    finally:
+        for x in (a, b, c):
+            await x.close()
+    # the first cluster gone, the other may use the database
+    d = await Store.open(db.url, schema=db.schema, migrate=False)
+    try:
+        await d.hold(alone=False, cluster=there)
+    finally:
+        await d.close()
+
+
 def test_an_address_that_cannot_be_listened_on(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -88,7 +88,9 @@ class Settings:
     """Everything ``qipai serve`` can be told.  Times are in seconds."""
 
     host: str = "127.0.0.1"
+    """Address to listen on (0.0.0.0: every interface)."""
     port: int = 8000
+    """Port to listen on (0: any free port, said in the "serving on" line)."""
     data_dir: Path = Path("qipai-data")
     """Folder for the SQLite database (created if missing)."""
     database_url: str | None = None
@@ -197,6 +199,23 @@ class Settings:
             import socket
 
             self.node_id = f"{socket.gethostname()}-{os.getpid()}"
+
+    def cluster_key(self) -> str | None:
+        """What every node of one cluster shares (its Redis, database number and key prefix), the password left
+        out; ``None`` for one node alone.  Nodes of another cluster on the same database are refused.
+
+        >>> Settings(redis_url="redis://:pw@Db-Host/2", redis_prefix="q:").cluster_key()
+        'redis://db-host:6379/2 q:'
+        """
+        if not self.redis_url:
+            return None
+        from urllib.parse import urlsplit
+
+        u = urlsplit(self.redis_url)
+        if u.scheme == "unix":
+            return f"unix://{u.path}?{u.query} {self.redis_prefix}"
+        db = u.path.strip("/") or "0"
+        return f"{u.scheme}://{(u.hostname or '').lower()}:{u.port or 6379}/{db} {self.redis_prefix}"
 
     def db_url(self) -> str:
         if self.database_url:

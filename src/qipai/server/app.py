@@ -164,7 +164,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
         store = await Store.open(url, schema=settings.database_schema, busy_ms=settings.sqlite_busy_ms)
         try:
-            await store.hold(alone=settings.redis_url is None)
+            await store.hold(alone=settings.redis_url is None, cluster=settings.cluster_key())
         except BaseException:
             await store.close()
             raise

@@ -22,19 +22,28 @@ class Server(uvicorn.Server):
     """uvicorn's server, telling the lobby it is closing before connections drop, so a shutdown does not put
     every player into auto-play: their deals are restored as they were at the next start.
 
-    ``on_started`` is called once the server listens (after the lobby's start-up), while uvicorn's own
+    ``on_started(port)`` is called once the server listens (after the lobby's start-up), while uvicorn's own
     SIGINT/SIGTERM handlers are in place: a Ctrl-C from then on is a clean shutdown.  (``qipai serve`` said
     "serving on" before uvicorn started; a Ctrl-C in between could land in a finaliser, which swallows it, and
     the server went on serving.)"""
 
-    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None] | None = None) -> None:
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[int], None] | None = None) -> None:
         super().__init__(config)
         self.on_started = on_started
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         if self.started and self.on_started is not None:
-            self.on_started()
+            self.on_started(self.bound_port())
+
+    def bound_port(self) -> int:
+        """The port the server listens on (the one the system chose for port 0)."""
+        for srv in getattr(self, "servers", []):
+            for sock in srv.sockets:
+                name = sock.getsockname()
+                if isinstance(name, tuple):
+                    return int(name[1])
+        return int(self.config.port)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         app: Any = self.config.app
@@ -288,7 +297,7 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
         try:
             if sql.get_backend_name() == "sqlite":
                 if sql.database and Path(sql.database).is_file():  # (a new database: nobody holds it)
-                    lock_file(sql.database, alone).close()
+                    lock_file(sql.database, alone, settings.cluster_key()).close()
                 return
             schema = settings.database_schema
             # one connection, closed in full here (a pooled one left a transport to the garbage collector, whose
@@ -302,7 +311,7 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
                         if found.scalar() is None:
                             raise ValueError(f"--database-schema {schema!r}: the database has no such schema; "
                                              "create it (CREATE SCHEMA …) or leave the option out")
-                    await advisory_lock(conn, alone)  # released as the connection closes
+                    await advisory_lock(conn, alone, settings.cluster_key())  # released as the connection closes
             finally:
                 await engine.dispose()
         except StoreInUse as e:

@@ -162,10 +162,19 @@ class StoreInUse(RuntimeError):
     """Another server holds the database in a way this one may not share (:meth:`Store.hold`)."""
 
 
-def lock_file(db: str, alone: bool) -> Any:
+def _other_cluster(key: str) -> StoreInUse:
+    return StoreInUse(f"nodes of another cluster (another --redis-url or --redis-prefix) use this database: every "
+                      f"node on it must give the same ones (this node: {key})")
+
+
+def lock_file(db: str, alone: bool, cluster: str | None = None) -> Any:
     """Lock ``<db>.lock`` (exclusively when ``alone``, else shared) and return the open file, which holds the
-    lock until it is closed; :class:`StoreInUse` when another process holds it otherwise."""
+    lock until it is closed; :class:`StoreInUse` when another process holds it otherwise.  A node of cluster
+    ``cluster`` (:meth:`~qipai.host.settings.Settings.cluster_key`) also holds ``<db>.cluster-<hash>.lock``
+    shared, and is refused while a node of another cluster holds its own."""
     import fcntl
+    import glob
+    import hashlib
 
     f = open(db + ".lock", "a+")  # noqa: SIM115 - the caller keeps it open
     try:
@@ -174,18 +183,70 @@ def lock_file(db: str, alone: bool) -> Any:
         f.close()
         raise StoreInUse(f"another qipai server uses the database {db} (it holds {db}.lock): stop it first, or "
                          "run several nodes with --redis-url") from None
-    return f
+    if cluster is None:
+        return f
+    mine = f"{db}.cluster-{hashlib.sha256(cluster.encode()).hexdigest()[:16]}.lock"
+    held = [f]
+    try:
+        c = open(mine, "a+")  # noqa: SIM115 - kept open with the first
+        held.append(c)
+        fcntl.flock(c, fcntl.LOCK_SH | fcntl.LOCK_NB)  # (another cluster never holds ours exclusively for long)
+        for other in glob.glob(glob.escape(db) + ".cluster-*.lock"):
+            if other == mine:
+                continue
+            with open(other, "a+") as o:
+                try:
+                    fcntl.flock(o, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    raise _other_cluster(cluster) from None
+                fcntl.flock(o, fcntl.LOCK_UN)  # a cluster gone: nobody holds its file
+    except BaseException:
+        for x in held:
+            x.close()
+        raise
+    return _Held(held)
 
 
-async def advisory_lock(conn: Any, alone: bool) -> None:
+class _Held:
+    """Open lock files closed together."""
+
+    def __init__(self, files: list[Any]) -> None:
+        self.files = files
+
+    def close(self) -> None:
+        for x in self.files:
+            x.close()
+
+
+async def advisory_lock(conn: Any, alone: bool, cluster: str | None = None) -> None:
     """Take the schema's advisory lock on PostgreSQL connection ``conn`` (an ``AsyncConnection``), exclusive when
-    ``alone``; it lasts as long as the connection.  :class:`StoreInUse` when another server holds it otherwise."""
+    ``alone``; it lasts as long as the connection.  :class:`StoreInUse` when another server holds it otherwise.
+    A node of cluster ``cluster`` (:meth:`~qipai.host.settings.Settings.cluster_key`) also takes a shared lock
+    of the schema and the cluster, and is refused while a node of another cluster holds one."""
     fn = "pg_try_advisory_lock" if alone else "pg_try_advisory_lock_shared"
     got = (await conn.execute(text(f"SELECT {fn}(hashtext('qipai:' || current_schema()))"))).scalar()
     await conn.commit()
     if not got:
         what = "another qipai server" if alone else "a qipai server without --redis-url"
         raise StoreInUse(f"{what} uses this database: stop it first, or run every node with --redis-url")
+    if cluster is None:
+        return
+    row = (await conn.execute(text(
+        "SELECT hashtext('qipai-cluster:' || current_schema()), hashtext(:k), "
+        "pg_try_advisory_lock_shared(hashtext('qipai-cluster:' || current_schema()), hashtext(:k))"),
+        {"k": cluster})).one()
+    await conn.commit()
+    space, key = int(row[0]) & 0xFFFFFFFF, int(row[1]) & 0xFFFFFFFF  # as pg_locks shows them (oid)
+    others = (await conn.execute(text(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2 "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        "AND classid::bigint = :space AND objid::bigint <> :key"), {"space": space, "key": key})).scalar()
+    if others:
+        await conn.execute(text("SELECT pg_advisory_unlock_shared(hashtext('qipai-cluster:' || current_schema()), "
+                                "hashtext(:k))"), {"k": cluster})
+        await conn.commit()
+        raise _other_cluster(cluster)
+    await conn.commit()
 
 
 class StoreFull(RuntimeError):
@@ -331,22 +392,24 @@ class Store:
                 await held.close() if hasattr(held, "execute") else held.close()
         await self.engine.dispose()
 
-    async def hold(self, alone: bool) -> None:
+    async def hold(self, alone: bool, cluster: str | None = None) -> None:
         """Hold this database for as long as the store is open: ``alone`` for a server without a cluster (no
         other server may use the database then), else shared with the other nodes of a cluster.  Raises
         :class:`StoreInUse` when another server holds it otherwise (two servers without a cluster on one
         database would run the same tables twice).  SQLite: a lock on ``<file>.lock``; PostgreSQL: an
-        advisory lock of the schema, on a connection kept open."""
+        advisory lock of the schema, on a connection kept open.  ``cluster`` names a node's cluster: nodes of
+        another one on the same database are refused (:func:`advisory_lock`, :func:`lock_file`)."""
         url = self.engine.url
         if url.get_backend_name() == "sqlite":
             db = url.database
             if db and db != ":memory:" and "mode=memory" not in str(url.query):
-                self._held = lock_file(db, alone)
+                self._held = lock_file(db, alone, cluster)
             return
         conn = await self.engine.connect()
         try:
-            await advisory_lock(conn, alone)
+            await advisory_lock(conn, alone, cluster)
         except BaseException:
+            await conn.invalidate()  # not back to the pool: a lock it took would stay held
             await conn.close()
             raise
         self._held = conn
