@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -228,8 +229,8 @@ def test_serve_says_serving_on_once_it_answers_and_a_ctrl_c_then_stops_it(tmp_pa
     uvicorn's signal handlers in place: a Ctrl-C right after it shuts the server down cleanly (no traceback; exit
     130, the Ctrl-C passed on).  (The line came before uvicorn started; a Ctrl-C in between could be swallowed
     and the server went on serving.)"""
-    for _ in range(3):
-        port = _free_port()
+    for i in range(3):
+        port = _free_port() if i else 0  # --port 0: the line names the port the system chose (it said :0)
         proc = subprocess.Popen([*QIPAI, "serve", "--port", str(port), "--data-dir", str(tmp_path / "data"),
                                  "--log-level", "warning", "--bot-processes", "0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -237,7 +238,9 @@ def test_serve_says_serving_on_once_it_answers_and_a_ctrl_c_then_stops_it(tmp_pa
         try:
             assert proc.stdout is not None
             first = proc.stdout.readline()
-            assert first.startswith(f"qipai: serving on http://127.0.0.1:{port}/"), first
+            said = re.match(r"qipai: serving on http://127\.0\.0\.1:(\d+)/", first)
+            assert said is not None and (int(said[1]) == port if port else int(said[1]) > 0), first
+            port = int(said[1])
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as r:
                 assert json.loads(r.read())["ok"] is True
         finally:
@@ -252,6 +255,20 @@ def test_serve_rejects_a_bad_option() -> None:
     assert out.returncode == 2
     out = run("serve", "--bot-fill-wait", "soon")
     assert out.returncode == 2 and "bot-fill-wait" in out.stderr
+    # a mistyped option: one line naming the nearest (it came after the usage of every option, some 36 lines)
+    out = run("serve", "--bot-fill-wiat", "5")
+    assert out.returncode == 2 and "did you mean --bot-fill-wait?" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "usage" not in out.stderr
+
+
+def test_serve_lists_every_option_with_what_it_does_its_default_and_variable() -> None:
+    out = run("serve", "--all-options")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    assert "--bot-fill-wait BOT_FILL_WAIT Quick match: empty seats are filled with bots" in text, text[:2000]
+    assert "(default: 5.0; QIPAI_BOT_FILL_WAIT)" in text
+    assert "(default: 8000; QIPAI_PORT)" in text and "(default: qipai:; QIPAI_REDIS_PREFIX)" in text
+    assert text.count("(default: ") >= 40
 
 
 def test_selfplay_refuses_a_record_path_it_cannot_write_before_playing(tmp_path: Path) -> None:

@@ -624,7 +624,8 @@ def serve(
     """Run the multiplayer server (lobby, tables, bots, browser client) on SQLite or PostgreSQL.
 
     Every option listed by --all-options (e.g. --bot-fill-wait 5, --seat-bot heuristic) may be given too, and
-    each is also read from a QIPAI_<NAME> environment variable (docs/protocol.md, Configuration).
+    each is also read from a QIPAI_<NAME> environment variable (docs/protocol.md, "Running the server"; several
+    nodes: docs/deploy.md).
     """
     from .host.settings import Settings
     from .server.__main__ import build_parser, overrides_from
@@ -653,13 +654,15 @@ def serve(
     except ValueError as e:
         typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
         raise typer.Exit(1) from None
-    url = f"http://{'127.0.0.1' if settings.host in ('0.0.0.0', '::') else settings.host}:{settings.port}/"
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     from sqlalchemy.engine import make_url
 
     database = make_url(settings.db_url()).render_as_string(hide_password=True)
 
-    def started() -> None:
-        """Said once the server listens: the address works from this line on, and Ctrl-C shuts it down."""
+    def started(port: int) -> None:
+        """Said once the server listens: the address works from this line on, and Ctrl-C shuts it down (with
+        --port 0, the port the system chose)."""
+        url = f"http://{host}:{port}/"
         typer.echo(f"qipai: serving on {url} (database: {database})")
         if open_browser:
             import threading
