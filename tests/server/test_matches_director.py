@@ -391,6 +391,28 @@ async def test_the_default_quick_sit_and_go_starts_with_bots_for_a_lone_player(s
     assert after == before - 20 + 18
 
 
+async def test_a_pool_no_longer_offered_is_withdrawn_unless_someone_registered(start_server: StartServer) -> None:
+    """A restart with another ``--matches`` (``''``: none) left the old pools' open matches on offer for ever; now
+    those nobody registered in are cancelled, and one with a player runs as created."""
+    first = await start_server(matches="sit_and_go_9,quick_sit_and_go")
+    director = first.lobby.director
+    runs = {r.source: r for r in director.runs.values()}
+    assert {"pool:sit_and_go_9", "pool:quick_sit_and_go"} <= set(runs)
+    kept, dropped = runs["pool:quick_sit_and_go"], runs["pool:sit_and_go_9"]
+    lone = await Client.guest(first)
+    await director.register(kept.id, lone.user["id"])
+    await first.stop()
+    second = await start_server(matches="")
+    director = second.lobby.director
+    assert director.runs[kept.id].state.phase == "registration"  # a player is in it
+    assert dropped.id not in director.runs or director.runs[dropped.id].state.phase == "cancelled"
+    again = Client(second, lone.token, lone.user)
+    listed = {m["id"]: m["status"] for m in (await again.get("/api/matches"))["matches"]}
+    assert kept.id in listed and listed.get(dropped.id) in (None, "cancelled")
+    assert not any(r.source == "pool:sit_and_go_9" and r.state.phase == "registration"
+                   for r in director.runs.values())  # and no new one opened
+
+
 async def test_a_team_invitation_survives_a_restart(start_server: StartServer) -> None:
     """The captain invites, the server restarts before the partner answers: the partner still confirms, the team
     registers and both pay; the partner's match history showed the invitation meanwhile."""

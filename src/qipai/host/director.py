@@ -434,6 +434,7 @@ class Director:
         if self.networked and "pools" not in self.leases:
             return  # another node fills them
         now = self.now()
+        await self.withdraw_unoffered(now)
         for name, definition in self.pools:
             d = parse_definition(definition)
             if d.entry.schedule is not None:
@@ -447,6 +448,20 @@ class Director:
             if any(r.source == src and r.state.phase == "registration" for r in self.runs.values()):
                 continue
             await self.create(definition, name=name, source=src)
+
+    async def withdraw_unoffered(self, now: int) -> None:
+        """Cancel the matches a pool or series no longer configured (``--matches`` changed since they were made)
+        put on offer while nobody has registered in them yet; one with entrants runs as created."""
+        offered = {f"{'series' if parse_definition(d).entry.schedule is not None else 'pool'}:{name}"
+                   for name, d in self.pools}
+        for run in list(self.runs.values()):
+            src = run.source or ""
+            if src.startswith(("pool:", "series:")) and src not in offered and run.state.phase == "registration" \
+                    and not any(e.status != "removed" for e in run.state.entrants.values()):
+                async with run.lock:
+                    if run.state.phase == "registration" and not any(
+                            e.status != "removed" for e in run.state.entrants.values()):
+                        await self.step(run, "cancel", now, "withdrawn")
 
     def run_of(self, match_id: str) -> MatchRun:
         run = self.runs.get(match_id)
