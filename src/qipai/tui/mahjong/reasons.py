@@ -87,13 +87,6 @@ _REASONS: list[tuple[str, Callable[[re.Match[str]], str]]] = [
 _COMPILED = [(re.compile(p), f) for p, f in _REASONS]
 
 
-_YOU_EN = [(re.compile(p), r) for p, r in (
-    (r"\bseat 0's\b", "your"), (r"\bseat 0 is\b", "you are"), (r"\bseat 0 has\b", "you have"),
-    (r"\bseat 0 does\b", "you do"), (r"\bseat 0 declined\b", "you declined"), (r"\bhis next draw\b", "your next draw"),
-    (r"\bhis hand is frozen and he can\b", "your hand is frozen and you can"), (r"\bseat 0\b", "you"))]
-"""The engine's sentences about ``seat 0`` (the terminal player) as an English player reads them."""
-
-
 def reason_words(lang: str, why: str) -> str:
     """The engine's reason ``why`` for ``lang`` (:func:`~qipai.tui.reasons.translate`, with the tiles they name);
     in English said to the player (seat 0) as "you".
@@ -103,8 +96,4 @@ def reason_words(lang: str, why: str) -> str:
     >>> reason_words("en", "seat 0's hand does not win"), reason_words("en", "seat 0 cannot chow 5m")
     ('your hand does not win', 'you cannot chow 5m')
     """
-    if lang == "en":
-        for pat, rep in _YOU_EN:
-            why = pat.sub(rep, why)
-        return why
     return translate(lang, why, _COMPILED)
