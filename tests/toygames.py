@@ -124,14 +124,20 @@ class CountGame(_Base):
         self._add(seat, 1, "timeout")
 
     def observe(self, seat: int | None) -> JSON:
-        return {"total": self.total, "turn": self.turn, "secret": None if seat is None else self.secrets[seat]}
+        full = self.outcome()
+        shown = None if full is None else {k: v for k, v in full.items() if k != "secrets"}
+        return {"total": self.total, "turn": self.turn, "secret": None if seat is None else self.secrets[seat],
+                "outcome": shown}
 
     def outcome(self) -> JSON | None:
+        """The result, with every seat's secret (which the outcome in the observation keeps hidden, as Shengji
+        keeps the cards of overcalled declarations)."""
         if not self.is_over:
             return None
         w = self.turn
         return {"scores": [2 if s == w else -1 for s in range(self.n)],
-                "roles": ["counter"] * self.n, "won": [s == w for s in range(self.n)], "winner": w}
+                "roles": ["counter"] * self.n, "won": [s == w for s in range(self.n)], "winner": w,
+                "secrets": list(self.secrets)}
 
 
 class ClaimGame(_Base):

@@ -30,7 +30,15 @@ async def test_a_new_game_plugs_in(start_server: StartServer) -> None:
     over = await c.play_until_over()
     assert sum(over["outcome"]["scores"]) == 0
     deal = await c.get(f"/api/deals/{over['deal']}")
-    assert CountFactory.replay(deal["record"]).outcome() == over["outcome"]
+    full = CountFactory.replay(deal["record"]).outcome()
+    assert full is not None and full == {**over["outcome"], "secrets": full["secrets"]}
+    # the deal_over told everyone the outcome as the observation shows it, not the record's (Shengji's sent the
+    # cards of overcalled declarations to every seat and spectator)
+    assert "secrets" not in over["outcome"]
+    mark = c.mark()
+    await c.send({"type": "snapshot", "table": snap["table"]["id"], "id": "after"})
+    after = await c.wait_for(lambda m: m["type"] == "snapshot" and m["ref"] == "after", since=mark)
+    assert after["last_result"]["outcome"] == over["outcome"]  # the table's last result, as sent to newcomers
     secrets = {m["observation"]["secret"] for m in c.msgs if m["type"] == "state" and m["deal"] == over["deal"]}
     assert len(secrets) == 1  # only this seat's secret ever arrived
     await c.close()

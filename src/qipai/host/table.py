@@ -1238,6 +1238,10 @@ class Table:
         g = self.game
         assert g is not None and self.deal_id is not None
         outcome = g.outcome() or {}
+        # what everyone is told: the outcome as the spectators' observation shows it (a game may keep part of it
+        # hidden, as Shengji the cards of overcalled declarations); the full one is the record's
+        seen = g.observe(None).get("outcome")
+        public = seen if isinstance(seen, dict) else outcome
         record = g.record()
         scores = [int(x) for x in (outcome.get("scores") or [0] * self.players)]
         roles = outcome.get("roles") or [None] * self.players
@@ -1297,7 +1301,7 @@ class Table:
                 "absent": [i for i, s in enumerate(self.seats) if s is not None and s.human and i not in self.present],
             }
         )
-        self.last_result = {"deal": deal_id, "outcome": outcome, "changes": changes}
+        self.last_result = {"deal": deal_id, "outcome": public, "changes": changes}
         self.game = None
         self.deal_id = None
         self.clocks = {}
@@ -1308,7 +1312,7 @@ class Table:
         self.ready_until = self.now() + max(self.settings.ready_timeout, self.settings.next_deal_delay)
         self.ready = None if self.managed else {i: s is not None and (not s.human or s.leaving)
                                                 for i, s in enumerate(self.seats)}
-        self.broadcast({"type": "deal_over", "table": self.id, "deal": deal_id, "outcome": outcome, "changes": changes,
+        self.broadcast({"type": "deal_over", "table": self.id, "deal": deal_id, "outcome": public, "changes": changes,
                         "match": match, "match_over": match_over})
         settled = DealSettled(self.id, deal_id, self.info.game, self.info.room, self.seat_refs(), outcome, match,
                               match_over, dict(self.tags))
