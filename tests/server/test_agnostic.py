@@ -129,3 +129,55 @@ async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_se
         assert states and all(m["acting"] == [] for m in states)  # who may claim is nobody else's business
         assert any(m["your_turn"] for m in states)
         await x.close()
+
+
+async def test_an_answer_that_leaves_a_window_open_is_news_only_to_the_seat_that_gave_it(
+        start_server: StartServer) -> None:
+    """A mahjong claim window showed every seat and spectator a new state when one seat answered and another still
+    could: that somebody held a claim on the discard.  The others now hear nothing until the window closes, and
+    the seat still deciding answers the same decision."""
+    room = Room("claim-1", "claim", {}, 1, 0, "claims")
+    server = await start_server(rooms=[room], games=games)
+    a, b, c, d = [await Client.guest(server) for _ in range(4)]
+    for x in (a, b, c, d):
+        await x.connect()
+    await a.send({"type": "create_table", "room": "claim-1"})
+    joined = await a.wait_for(lambda m: m["type"] == "joined")
+    for x in (b, c):
+        await x.send({"type": "join", "invite": joined["invite_code"]})
+        await x.wait_for(lambda m: m["type"] == "joined")
+    tid = joined["table"]
+    await d.send({"type": "spectate", "table": tid, "invite": joined["invite_code"]})
+    await d.wait_for(lambda m: m["type"] == "snapshot")
+    def seat(x: Client) -> int:
+        s = server.lobby.tables[tid].seat_of(x.user["id"])
+        assert s is not None
+        return s
+
+    turner = await a.wait_for(lambda m: m["type"] == "state" and m["phase"] == "turn", timeout=20)
+    first = next(x for x in (a, b, c) if seat(x) == turner["to_act"])
+    near, far = sorted((x for x in (a, b, c) if x is not first), key=lambda x: (seat(x) - seat(first)) % 3)
+    mark = {id(x): x.mark() for x in (a, b, c, d)}
+    await first.send({"type": "action", "table": tid, "deal": turner["deal"], "version": turner["version"],
+                      "action": "turn"})
+    window = await far.wait_for(lambda m: m["type"] == "state" and m["phase"] == "claim", since=mark[id(far)])
+    assert window["your_turn"]
+    mark = {id(x): x.mark() for x in (a, b, c, d)}
+    await near.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
+                     "decision": window["decision"], "action": "pass"})  # the farther seat may still claim
+    mine = await near.wait_for(lambda m: m["type"] == "state" and m["version"] > window["version"],
+                               since=mark[id(near)])
+    assert mine["phase"] == "claim" and not mine["your_turn"]
+    await asyncio.sleep(0.5)
+    for x in (first, far, d):  # nothing told them that one seat answered and another still may claim
+        got = [m for m in x.msgs[mark[id(x)]:] if m["type"] == "state"]
+        assert not got, [(m["version"], m["phase"], m["your_turn"], m["observation"]) for m in got]
+    # the farther seat answers the decision it was shown, with the version it was shown
+    await far.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
+                    "decision": window["decision"], "action": "claim"})
+    for x in (first, near, far, d):
+        closed = await x.wait_for(lambda m: m["type"] == "state" and m["phase"] == "turn", since=mark[id(x)])
+        assert closed["version"] > mine["version"]
+    assert not any(m["type"] == "error" for x in (a, b, c) for m in x.msgs)
+    for x in (a, b, c, d):
+        await x.close()

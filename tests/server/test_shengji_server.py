@@ -105,7 +105,10 @@ async def test_rooms_and_quick_match_with_bots(start_server: StartServer) -> Non
     assert sum(len(parse_cards(c)) for t in out["tricks"] for _, c in t["plays"]) == 216
     assert over["match"]["hands"] == 1 and over["match"]["banker"] == out["next_banker"]
     deal = await alice.get(f"/api/deals/{over['deal']}")
-    assert SJ.replay(deal["record"]).outcome() == out
+    full = SJ.replay(deal["record"]).outcome()
+    assert full is not None and {**full, "declarations": out["declarations"]} == out
+    # everyone was told each declaration's seat, count and time, not its cards (§3.2; the record has them)
+    assert [[s, len(parse_cards(c)), at] for s, c, at in full["declarations"]] == out["declarations"]
     assert check_views(alice, deal, seat) > 300
     # the three bots' answers to a window went to the journal in one commit
     steps = len(deal["record"]["actions"])
@@ -146,7 +149,7 @@ async def test_four_humans_play_a_whole_match(start_server: StartServer) -> None
     window_steps = [t for _, t in record["actions"][:play_at]]
     assert window_steps.count("timeout") <= 3 and len(window_steps) >= 4 * 216 - 12
     assert any(t.startswith("declare") for t in window_steps)
-    assert SJ.replay(record).outcome() == out
+    assert SJ.replay(record).observe(None)["outcome"] == out
     for seat, c in enumerate(clients):
         assert check_views(c, deal, seat) > 300
         me = await c.get("/api/me")
@@ -196,7 +199,7 @@ async def test_bots_a_timeout_and_a_leaver_keeps_the_seat(start_server: StartSer
     assert not any(a[1] == "autoplay on" for a in deal_part)  # and nobody went into auto-play for that
     bob_play = [a[1] for a in deal1["record"]["actions"][play_at:] if a[0] == 1]
     assert bob_play[0] == "timeout" and "leave" in bob_play  # his play timed out: played for him, auto-play on
-    assert SJ.replay(deal1["record"]).outcome() == first["outcome"]
+    assert SJ.replay(deal1["record"]).observe(None)["outcome"] == first["outcome"]
     # the second hand: bob's seat plays in auto-play from its start; the match then ends and frees it
     second = (await deal_overs(ann, 2))[1]
     await pa.stop()
@@ -248,7 +251,7 @@ async def test_reconnect_mid_deal_gives_back_the_hand_and_control(start_server: 
     deal = await again.get(f"/api/deals/{over['deal']}")
     mine = journal_of(deal, 0)
     assert mine.index("autoplay off") > mine.index("autoplay on")
-    assert SJ.replay(deal["record"]).outcome() == over["outcome"]
+    assert SJ.replay(deal["record"]).observe(None)["outcome"] == over["outcome"]
     await again.close()
 
 
@@ -290,7 +293,7 @@ async def test_restart_mid_hand_and_between_hands_keeps_the_match(start_server: 
     assert deal2["context"]["levels"] == match1["levels"] and deal2["context"]["banker"] == match1["banker"]
     match2 = SJ.match_after(t.info.options, match1, hand2["outcome"])
     assert hand2["match"] == match2 and match2["hands"] == 2
-    assert SJ.replay(deal2["record"]).outcome() == hand2["outcome"]
+    assert SJ.replay(deal2["record"]).observe(None)["outcome"] == hand2["outcome"]
     # stop again between hands (the next one waits 30 s here): the match state comes back from the database
     await second.stop()
     await again.close()

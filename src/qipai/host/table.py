@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -215,6 +216,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.stats = TableStats()
         self._shared_json: tuple[Any, str] | None = None
+        self._last_sent: dict[int | None, tuple[str, float | None]] = {}
+        """What each seat (``None``: the spectators) was last sent as its state (:meth:`_changed_for`)."""
         self.unattended = 0
         """Bot and auto-play decisions in a row, in this deal, while no human at the table is connected (the
         answers to one joint decision, such as a Shengji declaration window, count once)."""
@@ -389,16 +392,19 @@ class Table:
             return None
         return self.clocks[seat][1] + limit * self.settings.time_scale
 
-    def deadline_ms(self, viewer: int | None) -> int | None:
-        """Milliseconds left for the viewer's own decision, else for the public actor's."""
+    def deadline_at(self, viewer: int | None) -> float | None:
+        """When the viewer's own decision times out, else the public actor's (``None``: no clock it sees)."""
         g = self.game
         if g is None:
             return None
         seats = [viewer] if viewer is not None and viewer in g.acting else list(g.public_acting())
         ats = [a for a in (self.seat_deadline(s) for s in seats) if a is not None]
-        if not ats:
-            return None
-        return max(0, int((min(ats) - self.now()) * 1000))
+        return min(ats) if ats else None
+
+    def deadline_ms(self, viewer: int | None) -> int | None:
+        """Milliseconds left for the viewer's own decision, else for the public actor's."""
+        at = self.deadline_at(viewer)
+        return None if at is None else max(0, int((at - self.now()) * 1000))
 
     def state_view(self, seat: int | None) -> dict[str, Any] | None:
         view = self._state_head(seat)
@@ -506,18 +512,34 @@ class Table:
 
     # ------------------------------------------------------------------------------------------ broadcast
     def broadcast_state(self) -> None:
+        """Send each seat (and the spectators) the new state, unless what it sees did not change: an answer in a
+        joint decision that leaves it open (a mahjong claim window, a Shengji declaration window) changes only
+        the answering seat's view, and a new version sent to the others told them that somebody had answered
+        and somebody still could (that a seat held a pair of the discard).  They answer the same decision as
+        before (``decision``); the next change reaches everyone."""
         for seat in range(self.players):
             conns = self._conns(seat)
             if conns:
                 body = self.state_body(seat)
-                if body is not None:
+                if body is not None and self._changed_for(seat, body):
                     for c in conns:
                         c.send_body(body)
         if self.spectators:
             body = self.state_body(None)
-            if body is not None:
+            if body is not None and self._changed_for(None, body):
                 for c in list(self.spectators):
                     c.send_body(body)
+
+    _VOLATILE = re.compile(r'"(?:version|deadline_ms|forced_in_ms)":(?:-?\d+|null),?')
+
+    def _changed_for(self, seat: int | None, body: str) -> bool:
+        """Whether ``body`` (a state message) shows ``seat`` anything the last one sent did not: the same text
+        but for the version and the times left, with the same deadline, is no news."""
+        seen = (self._VOLATILE.sub("", body), self.deadline_at(seat))
+        if self._last_sent.get(seat) == seen:
+            return False
+        self._last_sent[seat] = seen
+        return True
 
     def broadcast_table(self) -> None:
         self.lobby.advertise_soon(self)
