@@ -172,12 +172,18 @@ async def test_an_answer_that_leaves_a_window_open_is_news_only_to_the_seat_that
     for x in (first, far, d):  # nothing told them that one seat answered and another still may claim
         got = [m for m in x.msgs[mark[id(x)]:] if m["type"] == "state"]
         assert not got, [(m["version"], m["phase"], m["your_turn"], m["observation"]) for m in got]
+    # a word that was never an answer, sent on that older version, is the player's mistake, not "stale" (it was
+    # called stale whenever the version had moved on, and the browser sends a stale answer again)
+    await far.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
+                    "decision": window["decision"], "action": "dance", "id": "oops"})
+    oops = await far.wait_for(lambda m: m["type"] == "error" and m["ref"] == "oops", since=mark[id(far)])
+    assert oops["code"] == "illegal_action", oops
     # the farther seat answers the decision it was shown, with the version it was shown
     await far.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
                     "decision": window["decision"], "action": "claim"})
     for x in (first, near, far, d):
         closed = await x.wait_for(lambda m: m["type"] == "state" and m["phase"] == "turn", since=mark[id(x)])
         assert closed["version"] > mine["version"]
-    assert not any(m["type"] == "error" for x in (a, b, c) for m in x.msgs)
+    assert not any(m["type"] == "error" and m.get("ref") != "oops" for x in (a, b, c) for m in x.msgs)
     for x in (a, b, c, d):
         await x.close()

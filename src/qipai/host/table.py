@@ -960,7 +960,7 @@ class Table:
         try:
             await self._apply(seat, action)
         except TableError as e:
-            if e.code == "illegal_action" and version != self.version:
+            if e.code == "illegal_action" and version != self.version and not self._illegal_at(version, seat, action):
                 # a joint decision answered on a view that others' answers have changed since (an overcall
                 # overtaken by a higher one): the action is out of date, not the player's mistake
                 raise TableError(
@@ -995,6 +995,20 @@ class Table:
         await self._apply(seat, AUTOPLAY_ON if on else AUTOPLAY_OFF, restart=not on)
         if not on:
             self.present.add(seat)  # taking the seat back is an action of one's own
+
+    def _illegal_at(self, version: int, seat: int, action: str) -> bool:
+        """Whether ``action`` was already illegal for ``seat`` at ``version`` of this deal, the view it answered
+        (then it is the player's mistake, not an answer that others' answers made out of date)."""
+        if not 0 <= version < len(self.steps):
+            return False
+        g = self.factory.new(self.info.options, self.deal_seed, self.deal_context)
+        for who, text in self.steps[:version]:
+            apply_step(g, who, text)
+        try:
+            apply_step(g, seat, action)
+        except IllegalAction:
+            return True
+        return False
 
     def _rebuild(self) -> Game:
         """The deal's game from its seed, context and the steps applied so far."""
