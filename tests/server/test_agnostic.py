@@ -73,12 +73,8 @@ async def answer_claims(c: Client, *, silent_every: int = 0, stop: asyncio.Event
                       "decision": st["decision"], "action": action})
 
 
-async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_server: StartServer) -> None:
-    """Three people at the claim game: windows where two seats answer at once, a seat that stays silent (its
-    time runs out), nobody told who may claim, and a restart while a window is half answered."""
-    room = Room("claim-1", "claim", {}, 1, 0, "claims")
-    kw: dict[str, Any] = {"rooms": [room], "games": games}
-    server = await start_server(**kw)  # first with 5 s windows: a window stays half answered long enough
+async def three_at_a_claim_table(server: Any) -> tuple[list[Client], dict[str, Any]]:
+    """Three guests, connected, at one private table of the claim game (the first made it); its ``joined``."""
     a, b, c = [await Client.guest(server) for _ in range(3)]
     for x in (a, b, c):
         await x.connect()
@@ -87,6 +83,16 @@ async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_se
     for x in (b, c):
         await x.send({"type": "join", "invite": joined["invite_code"]})
         await x.wait_for(lambda m: m["type"] == "joined")
+    return [a, b, c], joined
+
+
+async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_server: StartServer) -> None:
+    """Three people at the claim game: windows where two seats answer at once, a seat that stays silent (its
+    time runs out), nobody told who may claim, and a restart while a window is half answered."""
+    room = Room("claim-1", "claim", {}, 1, 0, "claims")
+    kw: dict[str, Any] = {"rooms": [room], "games": games}
+    server = await start_server(**kw)  # first with 5 s windows: a window stays half answered long enough
+    (a, b, c), joined = await three_at_a_claim_table(server)
     stop = asyncio.Event()
     players = [asyncio.create_task(answer_claims(x, silent_every=s, stop=stop)) for x, s in ((a, 0), (b, 2), (c, 0))]
     # wait for a claim window with one answer in and the silent seat's outstanding, then restart under it
@@ -138,14 +144,9 @@ async def test_an_answer_that_leaves_a_window_open_is_news_only_to_the_seat_that
     the seat still deciding answers the same decision."""
     room = Room("claim-1", "claim", {}, 1, 0, "claims")
     server = await start_server(rooms=[room], games=games)
-    a, b, c, d = [await Client.guest(server) for _ in range(4)]
-    for x in (a, b, c, d):
-        await x.connect()
-    await a.send({"type": "create_table", "room": "claim-1"})
-    joined = await a.wait_for(lambda m: m["type"] == "joined")
-    for x in (b, c):
-        await x.send({"type": "join", "invite": joined["invite_code"]})
-        await x.wait_for(lambda m: m["type"] == "joined")
+    (a, b, c), joined = await three_at_a_claim_table(server)
+    d = await Client.guest(server)
+    await d.connect()
     tid = joined["table"]
     await d.send({"type": "spectate", "table": tid, "invite": joined["invite_code"]})
     await d.wait_for(lambda m: m["type"] == "snapshot")
