@@ -186,11 +186,14 @@ def lock_file(db: str, alone: bool, cluster: str | None = None) -> Any:
     if cluster is None:
         return f
     mine = f"{db}.cluster-{hashlib.sha256(cluster.encode()).hexdigest()[:16]}.lock"
-    held = [f]
+    held = contextlib.ExitStack()
+    held.enter_context(f)
     try:
-        c = open(mine, "a+")  # noqa: SIM115 - kept open with the first
-        held.append(c)
-        fcntl.flock(c, fcntl.LOCK_SH | fcntl.LOCK_NB)  # (another cluster never holds ours exclusively for long)
+        c = held.enter_context(open(mine, "a+"))  # noqa: SIM115 - kept open with the first
+        try:
+            fcntl.flock(c, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:  # held exclusively a moment: a node of another cluster checking whether ours is alive
+            raise _other_cluster(cluster) from None
         for other in glob.glob(glob.escape(db) + ".cluster-*.lock"):
             if other == mine:
                 continue
@@ -201,21 +204,9 @@ def lock_file(db: str, alone: bool, cluster: str | None = None) -> Any:
                     raise _other_cluster(cluster) from None
                 fcntl.flock(o, fcntl.LOCK_UN)  # a cluster gone: nobody holds its file
     except BaseException:
-        for x in held:
-            x.close()
+        held.close()
         raise
-    return _Held(held)
-
-
-class _Held:
-    """Open lock files closed together."""
-
-    def __init__(self, files: list[Any]) -> None:
-        self.files = files
-
-    def close(self) -> None:
-        for x in self.files:
-            x.close()
+    return held
 
 
 async def advisory_lock(conn: Any, alone: bool, cluster: str | None = None) -> None:
