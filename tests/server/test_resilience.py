@@ -83,6 +83,8 @@ async def test_disconnect_autoplay_reconnect(start_server: StartServer) -> None:
     snap = await again.wait_for(lambda m: m["type"] == "snapshot")
     assert snap["table"]["id"] == table and snap["state"] is not None
     assert snap["state"]["autoplay"][seat] is False
+    # the snapshot is the first thing after the welcome: no state or table view of the take-back ahead of it
+    assert [m["type"] for m in again.msgs[: again.msgs.index(snap) + 1]] == ["welcome", "snapshot"]
     over = await again.play_until_over()
     vs = versions(again.msgs)
     assert all(b - a in (0, 1) for a, b in itertools.pairwise(vs)), vs

@@ -102,6 +102,8 @@ class Lobby:
         self.invites: dict[str, str] = {}
         self.user_table: dict[int, str] = {}
         self.conns: dict[int, set[Conn]] = {}
+        self.joining: set[Conn] = set()
+        """Connections whose snapshot is being made: the tables send them nothing until it is sent."""
         self.closing = False
         self.journal = JournalWriter(store)
         self._seat_locks: dict[int, asyncio.Lock] = {}
@@ -1386,6 +1388,7 @@ class Lobby:
         if cur is not None:
             t, _seat = cur
             async with t.lock:
+                self.joining.add(conn)  # taking the seat back changes the state: the snapshot says it first
                 try:
                     await t.user_connected(uid)
                 except TableError as e:
@@ -1393,6 +1396,8 @@ class Lobby:
                     conn.send({"type": "error", "code": e.code, "message": e.message, "params": e.params,
                                "ref": None})
                     return
+                finally:
+                    self.joining.discard(conn)
                 conn.send(t.snapshot(t.seat_of(uid)))
 
     def _welcome(self, conn: Conn, table_id: str | None) -> dict[str, Any]:

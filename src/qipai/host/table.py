@@ -293,7 +293,9 @@ class Table:
         s = self.seats[seat]
         if s is None or s.user_id is None or self.left_match(seat):
             return set()
-        return self.lobby.conns_of(s.user_id)
+        conns = self.lobby.conns_of(s.user_id)
+        joining = self.lobby.joining
+        return conns - joining if joining else conns
 
     def kick(self) -> None:
         self.wake.set()
