@@ -551,3 +551,20 @@ async def test_the_store_refuses_a_fee_that_would_overdraw_and_writes_nothing(st
                                start_at=row.start_at, money=[MoneyMove("k-over", uid, -1001, "fee")])
     assert (await store.match(run.id)).version == row.version  # type: ignore[union-attr]
     assert (await u.get("/api/me"))["games"]["doudizhu"]["points"] == 1000
+
+
+async def test_an_operator_match_refuses_a_start_time_it_would_ignore_or_that_has_passed(
+        start_server: StartServer) -> None:
+    server = await start_server()
+    d = server.lobby.director
+    now = int(time.time())
+    with pytest.raises(TableError) as e:
+        await d.create({"preset": "sit_and_go_9"}, start_at=now + 600, source="operator")
+    assert e.value.code == "bad_options" and "starts when full" in e.value.message
+    hourly = {"preset": "hourly", "entry": {"reg_opens_s": 60, "late_reg": None}}
+    with pytest.raises(TableError) as e:
+        await d.create(hourly, start_at=now - 60, source="operator")
+    assert e.value.code == "bad_options" and "in the past" in e.value.message
+    assert not [r for r in d.runs.values() if r.source == "operator"]  # nothing was created by either
+    run = await d.create(hourly, start_at=now + 600, source="operator")
+    assert run.state.start_at == now + 600

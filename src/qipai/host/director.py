@@ -410,10 +410,16 @@ class Director:
             raise TableError("bad_options", f"this match definition does not work: {e}", reason=str(e)) from None
         mid = match_id or "m" + secrets.token_hex(5)
         now = self.now()
+        if start_at is not None and d.entry.start != "at_time":
+            why = "start_at is for a match that starts at a time (entry.start at_time); this one starts when full"
+            raise TableError("bad_options", why, reason=why)
         try:
             st = new_match(d, match_id=mid, seed=secrets.randbits(63), now=now, start_at=start_at)
         except TournamentError as e:
             raise TableError("bad_options", str(e), reason=str(e)) from None
+        if source == "operator" and st.start_at is not None and st.start_at < now:
+            why = f"the start time {st.start_at} (epoch seconds) is in the past: it is {now} now"
+            raise TableError("bad_options", why, reason=why)
         title = (name or d.name or str(definition.get("preset") or d.game))[:64]
         await self.store.create_match(mid, name=title, game=d.game, platform_game=mg.game, status=st.phase,
                                       definition=definition_data(d), state=json.dumps(state_to_json(st)),
