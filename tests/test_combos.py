@@ -492,3 +492,26 @@ def test_as_counts_of_cards_matches_notation() -> None:
     cards = deck(2)[:30]
     assert as_counts(cards) == counts_of(c.rank for c in cards)
     assert legal_moves(cards, FOUR) == legal_moves(as_counts(cards), FOUR)
+
+
+# --- a pair straight is at most ten pairs with one deck (§3), whatever the kitty ---------------------------
+ELEVEN_PAIRS = "33445566778899TTJJQQKK"
+TWELVE_PAIRS = "33445566778899TTJJQQKKAA"
+
+
+def test_one_deck_pair_straight_is_at_most_ten_pairs_in_the_classifier() -> None:
+    assert [m.describe() for m in classify(ELEVEN_PAIRS[:-2], CLASSIC)] == ["pair_straight Qx10"]
+    assert classify(ELEVEN_PAIRS, CLASSIC) == []
+    assert classify(TWELVE_PAIRS, CLASSIC) == []
+
+
+def test_one_deck_pair_straight_of_eleven_pairs_is_no_lead_with_a_big_kitty() -> None:
+    # kitty_size is a rule option: with a 9-card kitty the landlord holds 24 cards and can hold 11 or 12 pairs
+    rules = CLASSIC.replace(kitty_size=9)
+    leads = legal_moves(TWELVE_PAIRS, rules)
+    assert max(m.length for m in leads if m.kind == "pair_straight") == 10
+
+
+def test_two_decks_keep_longer_pair_straights() -> None:
+    # the ten-pair cap is for one deck only: two decks (33-card landlord) may chain every rank 3..A
+    assert [m.describe() for m in classify(TWELVE_PAIRS, FOUR)] == ["pair_straight Ax12"]

@@ -293,7 +293,7 @@ def _length_ok(m: Move, rules: Rules) -> bool:
     if kind == "straight":
         return rules.straight_min <= m.length <= rules.straight_max
     if kind == "pair_straight":
-        return rules.pair_straight_min <= m.length <= rules.pair_straight_max
+        return rules.pair_straight_min <= m.length <= rules.pair_straight_longest
     if kind in ("plane", "plane_singles", "plane_pairs"):
         return rules.plane_min <= m.length <= rules.plane_max
     if kind == "bomb":

@@ -143,7 +143,7 @@ class _Tables:
         self.chain_spec: list[tuple[str, int, int, int]] = []
         for kind, width, lo_len, hi_len in (
             ("straight", 1, rules.straight_min, rules.straight_max),
-            ("pair_straight", 2, rules.pair_straight_min, rules.pair_straight_max),
+            ("pair_straight", 2, rules.pair_straight_min, rules.pair_straight_longest),
             ("plane", 3, rules.plane_min, rules.plane_max),
         ):
             if kind in kinds:

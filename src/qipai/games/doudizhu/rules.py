@@ -202,6 +202,12 @@ class Rules:
         return (54 * self.decks - self.kitty_size) // self.players
 
     @property
+    def pair_straight_longest(self) -> int:
+        """The longest pair straight: ``pair_straight_max``, and never more than 10 pairs with one deck
+        (RULES.md §3: "a pair straight at most 10 pairs with one deck")."""
+        return min(self.pair_straight_max, 10) if self.decks == 1 else self.pair_straight_max
+
+    @property
     def rocket_size(self) -> int:
         """Cards in the rocket: ``BR`` with one deck, ``BBRR`` (天王炸弹) with two."""
         return 2 * self.decks

@@ -113,7 +113,7 @@ class _Kit:
         if "straight" in kinds:
             spec.append(("straight", 1, rules.straight_min, rules.straight_max))
         if "pair_straight" in kinds:
-            spec.append(("pair_straight", 2, rules.pair_straight_min, rules.pair_straight_max))
+            spec.append(("pair_straight", 2, rules.pair_straight_min, rules.pair_straight_longest))
         if "plane" in kinds:
             spec.append(("plane", 3, rules.plane_min, rules.plane_max))
         for kind, width, lo_len, hi_len in spec:
