@@ -8,6 +8,7 @@ from qipai.games.doudizhu.state import Game
 from ddz_deals import game, hand_ranks, landlord_plays_out
 
 CLASSIC = PRESETS["classic"]
+JJ_MATCH = PRESETS["jj_match"]
 
 
 def bid(g: Game, value: int) -> None:
@@ -213,3 +214,39 @@ def test_minimisation_loser_holds_120_of_140() -> None:
     # the landlord owes each farmer 140 and holds 120: the first payment is 120, nothing is left for the second
     assert [(p.payer, p.payee, p.owed, p.paid) for p in out.payments] == [(0, 1, 140, 120), (0, 2, 140, 0)]
     assert out.scores == [-120, 120, 0]
+
+
+# --- a lead time-out with two cards left is auto-play with two cards (§6, §7) -------------------------------
+def _farmer_leads_with_two_cards() -> Game:
+    """jj_match (auto-play settlement split): seat 0 is landlord; seat 1 (farmer) takes the lead and plays down to
+    two cards (K, 5), then it is seat 1's lead."""
+    g = game(JJ_MATCH, ["3", "R3456789TJQKA22K5", ""], "", first_bidder=0)
+    g.apply("bid 3")
+    for a in ["play 3", "play R", "pass", "pass", "play 3456789TJQKA", "pass", "pass", "play 22", "pass", "pass"]:
+        g.apply(a)
+    assert g.to_act == 1 and sum(g.counts[1]) == 2 and g.trick.last is None
+    return g
+
+
+def test_lead_timeout_with_two_cards_counts_as_autoplay() -> None:
+    # §6: on a time-out "the smallest single card is played ... In every case the player is put into auto-play";
+    # §7: only "a player who went into auto-play with exactly one card left counts as not in auto-play".  Seat 1
+    # timed out holding two cards: it went into auto-play with two cards, not one.
+    g = _farmer_leads_with_two_cards()
+    g.timeout(1)
+    assert g.autoplay[1]
+    assert g.autoplay_counted[1]
+
+
+def test_lead_timeout_with_two_cards_farmer_gets_no_share_of_the_win() -> None:
+    # §7 (jj_match): "If farmers win, the farmers not in auto-play share the farmers' whole gain and those in
+    # auto-play get 0."
+    g = _farmer_leads_with_two_cards()
+    g.timeout(1)  # plays the 5; seat 1 is in auto-play
+    g.apply("pass")  # seat 2
+    g.apply("pass")  # seat 0
+    g.apply("play K")  # seat 1 (auto-play plays its last card) goes out: farmers win
+    assert g.result is not None and g.result.winner == "farmers"
+    # bid 3, anti-spring ×2 (the landlord played only its first lead): 6 a farmer, 12 in all
+    assert g.result.multiplier == 2
+    assert g.result.scores == [-12, 0, 12]

@@ -439,6 +439,9 @@ class Game(AutoplayFlags):
         self.log.append({"event": "autoplay", "seat": seat, "on": on})
 
     def _timeout(self, seat: int) -> None:
+        # the seat goes into auto-play as its time runs out, holding the cards it held then (a lead time-out with two
+        # cards left plays one: that seat did not go into auto-play "with exactly one card left", RULES.md §7)
+        held = sum(self.counts[seat])
         if self.phase == "bid":
             if self._must_bid(seat):
                 self._bid(seat, Action("call") if self.rules.bidding == "call" else Action("bid", self.max_bid + 1))
@@ -455,6 +458,8 @@ class Game(AutoplayFlags):
             self._pass(seat)
         if not self.autoplay[seat]:
             self._set_autoplay(seat, True)
+            if held > 1:
+                self.autoplay_counted[seat] = True
 
     def _escape(self, seat: int) -> None:
         if not self.rules.escape_penalty:
