@@ -439,7 +439,8 @@ class MahjongGame(AutoplayFlags):
         text = str(a) if self.phase != "claim" else ("pass" if claim is None else str(claim))
         self.actions.append((seat, text))
         self.step_kinds.append("answer" if self.phase == "claim" else "turn")
-        self._do(seat, a, claim, auto=False)
+        # §1.3: an action made by auto-play (the host plays the auto-play bot's choice) is flagged auto
+        self._do(seat, a, claim, auto=self.autoplay[seat])
 
     def _do(self, seat: int, a: Action, claim: Claim | None, *, auto: bool) -> None:
         if self.phase == "claim":
@@ -695,7 +696,8 @@ class MahjongGame(AutoplayFlags):
         assert w is not None
         w.answers[seat] = claim
         w.steps[seat] = len(self.actions) - 1
-        if claim is None and any(c.verb == "hu" for c in w.claims[seat]):
+        if (claim is None or claim.verb != "hu") and any(c.verb == "hu" for c in w.claims[seat]):
+            # §9: passing a possible win, or answering a chow or pung instead, declines it
             self.declined[seat] = True
         if not self._window_acting():
             self._run(self._close_window)
@@ -711,7 +713,7 @@ class MahjongGame(AutoplayFlags):
         _, seat, claim = best
         self.carried.add(w.steps[seat])
         if claim.verb == "hu":
-            self._log(seat, "hu")
+            self._log(seat, "hu", auto=self.autoplay[seat])
             self._finish_win_on_discard(seat, d, t)
             return None
         self.rivers[d].pop()
