@@ -37,7 +37,7 @@ from .dali import DEFAULT_LEVELS
 from .errors import ConfigError
 from .prizes import STANDARD_BRACKETS, PrizeTable, parse_prizes
 from .ranking import Carry, normalize_tiebreaks, parse_carry
-from .schedule import DEFAULT_TZ, parse_cron
+from .schedule import DEFAULT_TZ, check_timezone, parse_cron
 
 FORMATS = ("dali", "fixed", "swiss")
 ODD_FIELD = ("bots", "cut", "sit_out")
@@ -246,7 +246,7 @@ def parse_definition(data: Mapping[str, Any] | Definition) -> Definition:
         from .presets import PRESETS
 
         name = top["preset"]
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise ConfigError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
         top = merge(PRESETS[name], {k: v for k, v in top.items() if k != "preset"})
     game = top.get("game")
@@ -275,6 +275,10 @@ def parse_definition(data: Mapping[str, Any] | Definition) -> Definition:
     host = top.get("host", {})
     if not isinstance(host, Mapping):
         raise ConfigError("definition.host must be an object")
+    if game in ("ddz3", "ddz4") and "game_preset" not in host:
+        for i, st in enumerate(stages):
+            if st.start_stack < 0:  # §4: Dou Dizhu match points never go below 0
+                raise ConfigError(f"stages[{i}].start_stack must be at least 0 in {game}, got {st.start_stack}")
     forfeit = top.get("forfeit_absent", False)
     if not isinstance(forfeit, bool):
         raise ConfigError("definition.forfeit_absent must be true or false")
@@ -324,6 +328,7 @@ def _entry(raw: Any, s: int, stages: tuple[Stage, ...]) -> Entry:
     tz = e.get("timezone", DEFAULT_TZ)
     if not isinstance(tz, str):
         raise ConfigError("entry.timezone must be a string")
+    check_timezone(tz)  # an unknown time zone is a ConfigError now, not when the series first asks for its start
     return Entry(start, min_e, max_e,
                  _int(e.get("reg_opens_s", 1800), "entry.reg_opens_s", 0, hi=30 * DAY),
                  _int(e.get("start_delay_s", 10), "entry.start_delay_s", 0, hi=DAY),

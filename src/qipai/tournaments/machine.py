@@ -389,6 +389,8 @@ class _Machine:
                 opens = st.start_at - ent.reg_opens_s
                 if now < opens:
                     raise EntryError(f"registration opens at {opens} ({opens - now} s from now)")
+                if now >= st.start_at and ent.late_reg is None:
+                    raise EntryError("registration closed at the start time")
         elif st.phase == "running" and st.reg_open:
             late = True
             stg = st.stage
@@ -412,7 +414,8 @@ class _Machine:
         for p in players:
             if p in st.players:
                 raise EntryError(f"player {p!r} is already registered (entrant {st.players[p]!r})")
-        count = len(self.active())
+        # every entrant counts, also those already out (late registration): max_entrants caps the field
+        count = sum(1 for x in st.entrants.values() if x.status != "removed")
         if ent.max_entrants is not None and count >= ent.max_entrants:
             raise EntryError(f"the match is full ({ent.max_entrants} entrants)")
         fee = 0 if bot else ent.fee
@@ -481,6 +484,9 @@ class _Machine:
         if e.status != "in":
             return
         if st.phase == "registration":
+            if self.d.entry.start == "at_time" and st.start_at is not None and now >= st.start_at:
+                # the close of registration is the start time (§2.1): no refund after it (§2.3.3)
+                raise EntryError("registration closed at the start time: the match is starting")
             self.remove(e, "withdrawn")
             return
         if st.phase == "starting":

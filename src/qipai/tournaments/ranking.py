@@ -147,7 +147,7 @@ def parse_carry(text: str | dict[str, object] | Carry) -> Carry:
         p = q = None
         if len(parts) == 2:
             num, sep, den = parts[1].partition("/")
-            if not sep or not num.isdigit() or not den.isdigit():
+            if not sep or not all(x.isascii() and x.isdigit() and len(x) <= 12 for x in (num, den)):
                 raise ConfigError(f"carry {label}: the ratio must be written p/q, e.g. 'sqrt 10/1'")
             p, q = int(num), int(den)
         elif len(parts) > 2:

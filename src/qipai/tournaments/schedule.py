@@ -27,6 +27,7 @@ DEFAULT_TZ = "Asia/Shanghai"
 _MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
 _DAYS = {d: i for i, d in enumerate(["sun", "mon", "tue", "wed", "thu", "fri", "sat"])}
+_MONTH_DAYS = {1: 31, 2: 29, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
 _SEARCH_DAYS = 366 * 9  # long enough for "29 February on a Monday"
 
 
@@ -65,7 +66,7 @@ def _field(text: str, lo: int, hi: int, names: dict[str, int] | None, what: str)
         v = v.lower()
         if names and v in names:
             return names[v]
-        if not v.isdigit():
+        if not (v.isascii() and v.isdigit()) or len(v) > 4:
             raise ConfigError(f"schedule {what}: {v!r} is not a number")
         return int(v)
 
@@ -73,7 +74,7 @@ def _field(text: str, lo: int, hi: int, names: dict[str, int] | None, what: str)
         rng, _, step_s = part.partition("/")
         step = 1
         if step_s:
-            if not step_s.isdigit() or int(step_s) == 0:
+            if not (step_s.isascii() and step_s.isdigit()) or len(step_s) > 4 or int(step_s) == 0:
                 raise ConfigError(f"schedule {what}: bad step {step_s!r}")
             step = int(step_s)
         if rng == "*":
@@ -107,9 +108,12 @@ def parse_cron(text: str) -> Cron:
     m, h, dom, mon, dow = parts
     dows = _field(dow, 0, 7, _DAYS, "day-of-week")
     dows = frozenset(d % 7 for d in dows)
-    return Cron(_field(m, 0, 59, None, "minute"), _field(h, 0, 23, None, "hour"),
+    cron = Cron(_field(m, 0, 59, None, "minute"), _field(h, 0, 23, None, "hour"),
                 _field(dom, 1, 31, None, "day-of-month"), _field(mon, 1, 12, _MONTHS, "month"), dows,
                 dom == "*", dow == "*")
+    if not cron.dom_any and cron.dow_any and not any(d <= _MONTH_DAYS[mo] for mo in cron.months for d in cron.doms):
+        raise ConfigError(f"schedule {text!r} has no occurrence (no such day in its months)")
+    return cron
 
 
 def _zone(tz: str) -> ZoneInfo:
@@ -117,6 +121,11 @@ def _zone(tz: str) -> ZoneInfo:
         return ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError) as e:
         raise ConfigError(f"unknown time zone {tz!r}") from e
+
+
+def check_timezone(tz: str) -> None:
+    """A :class:`ConfigError` unless ``tz`` names a known time zone."""
+    _zone(tz)
 
 
 def next_start(schedule: str | Cron, after: int, tz: str = DEFAULT_TZ) -> int:
