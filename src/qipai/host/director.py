@@ -512,8 +512,8 @@ class Director:
                     raise TableError("already_registered", f"{u.name} is registered in this match already",
                                      match=match_id)
             ent = run.defn.entry
-            active = sum(1 for e in st.entrants.values() if e.status == "in")
-            if ent.max_entrants is not None and active >= ent.max_entrants:
+            entered = sum(1 for e in st.entrants.values() if e.status != "removed")  # those out count too
+            if ent.max_entrants is not None and entered >= ent.max_entrants:
                 raise TableError("match_full", f"the match is full ({ent.max_entrants} entrants)",
                                  match=match_id)
             need = max(ent.fee, ent.min_balance)
