@@ -237,7 +237,7 @@ def _run(setup: Setup, tasks: list[tuple[int, int]], jobs: int) -> Iterator[Game
 
 def run_game_arena(game: str, bot_a: str, bot_b: str, *, deals: int = 100, seed: int = 0,
                    options: Mapping[str, Any] | None = None, context: Mapping[str, Any] | None = None,
-                   jobs: int = 1, json_path: Path | None = None, progress: bool = True) -> dict[str, Any]:
+                   jobs: int = 1, json_path: Path | str | None = None, progress: bool = True) -> dict[str, Any]:
     """Play ``deals`` duplicate deals of ``game`` between bots ``bot_a`` and ``bot_b`` (names of the game's bots)
     and return the measures (also written to ``json_path`` as JSON).  ``context`` overrides entries of the first
     hand's context: Shengji's ``{"banker": "rotate"}`` fixes the banker at seat ``deal mod 4``, whose team is A's in

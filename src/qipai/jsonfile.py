@@ -36,7 +36,8 @@ class WriteError(ValueError):
     ``ValueError``, as the command line reports the other bad-input errors of a run)."""
 
 
-def write_json(path: Path, obj: Any, *, indent: int = 1, ensure_ascii: bool = True, atomic: bool = False) -> None:
+def write_json(path: Path | str, obj: Any, *, indent: int = 1, ensure_ascii: bool = True,
+               atomic: bool = False) -> None:
     """Write ``obj`` as strict JSON to ``path`` (non-finite floats as ``null``).
 
     With ``atomic`` a regular file (or a new one) is written beside and renamed over the target, so that a
@@ -44,6 +45,7 @@ def write_json(path: Path, obj: Any, *, indent: int = 1, ensure_ascii: bool = Tr
     is written into, never replaced.  A name ending in ``.gz`` is gzipped (no timestamp in it: the same
     object, the same bytes).  Raises :class:`WriteError` when the path cannot be written.
     """
+    path = Path(path)
     data = json.dumps(finite(obj), indent=indent, ensure_ascii=ensure_ascii, allow_nan=False).encode("utf-8")
     if path.name.endswith(".gz"):
         data = gzip.compress(data, mtime=0)

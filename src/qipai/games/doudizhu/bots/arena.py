@@ -447,7 +447,7 @@ def run_arena(
     jobs: int = 1,
     seed: int = 0,
     protocol: str = "duplicate",
-    json_path: Path | None = None,
+    json_path: Path | str | None = None,
     progress: bool = True,
     deals_file: Path | None = None,
     keep_games: bool = True,
