@@ -422,3 +422,36 @@ def test_a_run_without_a_terminal_logs_its_progress_in_lines(monkeypatch: pytest
     assert lines[0].startswith("heuristic vs random: 1/6 games, 0:") and "left" in lines[0]
     assert lines[-1].startswith("heuristic vs random: 6/6 games") and lines[-1].endswith("about 0:00 left")
     assert not any("━" in x for x in lines)  # no bar drawn into a log
+
+
+def test_bench_endgame_counts_the_games_lost_and_the_forced_wins_given_away(tmp_path: Path) -> None:
+    """``bench/endgame.py``: the games lost are the records' own, a blunder is counted only in a forced win held
+    and a forced win only in a position solved, and the heuristic reaches forced wins against the random bot."""
+    from benchscripts import bench_script
+    from qipai.games.doudizhu.bots.arena import run_arena
+
+    path = tmp_path / "run.json"
+    run_arena("heuristic", "random", deals=4, protocol="research", json_path=path, progress=False)
+    endgame = bench_script("endgame")
+    records = endgame.research_records(path)
+    stats = endgame.tally(records, cards=24, nodes=50_000)
+    for who in ("A", "B"):
+        for role in ("landlord", "farmers"):
+            lost = sum(1 for r in records if r["seats"][r["landlord"] if role == "landlord" else
+                                                         (r["landlord"] + 1) % 3] == who
+                       and (r["winner"] == "landlord") != (role == "landlord"))
+            assert stats[(who, role, "games lost")] == lost
+            assert stats[(who, role, "lost with a blunder")] <= lost
+            assert stats[(who, role, "blunders")] <= stats[(who, role, "forced wins held")] <= stats[
+                (who, role, "solved")]
+    assert sum(stats[(w, r, "solved")] for w in "AB" for r in ("landlord", "farmers")) > 0
+    assert sum(stats[("A", r, "forced wins held")] for r in ("landlord", "farmers")) > 0
+
+
+def test_the_arena_writes_its_result_to_a_path_given_as_text(tmp_path: Path) -> None:
+    """``run_arena(json_path="run.json.gz")`` (a path as a string, as a notebook would pass it) writes the same
+    result as a :class:`~pathlib.Path` does."""
+    from qipai.games.doudizhu.bots.arena import load_result
+
+    result = run_arena("heuristic", "random", deals=2, json_path=str(tmp_path / "run.json.gz"), progress=False)
+    assert load_result(tmp_path / "run.json.gz")["games"] == result["games"] == 4
