@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from qipai.games.shengji.cards import format_cards, full_deck, parse_cards
+from qipai.games.shengji.cards import counts, format_cards, full_deck, order_of, parse_cards, suit_number
 from qipai.games.shengji.game import ShengjiGame
 
 
@@ -81,3 +81,22 @@ def play_random(g: ShengjiGame, rng: random.Random, extras: bool = False, until:
                 continue
         la = g.legal_actions(s)
         g.apply(rng.choice(la), s)
+
+
+def c(text: str) -> list[int]:
+    """Cards from their text (``"3H 3H B R"``)."""
+    return parse_cards(text)
+
+
+def in_play(levels: tuple[str, str], banker: int, trump: str, hands: dict[int, str], *,
+            leader: int | None = None, options: dict[str, object] | None = None, att_points: int = 0) -> ShengjiGame:
+    """A hand in play with the given (small, equal-sized) hands: the deal is run without declarations, then the
+    trump suit, the hands and the leader are set as the scenario needs."""
+    g = ShengjiGame(options or {}, 0, {"hand": 2, "levels": list(levels), "banker": banker})
+    run_deal(g)
+    g.trump = suit_number(trump)
+    g.order = order_of(g.level, g.trump)
+    g.hands = [counts(c(hands[s])) for s in range(4)]
+    g.turn = g.leader = banker if leader is None else leader
+    g.att_points = att_points
+    return g

@@ -4,33 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from shengji_helpers import deal_hands, run_deal
+from shengji_helpers import c, deal_hands, in_play, run_deal
 
 from qipai.core.game import IllegalAction
 from qipai.core.options import OptionError
-from qipai.games.shengji.cards import counts, order, order_of, parse_cards, suit_number
+from qipai.games.shengji.cards import counts, order
 from qipai.games.shengji.combos import combination, failed_throw, is_tractor, read_lead, trick_winner
 from qipai.games.shengji.follow import follow_error
 from qipai.games.shengji.game import ShengjiGame
 from qipai.games.shengji.rules import resolve_options
-
-
-def c(text: str) -> list[int]:
-    return parse_cards(text)
-
-
-def in_play(levels: tuple[str, str], banker: int, trump: str, hands: dict[int, str], *,
-            leader: int | None = None, options: dict[str, object] | None = None, att_points: int = 0) -> ShengjiGame:
-    """A hand in play with the given (small, equal-sized) hands: the deal is run without declarations, then the
-    trump suit, the hands and the leader are set as the scenario needs."""
-    g = ShengjiGame(options or {}, 0, {"hand": 2, "levels": list(levels), "banker": banker})
-    run_deal(g)
-    g.trump = suit_number(trump)
-    g.order = order_of(g.level, g.trump)
-    g.hands = [counts(c(hands[s])) for s in range(4)]
-    g.turn = g.leader = banker if leader is None else leader
-    g.att_points = att_points
-    return g
 
 
 def play(g: ShengjiGame, *moves: str) -> None:

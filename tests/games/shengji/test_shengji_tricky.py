@@ -4,28 +4,11 @@ run without declarations, then the trump suit, the hands and the leader are set.
 
 from __future__ import annotations
 
-from shengji_helpers import run_deal
+from shengji_helpers import c, in_play
 
-from qipai.games.shengji.cards import counts, order, order_of, parse_cards, suit_number
+from qipai.games.shengji.cards import counts, order
 from qipai.games.shengji.combos import read_lead, trick_winner
 from qipai.games.shengji.follow import follow_error
-from qipai.games.shengji.game import ShengjiGame
-
-
-def c(text: str) -> list[int]:
-    return parse_cards(text)
-
-
-def in_play(levels: tuple[str, str], banker: int, trump: str, hands: dict[int, str], *, leader: int | None = None,
-            att_points: int = 0) -> ShengjiGame:
-    g = ShengjiGame({}, 0, {"hand": 2, "levels": list(levels), "banker": banker})
-    run_deal(g)
-    g.trump = suit_number(trump)
-    g.order = order_of(g.level, g.trump)
-    g.hands = [counts(c(hands[s])) for s in range(4)]
-    g.turn = g.leader = banker if leader is None else leader
-    g.att_points = att_points
-    return g
 
 
 def test_trump_tractor_across_the_level_gap_must_be_followed() -> None:
