@@ -462,3 +462,44 @@ async def test_failed_log_ins_count_over_every_node(cluster: Cluster) -> None:
     async with httpx.AsyncClient(base_url=n3.url) as h:
         r = await h.post("/api/login", json={"name": "spread", "password": "right-pw"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "login_backoff"
+
+
+async def test_a_seat_the_directory_lost_is_found_in_the_database(cluster: Cluster) -> None:
+    """A Redis that lost its keys (restarted without persistence) while no node can publish them again yet: a
+    player who reconnects meanwhile is still told where they sit (the database knows the seat), not that they
+    sit nowhere (the browser then dropped the table, and its clock ran out in auto-play)."""
+    import redis.asyncio as aioredis
+
+    n1, n2, n3 = cluster.nodes
+    alice, bob, table = await seated_pair(cluster)
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    r = aioredis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        assert await r.get(f"{prefix}seat:{alice.user['id']}") == table
+        # node 2 takes over no table (draining), node 3 and node 1 are paused: nobody publishes the directory
+        async with httpx.AsyncClient() as h:
+            d = await h.post(n2.url + "/api/admin/drain", json={}, headers={"X-Admin-Token": ADMIN})
+            assert d.status_code == 200
+        n3.signal(signal.SIGSTOP)
+        n1.signal(signal.SIGSTOP)
+        try:
+            # Redis comes back empty: the seats, invites and leases are gone
+            lost = []
+            for pat in ("seat:*", "invite:*", "lease:*"):
+                lost += [k async for k in r.scan_iter(match=prefix + pat)]
+            await r.delete(*lost)
+            await alice.reconnect_to(n2)
+            w = next(m for m in alice.msgs if m["type"] == "welcome")
+            assert w["table"] == table, w  # her seat is still hers, though no node runs the table this moment
+            assert (w["node"], w["url"]) == (None, None)
+            mark = alice.mark()
+        finally:
+            n1.signal(signal.SIGCONT)
+            n3.signal(signal.SIGCONT)
+        # a node claims the table again: Alice is sent there
+        err = await alice.error("table_elsewhere", mark, timeout=30)
+        assert err["params"]["table"] == table and err["params"]["url"] in (n1.url, n3.url)
+    finally:
+        await r.aclose()
+        for p in (alice, bob):
+            await p.close()

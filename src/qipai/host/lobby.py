@@ -1373,6 +1373,10 @@ class Lobby:
         waiting: str | None = None
         if cur is None and self.cluster.networked:
             tid = await self.cluster.seat_of(uid)
+            if tid is None:
+                # the directory may have lost the seat (a restarted Redis, until the owner publishes it again;
+                # a table whose node just dropped it and that no node has taken over yet): the database knows
+                tid = await self.store.seated_at(uid)
             found = await self.where(tid) if tid is not None else None
             if tid is not None and found is not None:
                 welcome.update(table=tid, node=found[0], url=found[1])  # connect there to play

@@ -1012,6 +1012,15 @@ class Store:
             seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
             return _table(t), [_seat(x) for x in seats]
 
+    async def seated_at(self, user_id: int) -> str | None:
+        """The open table where the user holds a seat (not one they left), if any: the seat directory's source
+        of truth, for a node that finds the cluster's directory without it (a Redis that lost its keys)."""
+        async with self.sessions() as s:
+            return await s.scalar(
+                select(Seat.table_id).join(GameTable, GameTable.id == Seat.table_id)
+                .where(Seat.user_id == user_id, Seat.leaving.is_(False), GameTable.status == "open")
+                .order_by(Seat.table_id).limit(1))
+
     async def running_deal(self, table_id: str) -> RunningDeal | None:
         """The table's running deal with its journal, if one is running."""
         async with self.sessions() as s:
