@@ -752,11 +752,11 @@ def test_the_english_settlement_names_titles_in_english(browser: Browser, shared
     ft = fake_table(page, finished_game())
     ft.version += 1
     ft.push_state()
-    ft.deal_over(title="打5")
+    ft.deal_over(title="上等兵")
     dlg = page.locator("#settlement")
     expect(dlg.locator(".settle-table tbody tr")).to_have_count(4)
     standing = dlg.locator(".settle-table .standing-after")
-    expect(standing.first).to_contain_text("Level 5")
+    expect(standing.first).to_contain_text("Private first class")
     cells = dlg.locator(".settle-table").inner_text()
     assert not CJK.search(cells), cells
     assert not errors, errors
@@ -983,4 +983,38 @@ def test_the_replay_skips_the_passes_and_tells_the_failed_throw(browser: Browser
     # the slider still reaches every step
     assert int(slider.get_attribute("max") or 0) == len(steps) - 1
     assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_jokers_say_which_they_are_and_a_spectator_sees_the_teams_by_name(browser: Browser, shared: ThreadServer,
+                                                                         lang: str) -> None:
+    """A joker's corner names it (大/小, BJ/SJ: a bare "J" read as a jack, big and small told apart by colour only);
+    a spectator's level chips name each team's players (我方/对方 were seat 0's side)."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    g = ShengjiGame({}, seed=11)
+    while g.phase != "play":
+        g.timeout(g.acting[0])
+    holder = next(s for s in range(4) if "R" in g.observe(s)["hand"].split() and "B" in g.observe(s)["hand"].split())
+    fake_table(page, g, you=holder)
+    motion_done(page)
+    big = "大" if lang == "zh" else "BJ"
+    small = "小" if lang == "zh" else "SJ"
+    expect(page.locator('.tablev.live .hand .sj-card.joker.big .cr').first).to_have_text(big)
+    expect(page.locator('.tablev.live .hand .sj-card.joker.small .cr').first).to_have_text(small)
+    us = "我方" if lang == "zh" else "Us"
+    expect(page.locator('.tablev.live .sj-chip.levels')).to_contain_text(us)
+    page.context.close()
+
+    page, errors2 = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    ShengjiFakeTable(page, g, names=["甲", "乙", "丙", "丁"], you=None).open()
+    chips = page.locator('.tablev.live .sj-chip.levels .tl')
+    expect(chips).to_have_count(2)
+    assert {chips.nth(0).inner_text().split()[0], chips.nth(1).inner_text().split()[0]} == {"甲·丙", "乙·丁"}
+    expect(page.locator('.tablev.live .sj-chip.levels')).not_to_contain_text(us)
+    assert not errors and not errors2, errors + errors2
     page.context.close()

@@ -148,8 +148,10 @@ def test_hand_result_properties(s: int, la: str, lb: str, banker: int, rule: str
 
 
 def test_titles() -> None:
-    assert FACTORY.title(-50) == "打3" and FACTORY.title(0) == "打3" and FACTORY.title(4000) == "打A"
-    assert FACTORY.title(10**9) == "过A"
+    assert FACTORY.title(-50) == "新兵" and FACTORY.title(0) == "新兵" and FACTORY.title(4000) == "上校"
+    assert FACTORY.title(10**9) == "将军"
+    levels = {f"打{r}" for r in ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")} | {"过A"}
+    assert not levels & {name for _, name in FACTORY.info.title_table}  # never read as a level played
     prev = ""
     titles = [FACTORY.title(p) for p in range(0, 9000, 10)]
     assert len(set(titles)) == 13 and titles[0] != prev

@@ -7,7 +7,7 @@ match carried from hand to hand as JSON (§2.3, §2.4, §9.5).
 >>> f.deal_context(opts, m)
 {'hand': 1, 'levels': ['3', '3'], 'banker': None}
 >>> f.teams(opts), f.players(opts), f.title(0), f.title(5000)
-(((0, 2), (1, 3)), 4, '打3', '打A')
+(((0, 2), (1, 3)), 4, '新兵', '上校')
 """
 
 from __future__ import annotations
@@ -50,11 +50,12 @@ INFO = GameInfo(
 )
 
 TITLES: tuple[tuple[int, str], ...] = (
-    (0, "打3"), (20, "打4"), (50, "打5"), (100, "打6"), (200, "打7"), (350, "打8"), (500, "打9"), (800, "打10"),
-    (1200, "打J"), (1800, "打Q"), (2600, "打K"), (4000, "打A"), (8000, "过A"),
+    (0, "新兵"), (20, "列兵"), (50, "上等兵"), (100, "下士"), (200, "中士"), (350, "上士"), (500, "少尉"),
+    (800, "中尉"), (1200, "上尉"), (1800, "少校"), (2600, "中校"), (4000, "上校"), (8000, "将军"),
 )
-"""(points needed, title), lowest first.  The seed has no Shengji titles: these name the level a player's points
-would stand for (打3 … 打A, then 过A); below 0 points a player is 打3."""
+"""(points needed, title), lowest first.  The seed has no Shengji titles: these are military ranks (军衔, 新兵 …
+上校, then 将军), a ladder of its own, so that a title is never read as the level a team plays (打3 … 打A); below
+0 points a player is 新兵."""
 _THRESH = [t for t, _ in TITLES]
 INFO = dataclasses.replace(INFO, title_table=TITLES)
 

@@ -164,6 +164,8 @@ export class ShengjiView extends TableView {
     if (!obs) return;
     const you = this.you ?? 0;
     const mine = teamOf(you);
+    // a spectator (or a replay without a seat) has no side: "我方/对方" would be seat 0's, so name the partners
+    const seated = this.you !== null && this.you !== undefined;
     const dealing = obs.phase === "deal" || obs.phase === "final";
     let trumpText;
     if (obs.trump && !dealing) trumpText = suitWords(obs.trump);
@@ -177,7 +179,8 @@ export class ShengjiView extends TableView {
         h("b", obs.banker === null || obs.banker === undefined ? t("banker_none") : this.name(obs.banker))),
       h("span.sj-chip.levels", { dataset: { info: "levels" } },
         [mine, 1 - mine].map((team) => h("span.tl", { dataset: { team, level: obs.levels[team] } },
-          t("team_level", { team: t(team === mine ? "team_us" : "team_them"), level: obs.levels[team] === "T" ? "10" : obs.levels[team] })))),
+          t("team_level", { team: seated ? t(team === mine ? "team_us" : "team_them") : t("team_n", { a: this.name(team), b: this.name(team + 2) }),
+            level: obs.levels[team] === "T" ? "10" : obs.levels[team] })))),
       h("span.sj-chip.points", { dataset: { info: "points", attackers: obs.points.attackers, banker: obs.points.banker } },
         h("span.lbl", t("points_lbl")), h("b", String(obs.points.attackers)),
         h("span.lbl", t("banker_points_lbl")), h("b.bp", String(obs.points.banker)),

@@ -114,6 +114,8 @@ const zh = {
   skip_to_play: "跳到出牌 »",
   joker_big: "大王",
   joker_small: "小王",
+  joker_corner_big: "大",
+  joker_corner_small: "小",
 };
 
 const en = {
@@ -227,20 +229,22 @@ const en = {
   skip_to_play: "Skip to play »",
   joker_big: "Big joker",
   joker_small: "Small joker",
-  // titles, by the server's Chinese name (the level a player's points stand for)
-  "title_打3": "Level 3",
-  "title_打4": "Level 4",
-  "title_打5": "Level 5",
-  "title_打6": "Level 6",
-  "title_打7": "Level 7",
-  "title_打8": "Level 8",
-  "title_打9": "Level 9",
-  "title_打10": "Level 10",
-  "title_打J": "Level J",
-  "title_打Q": "Level Q",
-  "title_打K": "Level K",
-  "title_打A": "Level A",
-  "title_过A": "Past A",
+  joker_corner_big: "BJ",
+  joker_corner_small: "SJ",
+  // titles, by the server's Chinese name (military ranks, 军衔)
+  "title_新兵": "Recruit",
+  "title_列兵": "Private",
+  "title_上等兵": "Private first class",
+  "title_下士": "Corporal",
+  "title_中士": "Sergeant",
+  "title_上士": "Staff sergeant",
+  "title_少尉": "Second lieutenant",
+  "title_中尉": "Lieutenant",
+  "title_上尉": "Captain",
+  "title_少校": "Major",
+  "title_中校": "Lieutenant colonel",
+  "title_上校": "Colonel",
+  "title_将军": "General",
 };
 
 export const WORDS = { zh, en };
