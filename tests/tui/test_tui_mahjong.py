@@ -34,7 +34,7 @@ def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
                          env=env(), cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(60, 200))
 
 
-TURN = r"Discard a tile \(e\.g\. (\S+); Enter: the drawn tile\), or ting TILE, hu > "
+TURN = r"Discard a tile \(e\.g\. (\S+?)(; Enter: the drawn tile)?\), or ting TILE(, hu)? > "  # no Enter after a claim
 MUST_TING = r"You must declare ready: ting TILE \(([^)]*)\) > "
 WIN = r"You can win: hu or pass > "
 CLAIM = r"discarded (\S+)\. Your options: (.*?) \(Enter: pass\) > "
@@ -70,7 +70,7 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
                 child.expect(r"(Hint: \d+ from ready; best discards: \S+|Hint: ready, waiting on \S+|No hint now)")
                 child.expect(TURN)
             turns += 1
-            child.sendline("" if turns % 2 else child.match.group(1))
+            child.sendline("" if turns % 2 and child.match.group(2) else child.match.group(1))
         elif i == 1:
             child.sendline(child.match.group(1).split(" · ")[0])
         elif i == 2:
@@ -104,7 +104,7 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
         for sh in out["settlement"]["shares"]:
             assert f"→ owes {sh['share']}" in text
         pays = [m.group(1) for line in text.splitlines()
-                if (m := re.fullmatch(r"  .* pays .* (\d+)(?: for .*)?", line.rstrip("\r")))]
+                if (m := re.fullmatch(r"  .* pays? .* (\d+)(?: for .*)?", line.rstrip("\r")))]
         assert [int(x) for x in pays] == [p["amount"] for p in out["settlement"]["payments"]], text
         if out["settlement"]["bao_san_jia"]:
             assert "包三家" in text
@@ -120,7 +120,7 @@ def test_a_whole_deal_to_the_settlement(tmp_path: Path) -> None:
 def test_chinese_commands_and_leaving_mid_deal(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seed", "4", "--lang", "zh", "--auto-delay", "0")
     child.expect("大庆麻将 — 你和三个电脑")
-    turn = r"打一张牌（例如 (\S+)；回车打摸到的牌），或 听 牌、胡 > "
+    turn = r"打一张牌（例如 (\S+?)(?:；回车打摸到的牌)?），或 听 牌(?:、胡)? > "
     claim = r"你可以：(.*?)（回车：过） > "
     while True:
         i = child.expect([turn, claim, r"可以胡牌：胡 或 过 > ", r"吃听/碰听后必须听牌：听 牌（([^）]*)） > "])
@@ -227,7 +227,7 @@ def test_the_claim_prompt_and_melds_in_chinese_and_english_verbs_still_work() ->
             return "peng" if "碰" in m.group(1).split(" · ") else ""
         if len(asked) >= 3:
             return None
-        turn = re.search(r"打一张牌（例如 (\S+)；", text)
+        turn = re.search(r"打一张牌（例如 ([^；）\s]+)[；）]", text)
         return turn.group(1) if turn else ""
 
     out = in_process("zh", 7, [], policy)
@@ -237,5 +237,63 @@ def test_the_claim_prompt_and_melds_in_chinese_and_english_verbs_still_work() ->
     assert re.search(r"你的吃碰：\[碰 \S+\]", out) or re.search(r"吃碰 \[碰 \S+\]", out)
     assert "[peng" not in out and "[chi" not in out
     en = in_process("en", 7, [], lambda text: None if "Your options" in text else (
-        m.group(1) if (m := re.search(r"Discard a tile \(e\.g\. (\S+);", text)) else ""))
+        m.group(1) if (m := re.search(r"Discard a tile \(e\.g\. ([^;)\s]+)[;)]", text)) else ""))
     assert "Your options: peng · pass (Enter: pass)" in en
+
+
+def test_an_auto_play_discard_is_not_called_ready_and_you_pay() -> None:
+    """Since auto-play's actions are flagged auto in the log, a seat in 托管 that never declared ready read
+    "You discard 5m (ready: drawn and discarded for you)"; and the settlement said "You pays Bot 1 4"."""
+    from qipai.tui.mahjong.view import event_line
+    from qipai.tui.mahjong.words import tr
+
+    names = ["You", "Bot 1", "Bot 2", "Bot 3"]
+    e = {"seat": 0, "action": "discard 5m", "auto": True}
+    assert event_line(e, names, "en", 0) == "You discard 5m (auto-play)"
+    assert event_line(e, names, "en", 0, ready=True) == "You discard 5m (ready: drawn and discarded for you)"
+    assert event_line(e, names, "zh", 0) == "You 打出 5m（托管）"
+    assert event_line({**e, "seat": 2}, names, "en", 0, ready=True) == (
+        "Bot 2 discards 5m (ready: drawn and discarded for him)")
+    assert tr("en", "pays", payer="You", payee="Bot 1", n=4) == "  You pay Bot 1 4"
+    assert tr("en", "pays_for", payer="You", payee="Bot 1", n=12, loser="Bot 2") == (
+        "  You pay Bot 1 12 for Bot 2 (包三家)")
+    assert tr("en", "pays", payer="Bot 1", payee="You", n=4) == "  Bot 1 pays You 4"
+    # a whole table: type auto at the first turn, then leave; the human's automatic discards before he is ready
+    # say auto-play
+    out = in_process("en", 7, ["auto"], lambda text: None)
+    mine = [line for line in out.splitlines() if line.startswith("You discard")]
+    assert mine and all(line.endswith("(auto-play)") for line in mine if "(" in line), mine
+    assert "You pays" not in out
+
+
+def test_after_a_claim_enter_is_not_offered_for_a_drawn_tile() -> None:
+    """After a pung the turn prompt said "Enter: the drawn tile" though nothing was drawn, and Enter did nothing
+    at all, silently asking again."""
+    state = {"punged": False, "empties": 0}
+    prompts: list[str] = []
+
+    def policy(text: str) -> str | None:
+        if state["empties"] == 1:
+            state["empties"] = 2
+            return None  # leave: auto-play finishes the deal
+        m = re.search(r"Your options: (.*?) \(Enter: pass\) > $", text)
+        if m is not None:
+            if not state["punged"] and "peng" in m.group(1).split(" · "):
+                state["punged"] = True
+                return "peng"
+            return ""
+        turn = re.search(r"(Discard a tile \(e\.g\. ([^;)\s]+)[^>]*) > $", text)
+        if turn is None:
+            return ""
+        prompts.append(turn.group(1))
+        if state["punged"] and state["empties"] == 0:
+            state["empties"] = 1
+            return ""
+        return turn.group(2)
+
+    out = in_process("en", 7, [], policy)
+    assert state["punged"], "seed 7 offers the human a pung"
+    after = prompts[-1]
+    assert after.startswith("Discard a tile (e.g. ") and "Enter" not in after and ", hu" not in after, after
+    assert "You drew no tile this turn (you claimed one): type the tile to discard, e.g. " in out
+    assert any("Enter: the drawn tile" in p for p in prompts[:-1])

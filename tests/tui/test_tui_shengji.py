@@ -284,3 +284,14 @@ def test_the_deal_still_says_the_cards_are_being_dealt() -> None:
     assert s.deal_command("7S 7S", final=True) is False
     said = buf.getvalue().splitlines()
     assert said[0].startswith("正在发牌") and said[1].startswith("牌已发完：这是最后叫主/反主的机会")
+
+
+def test_a_failed_throw_and_a_one_card_hand_read_right_for_you() -> None:
+    """The table said "You's throw K♠ Q♠ J♠ fails" and "Your hand (1 cards):"."""
+    from qipai.tui.shengji.words import tr
+
+    line = tr("en", "failed_throw", name="You", cards="K♠ Q♠ J♠", forced="J♠", pen=10)
+    assert line == "You threw K♠ Q♠ J♠ and the throw fails: J♠ is played instead, +10 to the attackers."
+    assert tr("en", "failed_throw", name="Bot 1", cards="A♠ K♠", forced="K♠", pen=-10).startswith("Bot 1 threw A♠ K♠")
+    assert tr("en", "your_hand", n=1, s="") == "Your hand (1 card):"
+    assert tr("en", "your_hand", n=54, s="s") == "Your hand (54 cards):"

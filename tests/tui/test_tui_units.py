@@ -567,3 +567,28 @@ def test_mahjong_reasons_in_chinese(why: str, zh: str) -> None:
     assert reason_words("zh", why) == zh
     en = reason_words("en", why)  # the engine's sentence, said to the player (seat 0) as "you"
     assert en == why if "seat 0" not in why else ("seat 0" not in en and " his " not in en and "you" in en), en
+
+
+def test_chengdu_doubling_factors_name_the_farmer_not_a_seat_number() -> None:
+    # a farmer's 倒 is his own factor: the settlement says whose it is by name (it said "倒 ×2 (0)")
+    g = Game.from_deal(PRESETS["chengdu"], ["3S 3H 3C 3D 4S 4H 4C 4D 5S 5H 5C 5D 6S 6H 6C 6D 7S",
+                                            "8S 8H 8C 8D 9S 9H 9C 9D TS TH TC TD JS JH JC JD 7H",
+                                            "QS QH QC QD KS KH KC KD AS AH AC AD 2S 2H 2C 2D 7C"], "7D B R",
+                       first_bidder=2)
+    for a in ["call", "double", "pass", "pass", "play QQQQ", "pass", "pass", "play KKKK", "pass", "pass",
+              "play AAAA", "pass", "pass", "play 2222", "pass", "pass", "play 77", "pass", "pass", "play BR"]:
+        g.apply(a)
+    assert g.is_over and g.result is not None
+    f = facts()
+    en = render(settlement(g, f)) + render(result_view(g, f))
+    assert "倒 (double) ×2 (You)" in en and "(0)" not in en
+    zh = render(settlement(g, facts("zh"))) + render(result_view(g, facts("zh")))
+    assert "倒 ×2（You）" in zh and "（0）" not in zh
+
+
+def test_a_pasted_line_is_not_echoed_whole_when_bidding_or_between_deals(tmp_path: Path) -> None:
+    # a long paste at the bid prompt came back whole (up to 2,000 characters) in "'333…' is not a choice now"
+    _, out = table(tmp_path, ["3" * 2000, "x" * 500 + "\u4e00", "3"], player(["y" * 1000, "quit"]))
+    refusals = [line for line in out.splitlines() if "is not a choice now" in line]
+    assert len(refusals) == 3, refusals
+    assert all(len(line) < 200 and "…" in line for line in refusals), refusals

@@ -358,7 +358,7 @@ def settlement(game: Game, facts: TableFacts) -> RenderableType:
     assert res is not None
     lines: list[RenderableType] = list(outcome_headline(res, facts))
     lines.append(Text(tr(lang, "bid_line", bid=res.bid, stake=res.stake, mult=res.multiplier) + " · "
-                      + tr(lang, "factors", factors=_outcome_factors(res, lang))))
+                      + tr(lang, "factors", factors=_outcome_factors(res, lang, facts.names))))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for col, just in (("col_seat", "left"), ("col_role", "left"), ("col_mult", "right"), ("col_score", "right"),
                       ("col_points" if facts.points is not None else "col_total", "right")):
@@ -380,11 +380,15 @@ def settlement(game: Game, facts: TableFacts) -> RenderableType:
     return Panel(Group(*lines), title=title, title_align="left", box=box.ROUNDED)
 
 
-def _outcome_factors(res: Outcome, lang: str) -> str:
+def _outcome_factors(res: Outcome, lang: str, names: list[str]) -> str:
+    """The deal's factors; a Chengdu doubling names the farmer it is for (``倒 (double) ×2 (You)``), not a seat
+    number."""
     parts = [f"{factor_name(f.name, lang)} ×{f.factor}" for f in res.factors]
     for seat, fs in res.farmer_factors.items():
+        who = names[seat] if 0 <= seat < len(names) else str(seat)
         for f in fs:
-            parts.append(f"{f.name} ×{f.factor} ({seat})" if lang == "en" else f"{f.name} ×{f.factor}（{seat}）")
+            word = doubling_word(f.name, lang)
+            parts.append(f"{word} ×{f.factor} ({who})" if lang == "en" else f"{word} ×{f.factor}（{who}）")
     return ", ".join(parts) or "-"
 
 
@@ -395,7 +399,7 @@ def result_view(game: Game, facts: TableFacts) -> RenderableType:
     assert res is not None
     lines: list[RenderableType] = list(outcome_headline(res, facts))
     lines.append(Text(tr(lang, "bid_line", bid=res.bid, stake=res.stake, mult=res.multiplier)))
-    lines.append(Text(tr(lang, "factors", factors=_outcome_factors(res, lang))))
+    lines.append(Text(tr(lang, "factors", factors=_outcome_factors(res, lang, facts.names))))
     if game.kitty_taken:
         lines.append(tr_text(lang, "kitty", cards=cards_text([str(c) for c in game.kitty], lang)))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)

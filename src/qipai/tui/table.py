@@ -41,7 +41,7 @@ from ..games.doudizhu.bots.arena import BotSpec, make_bot
 from ..games.doudizhu.hints import hint_actions
 from ..games.doudizhu.rules import PRESETS
 from ..games.doudizhu.state import Game, next_first_bidder
-from .commands import Command, check_play, parse_command, ranks_label
+from .commands import Command, _cut, check_play, parse_command, ranks_label
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader, ask_line
 from .records import RecordError, show_records, write_record
@@ -408,7 +408,7 @@ class TableSession:
                 elif game.phase == "play":
                     self.error(tr(self.lang, "err_must_lead"))
                 else:
-                    self.error(tr(self.lang, "err_choice", text=line.strip(), choices=self.choices_text()))
+                    self.error(tr(self.lang, "err_choice", text=_cut(line.strip()), choices=self.choices_text()))
             elif cmd.name == "choice":
                 action = cmd.arg
                 if action == "double*":
@@ -417,7 +417,7 @@ class TableSession:
                     if self.apply_human(action):
                         return
                 else:
-                    self.error(tr(self.lang, "err_choice", text=line.strip(), choices=self.choices_text()))
+                    self.error(tr(self.lang, "err_choice", text=_cut(line.strip()), choices=self.choices_text()))
             elif cmd.name == "play":
                 action_or_none, err = check_play(game.counts[HUMAN], cmd.arg, game.trick.last, self.rules,
                                                  self.lang)
@@ -426,9 +426,9 @@ class TableSession:
                 elif action_or_none is not None and self.apply_human(action_or_none):
                     return
             elif cmd.name == "unknown":
-                self.error(tr(self.lang, "err_choice", text=line.strip(), choices=self.choices_text()))
+                self.error(tr(self.lang, "err_choice", text=_cut(line.strip()), choices=self.choices_text()))
             elif cmd.name == "past":
-                self.error(tr(self.lang, "err_past", text=line.strip()))
+                self.error(tr(self.lang, "err_past", text=_cut(line.strip())))
             elif cmd.name == "auto":
                 if self.apply_human("autoplay on"):
                     self.out(tr(self.lang, "auto_on"), style="cyan")
@@ -607,7 +607,7 @@ class TableSession:
             if cmd.name in ("sort", "last", "history", "result", "help"):
                 self.info(cmd)
             else:
-                self.error(tr(self.lang, "err_choice", text=(line or "").strip(),
+                self.error(tr(self.lang, "err_choice", text=_cut((line or "").strip()),
                               choices="Enter, history, result, quit"))
 
     def finish(self) -> None:

@@ -191,10 +191,14 @@ class MahjongSession(BotTable):
         assert g is not None
         obs = g.observe(HUMAN, hints=False)
         log = obs["log"]
-        for e in log[self.shown:]:
-            line = event_line(e, self.names, self.lang, HUMAN)
-            if line:
-                self.out(line, style="bold" if e["action"] == "hu" else "")
+        ready: set[int] = set()  # seats that declared ready (听) before the entry
+        for i, e in enumerate(log):
+            if i >= self.shown:
+                line = event_line(e, self.names, self.lang, HUMAN, ready=e.get("seat") in ready)
+                if line:
+                    self.out(line, style="bold" if e["action"] == "hu" else "")
+            if str(e["action"]).startswith("ting ") and isinstance(e.get("seat"), int):
+                ready.add(e["seat"])
         self.shown = len(log)
 
     def step(self) -> None:
@@ -250,7 +254,8 @@ class MahjongSession(BotTable):
             if tings:
                 self.out(tr(lang, "ting_can", opts=self.options_text(tings)), style="green")
             example = obs["drawn"] or hand_text(obs["hand"]).split()[-1]
-            prompt = tr(lang, "prompt_turn", example=example)
+            # after a chow or pung there is no drawn tile for Enter to discard (nor a win to declare)
+            prompt = tr(lang, "prompt_turn" if obs["drawn"] else "prompt_turn_claimed", example=example)
         limit = (self.opts.timer_seconds or g.time_limit(HUMAN)) if self.timer else None
         deadline = time.monotonic() + limit if limit else None
         dix = g.decision_index(HUMAN)
@@ -289,6 +294,8 @@ class MahjongSession(BotTable):
                 return "pass"
             if obs.get("must") == "discard" and obs.get("drawn"):
                 return f"discard {obs['drawn']}"
+            if obs.get("must") == "discard" and obs.get("hand"):
+                self.error(tr(lang, "err_no_drawn", example=hand_text(obs["hand"]).split()[-1]))
             return None
         if name.isdigit() or (name == "unknown" and rest.isdigit()):
             i = int(rest) - 1

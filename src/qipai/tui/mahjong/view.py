@@ -90,8 +90,9 @@ def hint_lines(obs: dict[str, Any], lang: str) -> list[str]:
     return []
 
 
-def event_line(e: dict[str, Any], names: list[str], lang: str, me: int) -> str | None:
-    """One public log entry in words (``None``: nothing to say)."""
+def event_line(e: dict[str, Any], names: list[str], lang: str, me: int, ready: bool = False) -> str | None:
+    """One public log entry in words (``None``: nothing to say); ``ready``: the entry's seat had declared ready
+    before it (an automatic discard is then the ready hand's; otherwise auto-play's or a time-out's)."""
     a: str = e["action"]
     seat = e.get("seat")
     name = names[seat] if isinstance(seat, int) else ""
@@ -99,7 +100,8 @@ def event_line(e: dict[str, Any], names: list[str], lang: str, me: int) -> str |
     if a == "draw":
         return tr(lang, "act_draw_tile", tile=e["tile"]) if seat == me and e.get("tile") else None
     if words[0] == "discard":
-        return tr(lang, "act_auto_discard" if e.get("auto") else "act_discard", name=name, tile=words[1])
+        key = ("act_auto_discard" if ready else "act_autoplay_discard") if e.get("auto") else "act_discard"
+        return tr(lang, key, name=name, tile=words[1])
     if words[0] == "ting":
         return tr(lang, "act_ting", name=name, tile=words[1])
     if words[0] == "chi":

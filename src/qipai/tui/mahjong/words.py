@@ -30,6 +30,8 @@ WORDS: dict[str, dict[str, str]] = {
         "waits": "Hint: ready, waiting on {tiles}",
         "ting_can": "You can declare ready: {opts}",
         "prompt_turn": "Discard a tile (e.g. {example}; Enter: the drawn tile), or ting TILE, hu",
+        "prompt_turn_claimed": "Discard a tile (e.g. {example}), or ting TILE",
+        "err_no_drawn": "You drew no tile this turn (you claimed one): type the tile to discard, e.g. {example}",
         "prompt_ting": "You must declare ready: ting TILE ({opts})",
         "prompt_win": "You can win: hu or pass",
         "prompt_claim": "{name} discarded {tile}. Your options: {opts} (Enter: pass)",
@@ -40,6 +42,7 @@ WORDS: dict[str, dict[str, str]] = {
         "act_draw_tile": "You draw {tile}",
         "act_discard": "{name} discards {tile}",
         "act_auto_discard": "{name} discards {tile} (ready: drawn and discarded for him)",
+        "act_autoplay_discard": "{name} discards {tile} (auto-play)",
         "act_ting": "{name} declares ready (听), discarding {tile}",
         "act_chi": "{name} chows {tiles}",
         "act_chi_ting": "{name} chows {tiles} and will declare ready",
@@ -143,6 +146,8 @@ WORDS: dict[str, dict[str, str]] = {
         "waits": "提示：已听牌，听 {tiles}",
         "ting_can": "可以听牌：{opts}",
         "prompt_turn": "打一张牌（例如 {example}；回车打摸到的牌），或 听 牌、胡",
+        "prompt_turn_claimed": "打一张牌（例如 {example}），或 听 牌",
+        "err_no_drawn": "这一轮你没有摸牌（吃碰了别家的牌）：请输入要打的牌，例如 {example}",
         "prompt_ting": "吃听/碰听后必须听牌：听 牌（{opts}）",
         "prompt_win": "可以胡牌：胡 或 过",
         "prompt_claim": "{name} 打出 {tile}。你可以：{opts}（回车：过）",
@@ -153,6 +158,7 @@ WORDS: dict[str, dict[str, str]] = {
         "act_draw_tile": "你摸到 {tile}",
         "act_discard": "{name} 打出 {tile}",
         "act_auto_discard": "{name} 打出 {tile}（已听牌，自动摸打）",
+        "act_autoplay_discard": "{name} 打出 {tile}（托管）",
         "act_ting": "{name} 听牌，打出 {tile}",
         "act_chi": "{name} 吃 {tiles}",
         "act_chi_ting": "{name} 吃听 {tiles}",
@@ -248,11 +254,14 @@ def tr(lang: str, key: str, **params: Any) -> str:
     ('You discard 1m', 'Bot 1 discards 1m')
     >>> tr("en", "act_pass", name="You"), tr("en", "act_hu", name="You")
     ('You pass the win', 'You win!')
+    >>> tr("en", "pays", payer="You", payee="Bot 1", n=4), tr("en", "pays", payer="Bot 2", payee="You", n=4)
+    ('  You pay Bot 1 4', '  Bot 2 pays You 4')
     """
     text = WORDS[lang].get(key, WORDS["en"][key])
-    if lang == "en" and params.get("name") == WORDS["en"]["you"]:
-        head, sep, rest = text.partition("{name} ")
-        m = re.match(r"([a-z]+)(.*)", rest, re.S) if sep else None
-        if m:
-            text = head + sep + YOU_VERBS.get(m[1], m[1]) + m[2].replace(" for him)", " for you)")
+    for who in ("name", "payer"):  # the sentence's subject: a seat's name, or who pays (``You pay Bot 1 4``)
+        if lang == "en" and params.get(who) == WORDS["en"]["you"]:
+            head, sep, rest = text.partition("{" + who + "} ")
+            m = re.match(r"([a-z]+)(.*)", rest, re.S) if sep else None
+            if m:
+                text = head + sep + YOU_VERBS.get(m[1], m[1]) + m[2].replace(" for him)", " for you)")
     return text.format(**params) if params else text

@@ -387,7 +387,8 @@ class ShengjiSession(BotTable):
         g = self.game
         assert g is not None
         obs = g.observe(HUMAN)
-        self.out(tr(self.lang, "your_hand", n=len(obs["hand"].split())))
+        n = len(obs["hand"].split())
+        self.out(tr(self.lang, "your_hand", n=n, s="" if n == 1 else "s"))
         for line in hand_lines(obs["hand"], obs["level"], obs["trump"], self.lang):
             self.out(line)
 
