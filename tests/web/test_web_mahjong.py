@@ -554,3 +554,25 @@ def test_the_claim_countdown_in_autoplay_and_without_a_deadline(browser: Browser
     expect(cd).to_have_count(0)
     assert not errors, errors
     page.context.close()
+
+
+def test_the_replay_tells_an_auto_play_discard_from_a_ready_hands(browser: Browser, server: ThreadServer) -> None:
+    """Both are logged ``auto``: a seat that declared ready (听) draws and discards by itself, a seat in auto-play
+    (托管) or out of time has its discard made for it; the caption says which (it said "ready" for both)."""
+    page, errors = new_page(browser, "en", phone=False)
+    page.goto(server.url)
+    said = page.evaluate("""async () => {
+      const mod = await import("/js/games/mahjong/index.js");
+      const ctx = { seatName: (s) => `Seat${s}` };
+      const step = (log) => ({ seat: 1, action: "discard 5m", observation: { log } });
+      const auto = { seat: 1, action: "discard 5m", auto: true };
+      const ting = { seat: 1, action: "ting 3m" };
+      return [mod.caption(step([auto]), step([]), null, ctx),
+              mod.caption(step([ting, auto]), step([ting]), null, ctx),
+              mod.caption(step([ting, auto]), step([]), null, ctx)];
+    }""")
+    assert "auto-play" in said[0] and "ready" not in said[0], said
+    assert "(ready)" in said[1] and "auto-play" not in said[1], said
+    assert "(ready)" in said[2], said  # the ting in the same step comes first
+    assert not errors, errors
+    page.context.close()

@@ -30,15 +30,18 @@ export function actionText(action, tile = null) {
   }
 }
 
-/** One public log entry in words. */
-function eventText(ev) {
+/** One public log entry in words; ``ready``: its seat had declared ready (听) before it, so an automatic discard is
+ * the ready hand's (otherwise it is auto-play's or a time-out's). */
+function eventText(ev, ready = false) {
   const a = ev.action || "";
   if (a === "draw") return ev.tile ? t("cap_draw_tile", { tile: tileName(ev.tile) }) : t("cap_draw");
   if (a === "bao") return t("cap_bao");
   if (a === "bao dead") return t("cap_huan_bao");
   if (a === "exhausted") return t("exhausted");
   if (a === "leave") return "";
-  if (a.startsWith("discard ") && ev.auto) return t("cap_auto_discard", { tile: tileName(a.split(" ")[1]) });
+  if (a.startsWith("discard ") && ev.auto) {
+    return t(ready ? "cap_auto_discard" : "cap_autoplay_discard", { tile: tileName(a.split(" ")[1]) });
+  }
   return actionText(a, ev.tile);
 }
 
@@ -47,8 +50,10 @@ export function caption(step, prev, model, ctx) {
   const log = step.observation?.log || [];
   const before = prev?.observation?.log?.length ?? 0;
   const parts = [];
+  const ready = new Set(log.slice(0, before).filter((ev) => (ev.action || "").startsWith("ting ")).map((ev) => ev.seat));
   for (const ev of log.slice(before)) {
-    const text = eventText(ev);
+    const text = eventText(ev, ready.has(ev.seat));
+    if ((ev.action || "").startsWith("ting ")) ready.add(ev.seat);
     if (!text) continue;
     parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
   }
