@@ -63,12 +63,36 @@ def mean_ci(xs: list[float]) -> tuple[float, float, int]:
     return e.mean, e.ci, e.n
 
 
+def check_pairable(pa: Path, pb: Path) -> None:
+    """Refuse (:class:`SystemExit`) two runs whose deals are not the same cards: another protocol, seed, rule set
+    or deals file deals other cards under the same deal numbers, and pairing them measures nothing.  The games'
+    ``cards`` digests are compared deal by deal; a different B bot is said on standard error."""
+    a, b = load(pa), load(pb)
+    sa, sb = a.get("settings", {}), b.get("settings", {})
+    for key in ("protocol", "rules"):
+        if sa.get(key) != sb.get(key):
+            raise SystemExit(f"cannot pair {pa} and {pb}: their {key} differ ({sa.get(key)!r}, {sb.get(key)!r})")
+    cards_a: dict[int, set[str]] = {}
+    cards_b: dict[int, set[str]] = {}
+    for recs, into in ((a["records"], cards_a), (b["records"], cards_b)):
+        for r in recs:
+            if r.get("cards"):
+                into.setdefault(r["deal"], set()).add(r["cards"])
+    for d in sorted(set(cards_a) & set(cards_b)):
+        if cards_a[d] != cards_b[d]:
+            raise SystemExit(f"cannot pair {pa} and {pb}: deal {d} holds other cards in each (another seed, rules "
+                             f"or deals file), so their deals are not the same")
+    if sa.get("bot_b") != sb.get("bot_b"):
+        print(f"note: B differs ({sa.get('bot_b')!r} in {pa}, {sb.get('bot_b')!r} in {pb})", file=sys.stderr)
+
+
 def main(argv: list[str]) -> int:
     net = "--net" in argv
     argv = [a for a in argv if a != "--net"]
     if len(argv) != 2:
         print(__doc__)
         return 2
+    check_pairable(Path(argv[0]), Path(argv[1]))
     if net:
         na, nb = net_per_deal(Path(argv[0])), net_per_deal(Path(argv[1]))
         deals = sorted(set(na) & set(nb))

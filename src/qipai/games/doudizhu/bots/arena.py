@@ -82,6 +82,8 @@ class BotSpec:
                 k, eq, v = part.partition("=")
                 if not eq or not k.strip():
                     raise ValueError(f"bad bot option {part!r} in {text!r}: expected key=value")
+                if any(k.strip() == seen for seen, _ in opts):  # (the last one won, silently)
+                    raise ValueError(f"bot option {k.strip()} given twice in {text!r}")
                 opts.append((k.strip(), v.strip()))
         return cls(name.strip(), tuple(opts))
 
@@ -493,6 +495,8 @@ def run_arena(
 
         if r.players != 3:
             raise ValueError("the research protocol is a three-player game")
+        if rules != "classic":  # its deals, bid and score are DouZero's, on the classic rules (research.py)
+            raise ValueError(f"the research protocol plays the classic rules, not {rules!r}: leave --rules out")
         try:
             lines = tuple(d.line() for d in load_deals(deals, deals_file))
         except FileNotFoundError:
@@ -529,8 +533,8 @@ def run_arena(
     last_write = t0
     workers = max(1, min(jobs, len(tasks)))  # no idle workers: --jobs 1000 for one deal started 1000
 
-    def result_of(final: bool) -> dict[str, Any]:
-        done = set(complete)
+    def result_of(final: bool, deals_kept: set[int] | None = None) -> dict[str, Any]:
+        done = set(complete) if deals_kept is None else deals_kept
         kept = sorted((x for x in records if x.deal in done), key=lambda x: (x.deal, x.half))
         summary = summarize(kept, protocol)
         summary["bots"]["A"]["name"] = bot_a
@@ -553,6 +557,12 @@ def run_arena(
         if json_path is not None:
             write_json(json_path, res, atomic=True)
 
+    # The stopping rule looks at the deals in deal order, whatever order the workers finish them in, so a run
+    # stops after the same deals (and gives the same result) for any --jobs or engine: deal k counts once
+    # every deal before it has finished too.
+    order = sorted({d for d, _ in tasks})
+    resumed = set(complete)
+    in_order = 0
     restore = _stop_on_sigterm()
     try:
         games = _run(setup, tasks, workers) if engine == "local" else _run_ray(setup, tasks, workers, ray_address)
@@ -562,9 +572,19 @@ def run_arena(
             if halves[rec.deal] < 2:
                 continue
             complete.append(rec.deal)
-            if target_ci is not None and len(complete) >= min_deals and _ci_reached(result_of(False), target_ci):
-                stopped = "target_ci"
-                break
+            if target_ci is not None:
+                finished = set(complete)
+                reached: set[int] | None = None
+                while in_order < len(order) and order[in_order] in finished:
+                    in_order += 1
+                    kept = resumed | set(order[:in_order])
+                    if len(kept) >= min_deals and _ci_reached(result_of(False, kept), target_ci):
+                        reached = kept
+                        break
+                if reached is not None:
+                    complete = sorted(reached)  # deals finished past the stopping point are left out
+                    stopped = "target_ci"
+                    break
             if json_path is not None and time.perf_counter() - last_write >= checkpoint_seconds:
                 write(result_of(False))
                 last_write = time.perf_counter()
