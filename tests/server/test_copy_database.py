@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from qipai.cli import app
 from qipai.store import Store
-from qipai.store.copy import CopyRefused, Side, copy_database
+from qipai.store.copy import OWN_TABLES, CopyRefused, Side, copy_database
 from qipai.store.db import make_engine, newest_revision, upgrade
 from qipai.store.models import Base
 
@@ -43,7 +43,7 @@ async def counts(db: Database) -> dict[str, int]:
     try:
         async with engine.connect() as conn:
             return {t.name: int((await conn.execute(select(func.count()).select_from(t))).scalar() or 0)
-                    for t in Base.metadata.sorted_tables}
+                    for t in Base.metadata.sorted_tables if t.name not in OWN_TABLES}
     finally:
         await engine.dispose()
 
@@ -111,6 +111,15 @@ async def test_a_sqlite_club_moves_to_postgresql_and_back(tmp_path: Path, pg_db:
              if line.startswith("  ")}
     assert shown == source_counts
     assert await counts(pg_db) == source_counts
+    # the copy is another database: its own id, so that a node on it is no node of the source's cluster
+    ids = []
+    for side in (src, pg_db):
+        s = await Store.open(side.url, schema=side.schema, migrate=False)
+        try:
+            ids.append(await s.database_id())
+        finally:
+            await s.close()
+    assert None not in ids and ids[0] != ids[1]
 
     # ---- served from PostgreSQL
     target = await LiveServer(fast_settings(pg_db, matches="quick_sit_and_go", next_deal_delay=60)).start()
@@ -266,7 +275,7 @@ async def test_an_interrupted_copy_leaves_the_target_as_it_was(tmp_path: Path, d
         await task
     assert await table_names(db) == []
     done = dict(await copy_database(source, target))
-    assert done["users"] == 5 and set(done) == {t.name for t in Base.metadata.sorted_tables}
+    assert done["users"] == 5 and set(done) == {t.name for t in Base.metadata.sorted_tables} - OWN_TABLES
     with pytest.raises(CopyRefused, match="already holds data"):
         await copy_database(source, target)
 

@@ -86,6 +86,43 @@ async def test_nodes_of_another_cluster_on_the_database_are_refused(db: Database
         await d.close()
 
 
+async def test_a_node_on_another_database_with_the_clusters_redis_is_refused(db: Database, tmp_path: Path) -> None:
+    """A node started on another database with a cluster's --redis-url and --redis-prefix joined it, and a player
+    of that database was seated in the cluster's table as the cluster's account of the same id (another person)."""
+    from qipai.host.cluster import RedisCluster
+
+    prefix = f"qt{uuid.uuid4().hex[:10]}:"
+    store = await Store.open(db.url, schema=db.schema)
+    running = RedisCluster(REDIS_URL, "n1", "http://127.0.0.1:1", prefix=prefix)
+    try:
+        running.database_id = await store.database_id()
+        assert running.database_id and len(running.database_id) == 32
+        await running.start()  # the cluster's node, on `db`
+        base = {"redis_url": REDIS_URL, "redis_prefix": prefix, "public_url": "http://127.0.0.1:2", "node_id": "n2"}
+        elsewhere = Settings(data_dir=tmp_path / "new", port=free_port(), **base)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"node 'n1' of this cluster .* runs on another database"):
+            await asyncio.to_thread(check_services, elsewhere)  # a new database: none of the cluster's
+        other = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}")
+        try:
+            assert await other.database_id() not in (None, running.database_id)  # each database its own
+        finally:
+            await other.close()
+        on_other = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'other.db'}", port=free_port(),
+                            **base)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="runs on another database"):  # nor an existing other one
+            await asyncio.to_thread(check_services, on_other)
+        joining = RedisCluster(REDIS_URL, "n3", "http://127.0.0.1:3", prefix=prefix)
+        joining.database_id = "another"
+        with pytest.raises(RuntimeError, match="runs on another database"):  # checked again as the node starts
+            await joining.start()
+        await joining.stop()
+        same = settings_on(db, **base)
+        await asyncio.to_thread(check_services, same)  # a node on the cluster's database: fine
+    finally:
+        await running.stop()
+        await store.close()
+
+
 def test_an_address_that_cannot_be_listened_on(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

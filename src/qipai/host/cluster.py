@@ -67,6 +67,9 @@ class Cluster(Protocol):
     public_url: str | None
     networked: bool
     bus: Bus
+    database_id: str | None
+    """The id of the database this node runs on (:meth:`~qipai.store.repo.Store.database_id`), set before
+    :meth:`start`: every node of a cluster must run on the same database."""
 
     async def start(self) -> None: ...
 
@@ -135,6 +138,7 @@ class LocalCluster:
         self.public_url = public_url
         self.bus: Bus = bus or MemoryBus()
         self.started = time.time()
+        self.database_id: str | None = None
 
     async def start(self) -> None:
         return None
@@ -195,6 +199,13 @@ class LocalCluster:
 
     async def heartbeat(self, tables: int) -> None:
         return None
+
+
+def other_database_message(node: str, prefix: str) -> str:
+    """The refusal of a node whose database is not the one the running node ``node`` of its cluster uses."""
+    return (f"node {node!r} of this cluster (the same --redis-url and --redis-prefix {prefix!r}) runs on another "
+            "database: every node of a cluster must use the same database (accounts and tables are the database's); "
+            "give this node that database, or another --redis-prefix for a cluster of its own")
 
 
 _CLAIM = """
@@ -289,6 +300,7 @@ class RedisCluster:
         self.handlers: dict[str, Rpc] = {}
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.started = time.time()
+        self.database_id: str | None = None
         self._listener: asyncio.Task[None] | None = None
         self._pubsub: Any = None
         self._sends: set[asyncio.Task[Any]] = set()
@@ -301,6 +313,9 @@ class RedisCluster:
 
     async def start(self) -> None:
         await self.redis.ping()
+        other = await self.other_database()
+        if other is not None:
+            raise RuntimeError(other)
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.key("bus"), self.key("rpc", self.node_id), self.key("reply", self.node_id))
         self._listener = asyncio.create_task(self._listen(), name="cluster-listener")
@@ -379,8 +394,18 @@ class RedisCluster:
         return None if v is None else str(v).rsplit(":", 1)[0]
 
     # ------------------------------------------------------------------------------------------ presence
+    async def other_database(self) -> str | None:
+        """Why this node may not join (a running node of the cluster runs on another database), or ``None``."""
+        for nid in sorted(await self.redis.smembers(self.key("nodes"))):
+            raw = await self.redis.get(self.key("node", nid))
+            theirs = json.loads(raw).get("database") if raw is not None and nid != self.node_id else None
+            if theirs is not None and theirs != self.database_id:
+                return other_database_message(nid, self.prefix)
+        return None
+
     async def heartbeat(self, tables: int) -> None:
-        info = json.dumps({"id": self.node_id, "url": self.public_url, "started": self.started, "tables": tables})
+        info = json.dumps({"id": self.node_id, "url": self.public_url, "started": self.started, "tables": tables,
+                           "database": self.database_id})
         await self.redis.set(self.key("node", self.node_id), info, px=self.lease_ms)
         await self.redis.sadd(self.key("nodes"), self.node_id)
 

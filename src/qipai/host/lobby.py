@@ -408,6 +408,7 @@ class Lobby:
         gc.collect()
         gc.freeze()
         self.journal.start()
+        self.cluster.database_id = await self.store.database_id()
         await self.cluster.start()
         self.bus.subscribe(USER_MESSAGE, self._user_message)
         self.bus.subscribe(USER_RENAMED, self._on_renamed)

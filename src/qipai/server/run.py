@@ -318,6 +318,8 @@ def check_services(settings: Settings, timeout: float = CONNECT_TIMEOUT) -> None
             raise ValueError(str(e)) from None
 
     asyncio.run(held())
+    if settings.redis_url is not None:
+        _check_cluster_database(settings, timeout)
     import gc
 
     gc.collect()  # what the checks left is finalised now, not when a signal may arrive during the finaliser
@@ -361,6 +363,61 @@ def _check_redis(settings: Settings, timeout: float) -> None:
             time.sleep(0.25)
     except redis.RedisError as e:
         raise ValueError(f"cannot reach Redis at {shown}: {_first_line(e)}") from None
+    finally:
+        r.close()
+
+
+def _database_id(settings: Settings, timeout: float) -> str | None:
+    """The database's own id (``meta.database_id``), ``None`` for a database without one yet (new, or made by a
+    qipai before migration 0010)."""
+    import asyncio
+
+    from sqlalchemy import inspect, text
+    from sqlalchemy.engine import make_url
+
+    from ..store.db import unpooled_engine
+
+    url = make_url(settings.db_url())
+    sqlite = url.get_backend_name() == "sqlite"
+    if sqlite and (not url.database or not Path(url.database).is_file()):
+        return None
+
+    async def read() -> str | None:
+        engine = unpooled_engine(url, None if sqlite else settings.database_schema)
+        try:
+            async with asyncio.timeout(timeout), engine.connect() as conn:
+                if not await conn.run_sync(lambda c: inspect(c).has_table("meta")):
+                    return None
+                found = await conn.execute(text("SELECT value FROM meta WHERE key = 'database_id'"))
+                return found.scalar()
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+def _check_cluster_database(settings: Settings, timeout: float) -> None:
+    """No running node of the cluster (the same Redis and prefix) runs on another database: a node on another
+    one would seat its own accounts in the cluster's tables by their ids."""
+    import json
+
+    import redis
+
+    from ..host.cluster import other_database_message
+
+    mine = _database_id(settings, timeout)
+    prefix = settings.redis_prefix
+    r = redis.Redis.from_url(str(settings.redis_url), socket_connect_timeout=timeout, socket_timeout=timeout,
+                             decode_responses=True)
+    try:
+        members: set[str] = r.smembers(f"{prefix}nodes")  # type: ignore[assignment]
+        for nid in sorted(members):
+            raw = r.get(f"{prefix}node:{nid}")
+            theirs = json.loads(raw).get("database") if isinstance(raw, str) and nid != settings.node_id else None
+            if theirs is not None and theirs != mine:
+                raise ValueError(other_database_message(nid, prefix))
+    except redis.RedisError as e:
+        raise ValueError(f"cannot reach Redis: {_first_line(e)}") from None
     finally:
         r.close()
 

@@ -288,6 +288,11 @@ async def _check_source(side: Side, conn: AsyncConnection, head: str) -> None:
                           f"{', '.join(missing)}")
 
 
+OWN_TABLES = frozenset({"meta"})
+"""Tables a database keeps its own rows in, never copied: ``meta`` holds the database's id, and a copy is another
+database (a node on it must not pass for a node of the source's cluster)."""
+
+
 async def _check_target(side: Side, conn: AsyncConnection) -> None:
     tables = await _tables(conn)
     revision = await _revision(conn, tables)
@@ -303,6 +308,8 @@ async def _check_target(side: Side, conn: AsyncConnection) -> None:
                           "know: give an empty database")
     full: dict[str, int] = {}
     for t in ours:
+        if t.name in OWN_TABLES:
+            continue
         if (await conn.execute(select(text("1")).select_from(t).limit(1))).first() is not None:
             full[t.name] = await _count(conn, t)
     await conn.rollback()
@@ -324,6 +331,8 @@ async def _copy(source: Side, src: AsyncConnection, target: Side, dst: AsyncConn
         async with src.begin(), dst.begin():
             await dst.run_sync(_upgrade_sync, "head")
             for full in Base.metadata.sorted_tables:
+                if full.name in OWN_TABLES:
+                    continue  # the target's own (its migration made its database id)
                 where = f"copying table {full.name}"
                 t = _plain(full)
                 expected = await _count(src, t)

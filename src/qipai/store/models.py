@@ -56,6 +56,16 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+class Meta(Base):
+    """Facts about the database itself, by key: ``database_id``, a random id made with the schema (migration
+    0010; a copy gets its own), which the nodes of a cluster report in Redis (:meth:`Store.database_id`)."""
+
+    __tablename__ = "meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
 class User(Base):
     __tablename__ = "users"
 

@@ -27,6 +27,7 @@ from qipai.store.models import (
     Match,
     MatchMoney,
     MatchPlayer,
+    Meta,
     Seat,
     Token,
     User,
@@ -706,6 +707,11 @@ class Store:
                 if int(res.rowcount) != len(part):  # type: ignore[attr-defined]
                     raise RuntimeError("guest accounts changed while being purged; nothing was deleted, run it again")
             return rows
+
+    async def database_id(self) -> str | None:
+        """The database's own random id (``meta.database_id``, made by the schema's migration 0010)."""
+        async with self.sessions() as s:
+            return await s.scalar(select(Meta.value).where(Meta.key == "database_id"))
 
     async def schema_revision(self) -> str | None:
         """The database's schema revision (``None``: no qipai schema in it)."""
