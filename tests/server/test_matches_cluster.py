@@ -80,3 +80,26 @@ async def test_a_match_survives_the_death_of_the_node_that_drives_it(
         await conn.close()
     card = await get(n2.url, f"/api/matches/{mid}")
     assert card["phase"] == "finished" and [r["place"] for r in card["standings"]] == list(range(1, 10))
+
+
+async def test_the_operators_match_calls_work_on_any_node(cluster: Cluster) -> None:  # noqa: F811 (the fixture)
+    """Behind a load balancer an operator's call reaches any node: adding bots to or cancelling a match another
+    node drives answered ``unknown_match`` there; now it is passed on to the driving node."""
+    n1, n2, n3 = cluster.nodes
+    waiting = {"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0}}
+    async with httpx.AsyncClient(headers={"X-Admin-Token": ADMIN}) as h:
+        made = []
+        for _ in range(2):
+            r = await h.post(n1.url + "/api/admin/matches", json={"definition": waiting})
+            assert r.status_code == 201, r.text
+            made.append(r.json()["id"])
+        r = await h.post(f"{n2.url}/api/admin/matches/{made[0]}/bots", json={"count": 2})
+        assert r.status_code == 200 and r.json()["bots"] == ["b1", "b2"], r.text
+        r = await h.post(f"{n3.url}/api/admin/matches/{made[1]}/cancel", json={})
+        assert r.status_code == 200 and r.json() == {"cancelled": True}, r.text
+        r = await h.post(f"{n3.url}/api/admin/matches/nope/cancel", json={})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match", r.text
+    first = await get(n1.url, f"/api/matches/{made[0]}")
+    assert first["entrants"] == 2 and first["phase"] == "registration", first
+    second = await get(n2.url, f"/api/matches/{made[1]}")
+    assert second["phase"] == "cancelled", second

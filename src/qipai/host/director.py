@@ -304,8 +304,15 @@ class Director:
         return bool(tags and tags.get("match_id"))
 
     async def _rpc(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Another node passes on a player's registration or withdrawal for a match driven here."""
-        op, mid, uid = str(args.get("op")), str(args.get("match")), int(args["user_id"])
+        """Another node passes on a player's registration or withdrawal, or an operator's bots or cancellation,
+        for a match driven here."""
+        op, mid = str(args.get("op")), str(args.get("match"))
+        if op == "bots":
+            return {"bots": await self.add_bots(mid, int(args["count"]))}
+        if op == "cancel":
+            await self.cancel(mid)
+            return {"cancelled": True}
+        uid = int(args["user_id"])
         if op == "register":
             partner, captain = args.get("partner"), args.get("captain")
             if partner is not None:

@@ -874,15 +874,22 @@ async def admin_match_bots(request: Request) -> Response:
     count = data.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
         raise ApiError("bad_field", "count is a whole number 1..1000", field="count", type="int")
-    made = await _director(request).add_bots(request.path_params["match_id"], count)
-    return JSONResponse({"bots": made})
+    d, mid = _director(request), request.path_params["match_id"]
+    elsewhere = await d.remote(mid, "bots", count=count)  # a match another node drives is changed there
+    if elsewhere is not None:
+        return JSONResponse(elsewhere)
+    return JSONResponse({"bots": await d.add_bots(mid, count)})
 
 
 @endpoint
 async def admin_cancel_match(request: Request) -> Response:
     """Operator: cancel a match (every fee refunded, no prize)."""
     _admin(request)
-    await _director(request).cancel(request.path_params["match_id"])
+    d, mid = _director(request), request.path_params["match_id"]
+    elsewhere = await d.remote(mid, "cancel")
+    if elsewhere is not None:
+        return JSONResponse(elsewhere)
+    await d.cancel(mid)
     return JSONResponse({"cancelled": True})
 
 
