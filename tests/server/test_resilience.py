@@ -161,6 +161,36 @@ async def test_restart_mid_deal(start_server: StartServer) -> None:
     await again.close()
 
 
+async def test_a_restored_deals_clocks_go_on_but_leave_time_to_reconnect(start_server: StartServer) -> None:
+    """A deal taken over (or restored) mid-deal: its clocks go on from the last action, but a player cut off
+    while no node ran the table keeps TAKEOVER_GRACE seconds (a 15 s clock was all but gone by the time a
+    takeover let the player back: a time-out, auto-play, and in jj_match the whole loss)."""
+    from qipai.host.table import TAKEOVER_GRACE
+
+    server = await start_server(bot_delay=0.05)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "prefs", "auto_pass": False})
+    await alice.send({"type": "create_table", "room": "classic-1", "fill_bots_after": 0,
+                      "options": {"bid_seconds": 20, "play_seconds": 20, "first_play_seconds": 20}})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    await my_turn(alice)
+    t = server.lobby.tables[joined["table"]]
+    seat = joined["seat"]
+    async with t.lock:
+        assert t.game is not None and seat in t.game.acting
+
+        def restored_with(elapsed: float) -> float:
+            t.restore(t.deal_id or 0, t.deal_index, t.deal_seed, t.deal_context, t.game, t.steps, elapsed=elapsed)
+            left = t.seat_deadline(seat)
+            assert left is not None
+            return left - t.now()
+
+        assert 20 - 3 - 1 < restored_with(3.0) <= 20 - 3  # the clock went on: 3 s of 20 are gone
+        assert TAKEOVER_GRACE - 1 < restored_with(60.0) <= TAKEOVER_GRACE  # all gone: still the grace to answer
+    await alice.close()
+
+
 async def _spawn(db: Database, port: int) -> subprocess.Popen[bytes]:
     return await spawn_server(["-m", "qipai.server", "--bot-delay", "0.05", "--bot-fill-wait", "0.2",
                                "--log-level", "warning", "--bot-processes", "0"], port, db, tries=300)

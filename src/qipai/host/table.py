@@ -86,6 +86,11 @@ class Conn(Protocol):
     def close(self) -> None: ...
 
 
+TAKEOVER_GRACE = 10.0
+"""Seconds an open decision's clock keeps at least when its table is restored or taken over mid-deal: its clock
+goes on from the last action, but its player was cut off meanwhile and must reconnect first."""
+
+
 class TableError(Exception):
     """A request the table refuses; ``code`` names the error for clients, ``params`` fill its wording."""
 
@@ -1252,7 +1257,7 @@ class Table:
                 steps: list[tuple[int, str]], *, elapsed: float = 0.0) -> None:
         """Put a deal rebuilt from the journal back on this table (at start-up, or taking it over from a node
         that died: ``elapsed`` seconds have passed since its last action, so the open decisions' clocks go on
-        from there instead of starting afresh)."""
+        from there instead of starting afresh, each keeping at least :data:`TAKEOVER_GRACE` seconds)."""
         self.game = game
         self.deal_id = deal_id
         self.deal_index = deal_index
@@ -1264,7 +1269,18 @@ class Table:
         self.clocks = {}
         self._sync_clocks()
         if elapsed > 0:
-            self.clocks = {seat: (di, at - elapsed) for seat, (di, at) in self.clocks.items()}
+            # the clocks go on, but each keeps at least TAKEOVER_GRACE seconds: the seat's player was cut off
+            # while no node ran the table, and must reconnect before answering
+            now, scale = self.now(), self.settings.time_scale
+            clocks: dict[int, tuple[int, float]] = {}
+            for seat, (di, at) in self.clocks.items():
+                limit = game.time_limit(seat)
+                at -= elapsed
+                if limit is not None:
+                    span = limit * scale
+                    at = max(at, now - span + min(span, TAKEOVER_GRACE * scale))
+                clocks[seat] = (di, at)
+            self.clocks = clocks
         # who acted before the restart is not journalled: a seat not in auto-play counts as present
         self.present = {i for i, s in enumerate(self.seats) if s is not None and s.human and not game.in_autoplay(i)}
         for i, s in enumerate(self.seats):
