@@ -568,3 +568,36 @@ async def test_an_operator_match_refuses_a_start_time_it_would_ignore_or_that_ha
     assert not [r for r in d.runs.values() if r.source == "operator"]  # nothing was created by either
     run = await d.create(hourly, start_at=now + 600, source="operator")
     assert run.state.start_at == now + 600
+
+
+def test_a_failure_repeated_every_round_is_logged_once_with_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """Redis away for a while: the director's loop fails every round; it logged a traceback each time (13 on a
+    node in 8 s). Now the first with its traceback, the same again one line every 30 s, and the recovery."""
+    import logging
+
+    from qipai.host.director import Director
+
+    d = Director.__new__(Director)  # only the loop's logging is exercised
+    now = [0.0]
+    d.clock = lambda: now[0]  # type: ignore[method-assign]
+    d._failing = None
+    caplog.set_level(logging.WARNING, logger="qipai")
+    for _ in range(20):  # 20 rounds of 1 s
+        try:
+            raise ConnectionError("Redis is away")
+        except ConnectionError as e:
+            d._log_failure(e)
+        now[0] += 1.0
+    now[0] += 20.0
+    try:
+        raise ConnectionError("Redis is away")
+    except ConnectionError as e:
+        d._log_failure(e)
+    records = [r for r in caplog.records if r.name.startswith("qipai")]
+    assert [bool(r.exc_info) for r in records] == [True, False]
+    assert "still failing" in records[1].getMessage()
+    try:
+        raise ValueError("something else")
+    except ValueError as e:
+        d._log_failure(e)  # another failure: its own traceback
+    assert caplog.records[-1].exc_info and "something else" in caplog.records[-1].getMessage()

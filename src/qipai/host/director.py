@@ -169,6 +169,8 @@ class Director:
         node fills the sit-and-go pools and series)."""
         self._upkeep_at = 0.0
         self._heal_at = 0.0
+        self._failing: tuple[str, float] | None = None
+        """The loop's current failure (its text, when last logged): the same again is not logged each round."""
         self.hold: dict[str, int] = {}
         """Matches whose timers were running when this node loaded them (a restart, a take-over): no tick before
         this time — the timer's full length again plus ``restart_grace_s`` (RULES-matches §6.3)."""
@@ -353,6 +355,18 @@ class Director:
                 await self.lobby.cluster.release(key, token)
         self.leases.clear()
 
+    def _log_failure(self, e: Exception) -> None:
+        """A failed round of the loop: the first of a kind with its traceback, the same again (Redis or the
+        database away for a while, retried every second) in one line at most every 30 s."""
+        what = f"{type(e).__name__}: {e}"
+        now = self.clock()
+        if self._failing is None or self._failing[0] != what:
+            log.exception("match director: %s", e)
+            self._failing = (what, now)
+        elif now - self._failing[1] >= 30.0:
+            log.warning("match director: still failing (%s)", what)
+            self._failing = (what, now)
+
     async def _loop(self) -> None:
         while True:
             try:
@@ -364,10 +378,13 @@ class Director:
                 if self.clock() >= self._heal_at:
                     self._heal_at = self.clock() + 2.0
                     await self.heal()
+                if self._failing is not None:
+                    log.warning("match director: working again after %s", self._failing[0])
+                    self._failing = None
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.exception("match director: %s", e)
+                self._log_failure(e)
             due = [w for r in self.runs.values() if r.state.phase not in ("finished", "cancelled")
                    for w in [next_wakeup(r.state)] if w is not None]
             wait = 1.0 if not due else min(1.0, max(0.05, min(due) - self.clock()))

@@ -68,6 +68,25 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+LOG_TIME = "%(asctime)s.%(msecs)03d"
+LOG_DATE = "%Y-%m-%d %H:%M:%S"
+"""Every log line starts with its local time to the millisecond: an operator lines up the nodes' logs of a
+failover by it."""
+
+
+def uvicorn_log_config() -> dict[str, Any]:
+    """uvicorn's own logging set-up with the time in front of each line (as the server's own lines have it)."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = f"{LOG_TIME} {formatter['fmt']}"
+        formatter["datefmt"] = LOG_DATE
+    return config
+
+
 def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
     """uvicorn's configuration.  ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed only from
     ``trusted_proxies`` (none by default: a client cannot pick its own address for the rate limits)."""
@@ -75,13 +94,16 @@ def make_config(settings: Settings, **kwargs: Any) -> uvicorn.Config:
     ours.setLevel(settings.log_level.upper())
     if not ours.handlers and "log_config" not in kwargs:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        handler.setFormatter(logging.Formatter(f"{LOG_TIME} %(levelname)s:     %(name)s: %(message)s",
+                                               datefmt=LOG_DATE))
         ours.addHandler(handler)
         ours.propagate = False
     for name in ("uvicorn.access", "uvicorn.error"):  # uvicorn logs each WebSocket's path on uvicorn.error
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactSecrets) for f in logger.filters):
             logger.addFilter(RedactSecrets())
+    if "log_config" not in kwargs:
+        kwargs["log_config"] = uvicorn_log_config()
     trusted = settings.trusted_proxies
     return uvicorn.Config(
         create_app(settings),
