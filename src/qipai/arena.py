@@ -153,10 +153,12 @@ def seat_wins(r: GameResult, seats: list[int]) -> tuple[float, float]:
 def rate_of(games: list[tuple[float, float]]) -> Estimate:
     """The share of seats that won over ``games`` (seats won, seats held): with Wilson's interval when every game
     was won or lost whole by the same number of seats, else the ratio estimator's ``1.96 × standard error`` over
-    games.
+    games (with one game lost and one won added for the interval only, so that no wins at all still has one).
 
     >>> e = rate_of([(1.0, 1.0), (1.0, 3.0), (0.0, 1.0), (0.0, 3.0)]); round(e.mean, 3), e.n
     (0.25, 4)
+    >>> e = rate_of([(0.0, 1.0), (0.0, 3.0)] * 4); e.mean, round(e.ci, 2)
+    (0.0, 0.2)
     """
     games = [(w, n) for w, n in games if n > 0]
     if not games:
@@ -166,10 +168,12 @@ def rate_of(games: list[tuple[float, float]]) -> Estimate:
     k = len(games)
     total = sum(n for _, n in games)
     rate = sum(w for w, _ in games) / total
-    if k < 2:
-        return Estimate(rate, math.inf, k)
     mean_n = total / k
-    var = sum((w - rate * n) ** 2 for w, n in games) / (k * (k - 1) * mean_n * mean_n)
+    # the interval of the games with one lost and one won whole added (as Estimate.of_shares does): a few
+    # games all lost do not read as certainty (no seat won in 8 games said 0.0% ± 0.0)
+    padded = [*games, (0.0, mean_n), (mean_n, mean_n)]
+    p_rate = sum(w for w, _ in padded) / (total + 2 * mean_n)
+    var = sum((w - p_rate * n) ** 2 for w, n in padded) / ((k + 2) * (k + 1) * mean_n * mean_n)
     return Estimate(rate, Z95 * math.sqrt(var), k)
 
 
