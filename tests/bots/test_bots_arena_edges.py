@@ -73,3 +73,14 @@ def test_bench_paired_refuses_runs_on_other_deals(tmp_path: Path) -> None:
     ok = subprocess.run([sys.executable, str(script), "--net", str(one), str(one)], capture_output=True, text=True,
                         timeout=120)
     assert ok.returncode == 0 and "difference +0.00 ± 0.00 over 3 deals" in ok.stdout
+
+
+def test_resuming_with_fewer_deals_into_the_same_file_is_refused(tmp_path: Path) -> None:
+    """``--resume r.json --deals 2 --json r.json`` on a result of 4 deals dropped 2 finished deals for good."""
+    path = tmp_path / "r.json"
+    run_arena("heuristic", "random", deals=4, json_path=path, progress=False)
+    with pytest.raises(ValueError, match=r"holds deals up to 4, more than --deals 2: .* drop 2 finished deals"):
+        run_arena("heuristic", "random", deals=2, resume=path, json_path=path, progress=False)
+    assert len(arena.load_result(path)["records"]) == 8  # untouched
+    fewer = run_arena("heuristic", "random", deals=2, resume=path, json_path=tmp_path / "two.json", progress=False)
+    assert fewer["games"] == 4  # into another file: the first two deals, as before

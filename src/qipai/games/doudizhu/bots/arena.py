@@ -520,6 +520,11 @@ def run_arena(
     earlier = 0.0
     if resume is not None:
         records, earlier = _resumed(Path(resume), bot_a, bot_b, rules, protocol, seed, source)
+        beyond = {x.deal for x in records if x.deal >= deals}
+        if beyond and json_path is not None and Path(json_path).resolve() == Path(resume).resolve():
+            raise ValueError(f"{resume} holds deals up to {max(beyond) + 1}, more than --deals {deals}: writing "
+                             f"the result over it would drop {len(beyond)} finished deals; give --deals "
+                             f"{max(beyond) + 1} or more, or another --json file")
         records = [x for x in records if x.deal < deals]  # a run resumed with fewer deals keeps only those
         for x in records:
             halves[x.deal] = halves.get(x.deal, 0) + 1
