@@ -181,6 +181,11 @@ def test_bad_steps_are_refused() -> None:
     n = len(env.infos["seat_0"]["legal_actions"])
     with pytest.raises(ValueError, match="action mask"):
         env.step(n)
+    for wrong in (0.7, "0", True, None):  # int() read 0.7 and "0" as the first action
+        with pytest.raises(ValueError, match="is not the index of a legal action"):
+            env.step(wrong)
+    assert env.game is not None and env.game.legal_actions(0) == env.infos["seat_0"]["legal_actions"]  # unchanged
+    env.step(np.int64(0))  # what action_space.sample() gives is an index
     with pytest.raises(ValueError, match="reward"):
         aec_env("doudizhu", reward="money")
     with pytest.raises(KeyError, match="unknown game"):

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import operator
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -208,10 +209,14 @@ class QipaiAEC(_Base):  # type: ignore[misc]
             return
         s = self._seat(agent)
         legal = self._legal.get(s, [])
-        if action is None or not 0 <= int(action) < min(len(legal), self.max_legal):
+        try:  # an integer (NumPy's too, as action_space.sample() gives), not a float or a text that int() reads
+            index = None if isinstance(action, bool) else operator.index(action)
+        except TypeError:
+            index = None
+        if index is None or not 0 <= index < min(len(legal), self.max_legal):
             raise ValueError(f"{agent}: action {action!r} is not the index of a legal action "
                              f"(0..{min(len(legal), self.max_legal) - 1}; see the action mask)")
-        self._apply(s, legal[int(action)])
+        self._apply(s, legal[index])
 
     def step_text(self, text: str) -> None:
         """The selected agent takes an action given as text (any action the game accepts, listed or not);
