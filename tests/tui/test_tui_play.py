@@ -284,8 +284,8 @@ def test_timer_runs_out(tmp_path: Path) -> None:
 def test_chinese_four_players(tmp_path: Path) -> None:
     """The Chinese screen, a four-player table with three bots, and leaving by the end of input."""
     child = spawn(tmp_path, "--rules", "four_player", "--seed", "2", "--bots", "passive", "--lang", "zh")
-    child.expect(r"叫分 \[pass, 1, 2, 3\] > ")
-    child.sendline("3分")
+    child.expect(r"叫分 \[不叫、1分、2分、3分\] > ")
+    child.sendline("三分")
     child.expect(r"你 当地主（3 分）。")
     child.expect(r"电脑3号（托管）")
     child.expect(r"你的手牌（按点数）：")

@@ -79,16 +79,17 @@ def test_a_whole_hand_declaring_during_the_deal(tmp_path: Path) -> None:
     child.expect(r"Levels: team A \(You\+Bot 2\) 3 · team B \(Bot 1\+Bot 3\) 3")
     child.expect(r"Dealing 216 cards, one at a time")
     # the first level card: the table says what could be declared; a wrong declaration gets the reason
-    child.expect(r"Card (\d+): you got (\S+) · your level cards: .* · type (declare [^\r\n]+)\r\n")
+    child.expect(r"Card (\d+): you got (\S+) · your level cards: .* · type (declare [^\r\n]+?)"
+                 r"(?: or declare [^\r\n]+)?\r\n")
     declare = child.match.group(3)
     child.sendline("declare 4S")
-    child.expect(r"Not allowed: 4S is not a level card: the level is 3\r\n")
+    child.expect(r"Not allowed: 4♠ is not a level card: the level is 3\r\n")
     child.sendline(declare)
     shown = declare.split()[1:]
     suit = shown[0][1]
     child.expect(rf"You declared {re.escape(' '.join('3' + SUIT_SYMBOLS[SUITS.index(c[1])] for c in shown))}\.")
     child.expect(r"216/216 cards dealt\.|All cards dealt")
-    child.expect(r"Declare \(declare 3S\) or Enter to pass > ")
+    child.expect(r"Your declaration stands \(you cannot overcall yourself\): Enter to pass > ")
     child.sendline("")
     name = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}[suit]
     child.expect(rf"Trump {SUIT_SYMBOLS[SUITS.index(suit)]} {name}, declared by You: ")
@@ -147,7 +148,7 @@ def test_chinese_and_nobody_declaring(tmp_path: Path) -> None:
     child.expect(r"发牌：216 张")
     child.expect(r"牌已发完。最后叫主时间")
     child.expect(r"你的手牌（54 张）：")
-    child.expect(r"叫主（declare 3S）或直接回车不叫 > ")
+    child.expect(r"叫主（declare 3S 3S 或 declare 3C 3C 或 declare 3H 或 declare 3D）或直接回车不叫 > ")
     child.sendline("叫主 4S")
     child.expect(r"不能这样叫主：4♠ 不是级牌：现在打 3\r\n")
     child.sendline("")
@@ -169,7 +170,7 @@ def test_timer_timeouts_auto_play_and_quitting(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seed", "3", "--bots", "passive", "--lang", "en", "--timer", "-o", "deal_step_ms=0",
                   "-o", "final_declare_s=0.5", "-o", "play_s=1", "-o", "first_lead_s=1", "--auto-delay", "0.5")
     # the final window's timer only passes for the silent seat
-    child.expect(r"Declare \(declare 3S\) or Enter to pass \(\d s\) > ")
+    child.expect(r"Declare \(declare 3H 3H or declare 3C 3C or declare 3D 3D\) or Enter to pass \(\d s\) > ")
     child.expect(r"Nobody declared: spades are trump\.")
     # a play timer that runs out plays for you and starts auto-play
     child.expect(r"(You lead — your play|Follow [^\r\n]+) \(1 s\) > ")
@@ -259,7 +260,7 @@ def test_refusals_in_english_keep_the_engine_s_sentence() -> None:
     out = run_in_process("en", TYPED)
     assert "All cards are dealt: this is the last chance to declare or overcall" in out
     assert "The cards are being dealt" not in out
-    assert "Not allowed: 4S is not a level card: the level is 3" in out
+    assert "Not allowed: 4♠ is not a level card: the level is 3" in out
     assert "Not allowed: play 2 cards (the lead has 2), not 4" in out
     assert "Not allowed: you hold 9 cards of hearts: play 2 of them" in out
     assert "your partner is Bot 2 (normal). Opponents: Bot 1 (normal) and Bot 3 (normal)" in out

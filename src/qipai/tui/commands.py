@@ -48,6 +48,9 @@ _SHOW_WORDS = ("show", "s", "亮牌", "明牌")
 _PAST_WORDS = ("bid", "call", "double", "redouble", "show", "叫", "叫地主", "抢地主", "加倍", "亮牌", "明牌")
 """Words of the phases before play, typed in play (``bid 3``): said to be over, not read as cards."""
 
+_ZH_DIGITS = str.maketrans({"一": "1", "二": "2", "两": "2", "三": "3"})
+"""A bid typed in Chinese numerals (``一分``, ``叫三分``)."""
+
 KIND_OF_NAME: dict[str, str] = {k: k for k in KINDS}
 KIND_OF_NAME.update({v: k for k, v in KIND_NAMES_ZH.items()})
 
@@ -75,7 +78,7 @@ def parse_command(line: str, phase: str) -> Command:
         if low in _ALIASES:
             return Command(_ALIASES[low])
     if phase == "bid":
-        words = low.replace("分", "").split()
+        words = low.replace("分", "").translate(_ZH_DIGITS).split()
         if words and words[0] in ("bid", "叫"):
             words = words[1:]
         if len(words) == 1 and words[0] in ("1", "2", "3"):

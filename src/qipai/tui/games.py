@@ -26,7 +26,8 @@ def play(game: str, **options: Any) -> int:
     from .table import SetupError
 
     if game not in TERMINAL_GAMES:
-        raise SetupError(f"no terminal game {game!r}: choose doudizhu or {', '.join(sorted(TERMINAL_GAMES))}")
+        names = ["doudizhu", *sorted(TERMINAL_GAMES)]
+        raise SetupError(f"no terminal game {game!r}: choose {', '.join(names[:-1])} or {names[-1]}")
     code: int = importlib.import_module(TERMINAL_GAMES[game]).run_from_cli(**options)
     return code
 

@@ -97,8 +97,9 @@ def ask_line(console: Console, reader: LineReader, prompt: str, deadline: float 
              confirm: bool = False) -> str | None:
     """Show ``prompt`` on ``console`` and read a line from ``reader``: ``None`` when the ``deadline`` (a
     :func:`time.monotonic` time) passes.  Ctrl-C reads as ``quit`` (as ``yes`` when ``confirm``: the question
-    was whether to leave).  Raises :class:`EOFError` at the end of input."""
-    console.print(Text(prompt), end="", soft_wrap=True)
+    was whether to leave).  A prompt wider than the console wraps between words, never inside one.  Raises
+    :class:`EOFError` at the end of input."""
+    console.print(Text(prompt), end="")  # wrapped at word boundaries, the cursor after its last character
     console.file.flush()
     try:
         line = reader.readline(None if deadline is None else max(0.0, deadline - time.monotonic()))

@@ -38,11 +38,16 @@ def to_you(why: str) -> str:
     return why
 
 
-def translate(lang: str, why: str, table: Patterns) -> str:
-    """``why`` for ``lang``: in English the engine's sentence, said to the player (seat 0) as "you"
-    (:func:`to_you`); in Chinese the first pattern of ``table`` that matches it whole, or a general phrase with
-    the engine's sentence in parentheses (nothing is lost)."""
+def translate(lang: str, why: str, table: Patterns, english: Patterns = ()) -> str:
+    """``why`` for ``lang``: in English the first pattern of ``english`` that matches it whole (a game whose
+    engine speaks in its own notation rewords its sentences), else the engine's sentence, said to the player
+    (seat 0) as "you" (:func:`to_you`); in Chinese the first pattern of ``table`` that matches it whole, or a
+    general phrase with the engine's sentence in parentheses (nothing is lost)."""
     if lang != "zh":
+        for rx, words in english:
+            m = rx.fullmatch(why.strip())
+            if m is not None:
+                return words(m)
         return to_you(why)
     for rx, words in table:
         m = rx.fullmatch(why.strip())

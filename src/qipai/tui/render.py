@@ -371,7 +371,7 @@ def settlement(game: Game, facts: TableFacts) -> RenderableType:
         total = facts.points[seat] if facts.points is not None else facts.totals[seat]
         role = _role(res, seat, lang)
         if res.autoplay and res.autoplay[seat]:
-            role += f" ({tr(lang, 'in_auto')})"
+            role += _paren(tr(lang, "in_auto"), lang)
         table.add_row(facts.names[seat], role, f"×{mult}",
                       Text(f"{score:+d}", style="green" if score > 0 else "red" if score < 0 else ""),
                       str(total) if facts.points is not None else f"{total:+d}")
@@ -410,7 +410,7 @@ def result_view(game: Game, facts: TableFacts) -> RenderableType:
         mult = res.seat_multipliers.get(seat, res.multiplier)
         role = _role(res, seat, lang)
         if res.autoplay and res.autoplay[seat]:
-            role += f" ({tr(lang, 'in_auto')})"
+            role += _paren(tr(lang, "in_auto"), lang)
         left = sort_hand(game.hands[seat], "rank")
         table.add_row(facts.names[seat], role, f"×{mult}", f"{res.scores[seat]:+d}" if res.scores else "0",
                       cards_text([str(c) for c in left], lang) if left else Text("-", style="dim"))
@@ -461,7 +461,7 @@ def history_view(rows: Sequence[DealSummary], names: Sequence[str], lang: str,
         else:
             who = names[row.landlord]
         if row.escaped is not None:
-            who += f" ({tr(lang, 'escape_row')}: {names[row.escaped]})"
+            who += _paren(f"{tr(lang, 'escape_row')}{'：' if lang == 'zh' else ': '}{names[row.escaped]}", lang)
         for i, s in enumerate(row.scores):
             totals[i] += s
         table.add_row(str(row.deal_no), str(row.seed), who, str(row.bid), f"×{row.multiplier}",
@@ -514,8 +514,17 @@ def describe_choice(game: Game, action: str, lang: str) -> str:
         from ..games.doudizhu.combos import parse_move
 
         kind = parse_move(body, game.rules).kind
-        return f"{ranks_label(cards, lang)} ({kind_name(kind, lang)})"
+        return ranks_label(cards, lang) + _paren(kind_name(kind, lang), lang)
     return action
+
+
+def _paren(text: str, lang: str) -> str:
+    """`` (text)`` in English, ``（text）`` (full-width, no space) in Chinese.
+
+    >>> _paren("auto-play", "en"), _paren("托管中", "zh")
+    (' (auto-play)', '（托管中）')
+    """
+    return f"（{text}）" if lang == "zh" else f" ({text})"
 
 
 def next_doubling_name(game: Game) -> str:

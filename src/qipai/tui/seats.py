@@ -128,9 +128,11 @@ class BotTable:
 
     # ------------------------------------------------------------------ output
     def out(self, item: RenderableType | str = "", style: str = "") -> None:
+        """Print a line or a renderable, wrapped at word boundaries to the console's width (as the Dou Dizhu
+        table does; plain strings are never read as markup)."""
         if isinstance(item, str):
             item = Text(item, style=style)
-        self.console.print(item, soft_wrap=True)
+        self.console.print(item)
 
     def error(self, msg: str) -> None:
         self.out(msg, style="bold red")

@@ -70,6 +70,11 @@ MAX_REDEALS_WHEN_LEFT = 10
 """Redeals after the human left before a deal nobody bids in is abandoned."""
 
 
+_CHOICES_ZH = {("bid", "pass"): "不叫", ("bid", "call"): "叫地主", ("double", "pass"): "不加倍",
+               ("show", "pass"): "不亮", ("show", "show"): "明牌"}
+"""The choices before play as a Chinese prompt shows them (each is also what a player may type)."""
+
+
 class SetupError(ValueError):
     """The table cannot be set up as asked (unknown preset or bot, wrong number of bots)."""
 
@@ -296,6 +301,11 @@ class TableSession:
             line = action_line(game, ev, facts)
             if line is not None:
                 self.out(line)
+            if ev["event"] == "landlord" and game.rules.chengdu_doubling:
+                fb = game.first_bidder
+                if fb != ev["seat"] and any(s == fb and v == 0 for s, v in game.bids):  # no 倒 turn for him
+                    self.out(tr(self.lang, "no_dao", name=self.names[fb], pron="you" if fb == HUMAN else "he"),
+                             style="yellow")
             if ev["event"] == "landlord" and game.kitty_taken:
                 obs = game.observe(HUMAN)
                 if obs["kitty"]:
@@ -315,15 +325,18 @@ class TableSession:
         game = self.game
         assert game is not None
         out = []
+        zh = self.lang == "zh"
         for a in game.legal_actions():
             if a.startswith("bid "):
-                out.append(a.split()[1])
+                out.append(a.split()[1] + ("分" if zh else ""))
             elif a in ("double", "redouble"):
                 name = next_doubling_name(game)
-                out.append(f"{a} ({name})" if self.lang == "en" else f"{a}（{name}）")
+                out.append(name if zh else f"{a} ({name})")
+            elif zh:
+                out.append(_CHOICES_ZH.get((game.phase, a), a))
             else:
                 out.append(a)
-        return ", ".join(out)
+        return ("、" if zh else ", ").join(out)
 
     def prompt(self, deadline: float | None) -> str:
         """The prompt for the human's decision now."""

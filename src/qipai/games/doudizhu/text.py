@@ -30,6 +30,7 @@ _WORDS = {
         "double": "seat {seat} {name}",
         "show": "landlord shows the hand: {cards}",
         "play": "seat {seat} plays {cards} ({kind})",
+        "play_pass": "seat {seat} passes",
         "trick": "  -- seat {seat} wins the trick",
         "autoplay": "seat {seat} auto-play {state}",
         "escape": "seat {seat} escapes",
@@ -56,6 +57,7 @@ _WORDS = {
         "double": "{seat} 号位 {name}",
         "show": "地主亮牌：{cards}",
         "play": "{seat} 号位出 {cards}（{kind}）",
+        "play_pass": "{seat} 号位不出",
         "trick": "  —— {seat} 号位赢得本轮",
         "autoplay": "{seat} 号位托管{state}",
         "escape": "{seat} 号位逃跑",
@@ -100,7 +102,7 @@ def rank_names(move: str, lang: str) -> str:
 
 
 def describe_deal(game: Game, lang: str = "en") -> list[str]:
-    """The deal step by step: hands, bidding, doubling, every play and trick."""
+    """The deal step by step: hands, bidding, doubling, every play and pass, and who won each trick."""
     w = _WORDS[lang]
     out: list[str] = []
     deal_no = 0
@@ -134,6 +136,8 @@ def describe_deal(game: Game, lang: str = "en") -> list[str]:
             kind = KIND_NAMES_ZH[ev["kind"]] if lang == "zh" else ev["kind"]
             out.append(w["play"].format(seat=ev["seat"], cards=" ".join(card_name(c, lang) for c in ev["cards"]),
                                         kind=kind))
+        elif e == "pass":
+            out.append(w["play_pass"].format(seat=ev["seat"]))
         elif e == "trick":
             out.append(w["trick"].format(seat=ev["winner"]))
         elif e == "autoplay":

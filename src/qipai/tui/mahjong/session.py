@@ -137,6 +137,8 @@ class MahjongSession(BotTable):
         self.game: MahjongGame | None = None
         self.shown = 0
         self.settled = False
+        self.my_claim: tuple[int, str] | None = None
+        """Your claim (its step, its action) while it is not known whether it was carried out."""
 
     def parse(self, line: str) -> str:
         return parse_command(line)[0]
@@ -170,6 +172,7 @@ class MahjongSession(BotTable):
         self.game = g
         self.shown = 0
         self.settled = False
+        self.my_claim = None
         self.console.rule(Text(f"{tr(self.lang, 'deal_no', n=n)} · {tr(self.lang, 'seed', seed=seed)}"))
         self.out(tr(self.lang, "dealer_is", name=self.names[g.dealer]))
         try:
@@ -199,7 +202,39 @@ class MahjongSession(BotTable):
                     self.out(line, style="bold" if e["action"] == "hu" else "")
             if str(e["action"]).startswith("ting ") and isinstance(e.get("seat"), int):
                 ready.add(e["seat"])
+        new = log[self.shown:]
         self.shown = len(log)
+        self.settle_my_claim(new)
+
+    def note_my_claim(self) -> None:
+        """After your answer in a claim window: remember a claim (not a pass) until the window closes."""
+        g = self.game
+        assert g is not None
+        if g.step_kinds and g.step_kinds[-1] == "answer" and g.actions[-1][0] == HUMAN:
+            text = g.actions[-1][1]
+            if text.split()[0] in ("chi", "peng", "hu"):
+                self.my_claim = (len(g.actions) - 1, text)
+
+    def settle_my_claim(self, new: list[dict[str, Any]]) -> None:
+        """Once the window of your claim has closed: if a higher claim took the tile, say so (the log shows only
+        the claim carried out)."""
+        g = self.game
+        assert g is not None
+        if self.my_claim is None:
+            return
+        step, text = self.my_claim
+        if g.phase == "claim" and g.window is not None and step in g.window.steps.values():
+            return  # still waiting for the others' answers
+        self.my_claim = None
+        if step in g.carried:
+            return
+        winner = next((e["seat"] for e in new if isinstance(e.get("seat"), int) and e["seat"] != HUMAN
+                       and str(e["action"]).split()[0] in ("chi", "peng", "hu")), None)
+        claim = action_words(text, self.lang)
+        if winner is None:
+            self.out(tr(self.lang, "act_claim_lost_any", claim=claim), style="yellow")
+        else:
+            self.out(tr(self.lang, "act_claim_lost", claim=claim, name=self.names[winner]), style="yellow")
 
     def step(self) -> None:
         """One decision: the bots' (and the human's in auto-play) at once, the human's by asking."""
@@ -232,6 +267,8 @@ class MahjongSession(BotTable):
             g.apply(action, s)
         except IllegalAction:
             g.timeout(s)
+        if s == HUMAN:
+            self.note_my_claim()
 
     # ------------------------------------------------------------------ the human
     def human_turn(self) -> None:
@@ -276,6 +313,7 @@ class MahjongSession(BotTable):
                 self.error(tr(lang, "refused", reason=reason_words(lang, err)))
                 continue
             g.apply(action, HUMAN)
+            self.note_my_claim()
             return
 
     def options_text(self, actions: list[str]) -> str:

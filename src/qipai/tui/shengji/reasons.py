@@ -1,10 +1,11 @@
 """Why the Shengji engine refused a play or a declaration, in the player's words.
 
-The engine says why in English (:meth:`~qipai.games.shengji.game.ShengjiGame.check`).  An English player reads
-that sentence as it is; a Chinese player reads the common reasons in Chinese with the cards, suits and counts
-they name — the same patterns the browser's table reads (``REASONS`` and ``reasonWords`` in
-``web/js/games/shengji/view.js``, worded as in ``words.js``).  A reason no pattern knows is a general Chinese
-phrase with the engine's sentence in parentheses, so nothing is lost.
+The engine says why in English (:meth:`~qipai.games.shengji.game.ShengjiGame.check`), in its own notation (cards
+as ``AS``, shapes as ``P2`` or ``2P + 2S``, "rank 2 of its requirement list").  An English player reads the
+common reasons reworded in plain words, the cards as the table shows them (``A♠``); a Chinese player reads them
+in Chinese with the cards, suits and counts they name — the same patterns the browser's table reads (``REASONS``
+and ``reasonWords`` in ``web/js/games/shengji/view.js``, worded as in ``words.js``).  A reason no pattern knows
+is the engine's sentence (in Chinese: a general phrase with it in parentheses), so nothing is lost.
 
 >>> reason_words("zh", "play 2 cards (the lead has 2), not 4")
 '张数不对：要出 2 张（首家出了 2 张），不是 4 张'
@@ -12,6 +13,9 @@ phrase with the engine's sentence in parentheses, so nothing is lost.
 '有同门的牌必须跟同门：你有 7 张红桃，要出其中 2 张'
 >>> reason_words("en", "you hold 7 cards of hearts: play 2 of them")
 'you hold 7 cards of hearts: play 2 of them'
+>>> print(reason_words("en", "following a P2: your spades can form 2P (rank 2 of its requirement list); "
+...                          "AS KS QS JS does not match")[25:])
+the lead is a tractor of 2 pairs; your spades can give 2 pairs, so play them (A♠ K♠ Q♠ J♠ does not)
 >>> reason_words("zh", "something new")
 '规则不允许（something new）'
 """
@@ -36,10 +40,10 @@ def _suit(name: str) -> str:
     return tr("zh", "suit_" + _SUIT_KEYS[name]) if name in _SUIT_KEYS else name
 
 
-def _cards(text: str) -> str:
+def _cards(text: str, lang: str = "zh") -> str:
     """Card tokens in the engine's notation (``TH AS B``) as the table shows them (``10♥ A♠ 小王``)."""
     try:
-        return cards_plain(text.split(), "zh")
+        return cards_plain(text.split(), lang)
     except (ValueError, IndexError):
         return text
 
@@ -133,7 +137,71 @@ _REASONS: list[tuple[str, Callable[[re.Match[str]], str]]] = [
 _COMPILED = [(re.compile(p), f) for p, f in _REASONS]
 
 
+# ---------------------------------------------------------------- in English
+def _en_cards(text: str) -> str:
+    return _cards(text, "en")
+
+
+def _en_where(text: str) -> str:
+    """``AS is in spades, AH is a trump`` → ``A♠ is in spades, A♥ is a trump``."""
+    return re.sub(r"(\S+)(?= is )", lambda m: _en_cards(m[1]), text)
+
+
+_EN_UNITS = {"S": ("a single", "singles"), "P": ("a pair", "pairs"), "T": ("a triple", "triples"),
+             "Q": ("a set of four", "sets of four")}
+_EN_KEY = {"quads": "sets of four", "triples": "triples", "pairs": "pairs"}
+
+
+def _en_shape(text: str) -> str:
+    """The engine's shape notation in words: ``P2`` → ``a tractor of 2 pairs``, ``2P + 2S`` → ``2 pairs and 2
+    singles``, ``P2 | Q`` → ``a tractor of 2 pairs or a set of four``."""
+    def one(m: re.Match[str]) -> str:
+        count, unit, k = m[1], m[2], m[3]
+        one_, many = _EN_UNITS[unit]
+        if k and unit != "S":
+            return f"a tractor of {k} {many}"
+        return f"{count} {many}" if count and count != "1" else one_
+
+    words = re.sub(r"\b(\d*)([SPTQ])(\d*)\b", one, text)
+    return re.sub(r"\s*\+\s*", " and ", re.sub(r"\s*\|\s*", " or ", words))
+
+
+_EN_FOLLOW = "follow the lead's shape"
+_EN_REASONS: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+    (r"a lead must be of one effective suit: (.*)",
+     lambda m: f"a lead must be all of one suit (all trumps count as one suit): {_en_where(m[1])}"),
+    (r"following a P: your (\w+) can form P .*; play a pair",
+     lambda m: f"{_EN_FOLLOW}: the lead is a pair and you hold a pair in {m[1]}, so play a pair"),
+    (r"following a throw with (\d+) pairs?: your (\w+) can give (\d+), so play at least (\d+) (pairs?)",
+     lambda m: f"{_EN_FOLLOW}: the throw has {m[1]} pair{'s' if m[1] != '1' else ''} and your {m[2]} can give "
+               f"{m[3]}, so play at least {m[4]} {m[5]}"),
+    (r"following an? (\S+): your (\w+) can form nothing before rank \d+, by the key \(([^)]*)\): .*",
+     lambda m: f"{_EN_FOLLOW}: the lead is {_en_shape(m[1])}; play as many "
+               + ", then ".join(_EN_KEY.get(w.strip(), w.strip()) for w in m[3].split(","))
+               + f" of your {m[2]} as you can"),
+    (r"following an? (\S+): your (\w+) can form (.*) \(rank \d+ of its requirement list\); (.*) "
+     r"(?:matches none of them|does not match)",
+     lambda m: f"{_EN_FOLLOW}: the lead is {_en_shape(m[1])}; your {m[2]} can give {_en_shape(m[3])}, so play "
+               f"{'them' if '|' not in m[3] else 'one of these'} ({_en_cards(m[4])} does not)"),
+    (r"following .*|.*requirement list.*", lambda m: f"{_EN_FOLLOW}: play pairs and tractors where you can"),
+    (r"throws are off at this table: (.*) is not one combination",
+     lambda m: f"throws are off at this table: {_en_cards(m[1])} is not one combination"),
+    (r"you hold no (\S+)", lambda m: f"you hold no {_en_cards(m[1])}"),
+    (r"you hold only (\d+) (\S+), not (\d+)", lambda m: f"you hold only {m[1]} {_en_cards(m[2])}, not {m[3]}"),
+    (r"declare shows 1 to 4 identical level cards \(level (\w+)\), e\.g\. declare (\S+)",
+     lambda m: f"a declaration shows 1 to 4 identical level cards (level {_lv(m[1])}), e.g. declare "
+               f"{_lv(m[2][:-1])}{m[2][-1:]}"),
+    (r"a declaration shows identical cards: (.*) are not",
+     lambda m: f"a declaration shows identical cards: {_en_cards(m[1])} are not"),
+    (r"(\S+) is not a level card: the level is (\w+)",
+     lambda m: f"{_en_cards(m[1])} is not a level card: the level is {_lv(m[2])}"),
+    (r"you hold (\d+) (\S+), not (\d+)",
+     lambda m: f"you hold only {m[1]} {_en_cards(m[2])}, so you cannot show {m[3]}"),
+]
+_EN_COMPILED = [(re.compile(p), f) for p, f in _EN_REASONS]
+
+
 def reason_words(lang: str, why: str) -> str:
     """The engine's reason ``why`` for ``lang`` (:func:`~qipai.tui.reasons.translate`; the cards and counts it
     names stay)."""
-    return translate(lang, why, _COMPILED)
+    return translate(lang, why, _COMPILED, _EN_COMPILED)

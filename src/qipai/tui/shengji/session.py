@@ -268,8 +268,8 @@ class ShengjiSession(BotTable):
             new = list((Counter(mine) - Counter(old)).elements())
             self._seen["level_cards"] = len(mine)
             self._seen["mine"] = mine
-            decl = [a for a in g.legal_actions(HUMAN) if a.startswith("declare")]
-            how = (tr(self.lang, "type_declare", action=max(decl, key=len)) if decl
+            decl = declare_options(g.legal_actions(HUMAN))
+            how = (tr(self.lang, "type_declare", action=tr(self.lang, "or").join(decl)) if decl
                    else tr(self.lang, "cannot_overcall"))
             self.out(tr(self.lang, "got_level", dealt=obs["dealt"], card=cards_plain(new, self.lang),
                         mine=cards_plain(mine, self.lang), how=how), style="green")
@@ -326,14 +326,21 @@ class ShengjiSession(BotTable):
                 if g.decision_index(HUMAN) == dix and g.acting:
                     g.timeout(g.acting[0])
                 continue
+            limit = (self.opts.timer_seconds or g.time_limit(HUMAN)) if self.timer else None
             if not announced:
-                self.out(tr(lang, "final_window"), style="bold cyan")
+                self.out(tr(lang, "final_window") + (tr(lang, "final_window_time", s=f"{limit:g}") if limit else "")
+                         + tr(lang, "full_stop"), style="bold cyan")
                 announced = True
             self.show_hand()
-            limit = (self.opts.timer_seconds or g.time_limit(HUMAN)) if self.timer else None
             deadline = time.monotonic() + limit if limit else None
-            lv = g.observe(HUMAN)["level"]
-            prompt = tr(lang, "prompt_final", example=f"{lv}S")
+            decl = declare_options(g.legal_actions(HUMAN))
+            standing = g.standing
+            if decl:
+                prompt = tr(lang, "prompt_final", example=tr(lang, "or").join(decl))
+            elif standing is not None and standing[0] == HUMAN:
+                prompt = tr(lang, "prompt_final_own")
+            else:
+                prompt = tr(lang, "prompt_final_none")
             while g.phase == "final" and HUMAN in g.acting and g.decision_index(HUMAN) == dix:
                 p = prompt + (tr(lang, "prompt_time", s=max(0, round(deadline - time.monotonic())))
                               if deadline else "") + " > "
@@ -546,8 +553,12 @@ class ShengjiSession(BotTable):
             seen["tricks"] += 1
             seen["in_trick"] = 0
             att = obs["points"]["attackers"] if seen["tricks"] < len(tricks) or obs["phase"] == "play" else None
-            extra = tr(lang, "act_trick_att", att=att) if att is not None and seen["tricks"] == len(tricks) else ""
-            self.out(tr(lang, "act_trick", k=seen["tricks"], name=self.short[t["winner"]], points=t["points"],
+            banker = obs["banker"]
+            attackers_won = banker is None or t["winner"] % 2 != banker % 2
+            key = "act_trick_none" if not t["points"] else "act_trick_att" if attackers_won else "act_trick_bank"
+            now = "act_trick_now" if attackers_won and t["points"] else "act_trick_still"
+            extra = tr(lang, now, att=att) if att is not None and seen["tricks"] == len(tricks) else ""
+            self.out(tr(lang, key, k=seen["tricks"], name=self.short[t["winner"]], points=t["points"],
                         extra=extra), style="dim")
         for seat, cards in obs["trick"][seen["in_trick"]:]:
             self._play_line(seat, cards)
@@ -629,6 +640,24 @@ class ShengjiSession(BotTable):
                 banker = self.short[h.banker] if h.banker is not None else "-"
                 self.out(f"{h.hand_no:<5} {banker:<7} {h.level:<6} {h.score if h.score is not None else '-':<6} "
                          f"{win:<7} {' '.join(h.levels_after)}")
+
+def declare_options(legal: list[str]) -> list[str]:
+    """The declarations to suggest among the legal actions: in each suit the one that shows the most cards (the
+    hardest to overcall), the longest first.
+
+    >>> declare_options(["pass", "declare 3S", "declare 3S 3S", "declare 3H", "declare 3H 3H 3H"])
+    ['declare 3H 3H 3H', 'declare 3S 3S']
+    >>> declare_options(["pass"])
+    []
+    """
+    best: dict[str, str] = {}
+    for a in legal:
+        if a.startswith("declare "):
+            suit = a.split()[1][-1]
+            if len(a) > len(best.get(suit, "")):
+                best[suit] = a
+    return sorted(best.values(), key=lambda a: -len(a.split()))
+
 
 def run_shengji(opts: ShengjiOptions, console: Console | None = None, reader: LineReader | None = None) -> int:
     """Set up a Shengji table and play it (the body of ``qipai play --game shengji``)."""
