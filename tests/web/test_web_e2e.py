@@ -64,7 +64,8 @@ def test_invite_link_seats_a_friend_then_lets_a_third_watch_and_chat_reaches_eve
     expect(table(friend)).to_be_visible()
     expect(table(friend)).to_have_attribute("data-you", "1")
     host.locator('[data-action="fill-bots"]').click()
-    expect(table(host)).to_have_attribute("data-phase", "bid")
+    # the deal starts (a bot that opens the bidding with 3 ends it at once: the play may have begun)
+    expect(table(host)).to_have_attribute("data-phase", re.compile(r"^(bid|double|show|play)$"))
     # the table is full and playing: the link lets a third person watch
     third, third_errors = new_page(browser, "zh")
     as_guest(third, server.url)

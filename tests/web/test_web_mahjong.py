@@ -572,7 +572,94 @@ def test_the_replay_tells_an_auto_play_discard_from_a_ready_hands(browser: Brows
               mod.caption(step([ting, auto]), step([]), null, ctx)];
     }""")
     assert "auto-play" in said[0] and "ready" not in said[0], said
-    assert "(ready)" in said[1] and "auto-play" not in said[1], said
-    assert "(ready)" in said[2], said  # the ting in the same step comes first
+    assert "(ready hand)" in said[1] and "auto-play" not in said[1], said
+    assert "(ready hand)" in said[2], said  # the ting in the same step comes first
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
+def test_declaring_ready_a_ready_hand_and_the_next_deal_are_three_words(browser: Browser, server: ThreadServer,
+                                                                       lang: str, viewport: str) -> None:
+    """听 (the button that declares a ready hand, the badge of a seat that has, the hint that a hand is one tile
+    away) and 准备 (the settlement's button for the next deal, and the seats' mark that they pressed it) are other
+    things: in English they were all "Ready"."""
+    page, errors = logged_in(browser, server, lang, viewport == "phone")
+    g = reach(lambda g: g.phase == "play" and g.turn == 0 and any(a.startswith("ting") for a in g.legal_actions(0)))
+    ft = MahjongTable(page, g)
+    ft.extra_obs = {"ready": [False, True, False, False]}
+    ft.open()
+    words = {"zh": ("听", "听", "准备", "✓ 已准备"),
+             "en": ("Declare ready", "Ready hand", "Next deal", "✓ Next deal")}[lang]
+    ting = page.locator('.tablev.live .act-main [data-action^="ting"]').first
+    expect(ting).to_contain_text(words[0])
+    badge = page.locator('.tablev.live .seat[data-seat="1"] .badge.mj-ready')
+    expect(badge).to_have_text(words[1])
+    hint = page.locator(".tablev.live .me-game :is(.mj-shanten, .mj-waits)")
+    if hint.count():
+        assert hint.inner_text().strip() not in ("Ready", words[2]), hint.inner_text()
+    shot(page, f"mahjong-{lang}-{viewport}-declare-ready.png")
+    # the deal ends: the settlement's button for the next deal and the seats' mark
+    ft.game = play_out(3)
+    ft.version += 1
+    ft.extra_obs = {}
+    ft.push_state()
+    ft.extra_table.update(ready=None, ready_deadline_ms=None)
+    ft.deal_over(title="新手")
+    ft.push_table(ready=[False, True, True, True], ready_deadline_ms=15_000)
+    nxt = page.locator('#settlement [data-action="ready"]')
+    expect(nxt).to_have_text(words[2])
+    expect(page.locator('.tablev.live .seat[data-seat="1"] .badge.ready')).to_have_text(words[3])
+    if lang == "en":
+        assert words[2] not in (words[0], words[1])
+        assert nxt.inner_text().strip() != "Ready"
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_phone_reads_the_rivers_and_melds_and_the_right_seats_clock_keeps_off_its_name(browser: Browser,
+                                                                                          server: ThreadServer) -> None:
+    """On a phone the rivers' and melds' tiles were a nineteenth and a twenty-fourth of the window (18 and 15 px
+    wide, 万 筒 条 5 to 6 px high): each is at least 21 px wide and its number and suit at least 9.5 px high, within
+    the tile; the felt still keeps every zone and seat apart.  The right seat's countdown covered the first
+    characters of its name (no avatar there on a phone): it keeps off the name and within the window."""
+    page, errors = logged_in(browser, server, "zh", True)
+    g = reach(lambda g: g.phase == "play" and g.turn == 1 and all(len(g.observe(0)["melds"][s]) for s in (1, 2, 3)))
+    names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
+    names[0] = page.evaluate("() => window.qipai.store.user.name")
+    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    ft = MahjongTable(page, g, names=names)
+    ft.extra_obs = {"rivers": rivers}
+    ft.extra_state = {"deadline_ms": 30_000}
+    ft.open()
+    right = page.locator('.tablev.live .seat[data-pos="right"]')
+    expect(right).to_have_attribute("data-seat", "1")
+    clock = right.locator(".timer.on")
+    expect(clock).to_have_text(re.compile(r"^\d+$"))
+    shot(page, "mahjong-zh-phone-tiles-and-clock.png")
+    box = clock.bounding_box()
+    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
+        const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }""")
+    assert box is not None
+    cb = [box["x"], box["y"], box["width"], box["height"]]
+    crosses = (cb[0] < name[0] + name[2] - 0.5 and name[0] < cb[0] + cb[2] - 0.5
+               and cb[1] < name[1] + name[3] - 0.5 and name[1] < cb[1] + cb[3] - 0.5)
+    assert not crosses, (cb, name)
+    inside(page, [cb], "the right seat's countdown")
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        '.tablev.live .mj-zone :is(.mj-river, .mj-melds) .mj-tile:not(.back)')].flatMap((t) => {
+      const r = t.getBoundingClientRect();
+      const out = [];
+      if (r.width < 21) out.push(['narrow', t.dataset.tile, r.width]);
+      for (const g of t.querySelectorAll('.n, .su')) {
+        const px = parseFloat(getComputedStyle(g).fontSize);
+        const q = g.getBoundingClientRect();
+        if (px < 9.5) out.push(['small', t.dataset.tile, g.className, px]);
+        if (q.top < r.top - 1 || q.bottom > r.bottom + 1) out.push(['out of the tile', t.dataset.tile, g.className]);
+      }
+      return out; })""")
+    assert page.locator(".tablev.live .mj-zone .mj-meld").count() >= 3
+    assert not small, small[:8]
+    nothing_overlaps(page, "phone tiles")
     assert not errors, errors
     page.context.close()

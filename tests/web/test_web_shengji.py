@@ -686,7 +686,22 @@ def test_a_failed_throw_is_announced_at_the_table(browser: Browser, shared: Thre
     ft.push_state()
     name = {"zh": f"电脑{seat + 1}号", "en": f"Bot {seat + 1}"}[lang]
     said = {"zh": f"{name} 甩牌失败，罚 10 分", "en": f"{name}'s throw failed: 10-point penalty"}[lang]
-    expect(page.locator("#toasts .toast")).to_contain_text(said)
+    toast = page.locator("#toasts .toast", has_text=said)
+    expect(toast).to_contain_text(said)
+    # the notice lies over the middle of the felt: not over the top bar's points (the penalty it announces is added
+    # there at that moment), a seat, or a play
+    motion_done(page)
+    tb = toast.bounding_box()
+    assert tb is not None
+    vp = VIEWPORTS[viewport]
+    assert tb["x"] >= 0 and tb["x"] + tb["width"] <= vp["width"], tb
+    covered = [".tablev.live .tgame .sj-chip", ".tablev.live .seat", ".tablev.live .sj-said.has-play .sj-play",
+               ".tablev.live .me-info"]
+    for sel in covered:
+        for el in page.locator(sel).all():
+            b = el.bounding_box()
+            assert b is not None and not boxes_overlap(tb, b), (sel, el.inner_text(), tb, b)
+    shot(page, f"shengji-{lang}-{viewport}-failed-throw-notice.png")
     # by the thrower's play (the card it was forced to), a mark for as long as the trick is on the table
     mark = page.locator(f'.tablev.live .seat[data-seat="{seat}"] .sj-said .sj-failed')
     expect(mark).to_be_visible()
@@ -1017,4 +1032,135 @@ def test_jokers_say_which_they_are_and_a_spectator_sees_the_teams_by_name(browse
     assert {chips.nth(0).inner_text().split()[0], chips.nth(1).inner_text().split()[0]} == {"甲·丙", "乙·丁"}
     expect(page.locator('.tablev.live .sj-chip.levels')).not_to_contain_text(us)
     assert not errors and not errors2, errors + errors2
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_illegal_follow_says_why_in_the_players_words(browser: Browser, shared: ThreadServer, lang: str) -> None:
+    """The server's reasons for a follow that leaves the led suit, in words with the counts it names — in English
+    too, in the client's own sentence (it once repeated the server's after its own: "follow suit while you hold the
+    led suit — you hold 19 cards of trumps: play 2 of them")."""
+    page, errors = new_page(browser, PHONE if lang == "en" else DESKTOP, lang)
+    as_guest(page, shared.url)
+    g = game_at_play()
+    seat = g.public_acting()[0]
+    hand = g.observe(seat)["hand"].split()
+    reasons = ["you hold 19 cards of trumps: play 2 of them",
+               "you hold only 1 card of spades (fewer than 2): play it and fill up with other cards"]
+    said = {
+        "zh": ["有同门的牌必须跟同门：你有 19 张主牌，要出其中 2 张",
+               "有同门的牌必须跟同门：你只有 1 张黑桃（不到 2 张），要全部出，再用别的牌补足"],
+        "en": ["follow suit: you hold 19 trumps, play 2 of them",
+               "follow suit: you hold only 1 Spades (fewer than 2), play them all and fill up with other cards"],
+    }[lang]
+    answer = {"reason": reasons[0]}
+    page.route("**/api/tables/*/check", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps({"legal": False, "reason": answer["reason"]})))
+    ShengjiFakeTable(page, g, you=seat).open()
+    legal = {" ".join(sorted(a.split()[1:])) for a in g.legal_actions(seat) if a.startswith("play ")}
+    picks = [[a, b] for a in dict.fromkeys(hand) for b in dict.fromkeys(hand) if a < b
+             and " ".join(sorted([a, b])) not in legal][:2]
+    why = page.locator("#play-reason")
+    for k, reason in enumerate(reasons):
+        answer["reason"] = reason
+        select_cards(page, picks[k])
+        expect(page.locator('.tablev.live [data-action="play"]')).to_have_attribute("data-reason", "reason_illegal")
+        expect(why).to_contain_text(said[k])
+        text = why.inner_text()
+        assert reason not in text and "cards of" not in text and " — " not in text, text
+        if lang == "zh":
+            assert not re.search(r"[A-Za-z]{3,}", text), text
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("last_points", [0, 20])
+def test_the_settlement_says_the_points_once_and_names_the_banker_side(browser: Browser, shared: ThreadServer,
+                                                                        lang: str, last_points: int) -> None:
+    """The attackers' points before the last trick: the number once, "(before the last trick)" only where the last
+    trick (扣底) then changes the tally (it said "闲家抓分 (最后一轮前 320 分) 320").  The role column: 庄家 for the
+    banker, 庄家方 for the banker's partner (it said 庄家 for both), 闲家 for the attackers."""
+    page, errors = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    g = finished_game()
+    o = g.result
+    o["last_trick"] = {**o["last_trick"], "points": last_points, "side": "attackers", "m": 2,
+                       "amount": 2 * last_points}
+    ft = fake_table(page, g)
+    ft.version += 1
+    ft.push_state()
+    ft.deal_over()
+    dlg = page.locator("#settlement")
+    points = dlg.locator('.factor[data-name="points"]')
+    n = o["attackers_points_before_last"]
+    expect(points.locator("b")).to_have_text(str(n))
+    label = points.locator("span").inner_text()
+    if last_points:
+        want = {"zh": "闲家抓分（最后一轮之前）", "en": "Attackers' points (before the last trick)"}[lang]
+        assert label == want, label
+    else:
+        assert label == {"zh": "闲家抓分", "en": "Attackers' points"}[lang], label
+    assert str(n) not in label, label
+    banker = o["banker"]
+    words = {"zh": ("庄家", "庄家方", "闲家"), "en": ("Banker", "Banker side", "Attacker")}[lang]
+    for seat in range(4):
+        want = words[0] if seat == banker else words[1] if seat % 2 == banker % 2 else words[2]
+        expect(dlg.locator(f'.settle-table tr[data-seat="{seat}"] td.role')).to_have_text(want)
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 1366])
+def test_the_replays_plays_keep_off_the_seat_boxes(browser: Browser, shared: ThreadServer, width: int) -> None:
+    """A replay shows every hand face up in its seat box, so the top seat's box reaches far down the felt: the left
+    and right seats' plays lay on its edges.  At a trick every seat has played, no play covers another seat's box,
+    and no two plays cover each other."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, {"width": width, "height": 820}, "en")
+    as_guest(page, shared.url)
+    me = page.evaluate("() => window.qipai.store.user")
+    g = ShengjiGame({}, seed=11)
+    steps = replay_of(g)
+    deal_id = 38473
+    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
+        {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
+    record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
+              "context": {}, "seats": seats, "status": "over", "outcome": None, "match_id": None, "you": 0}
+    replay = {"deal": deal_id, "game": "shengji", "you": 0, "players": seats, "steps": steps, "outcome": None}
+    page.route(f"**/api/deals/{deal_id}", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                body=json.dumps(record)))
+    page.route(f"**/api/deals/{deal_id}/replay", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                       body=json.dumps(replay)))
+    page.goto(f"{shared.url}/#/replay/{deal_id}")
+    rt = page.locator(".replay .tablev.replay")
+    expect(rt).to_be_visible()
+    for k in (len(steps) - 2, len(steps) - 1):  # three plays on the table, then all four
+        page.locator('.replay-controls input[type="range"]').fill(str(k))
+        expect(page.locator("section.replay")).to_have_attribute("data-step", str(k))
+        expect(rt.locator(".seat .sj-shown").first).to_be_visible()
+        motion_done(page)
+        boxes = page.evaluate("""() => {
+          const r = (e) => {
+            const b = e.getBoundingClientRect();
+            return { x: b.x, y: b.y, width: b.width, height: b.height };
+          };
+          const t = document.querySelector('.tablev.replay');
+          return {
+            seats: [...t.querySelectorAll('.seat')].map((s) => ({ pos: s.dataset.pos, box: r(s) })),
+            plays: [...t.querySelectorAll('.seat .sj-said.has-play, .myplay .sj-said.has-play')].map((p) => ({
+              pos: p.closest('.seat')?.dataset.pos || 'bottom', box: r(p) })),
+          };
+        }""")
+        assert len(boxes["plays"]) >= 3, boxes
+        for p in boxes["plays"]:
+            for s in boxes["seats"]:
+                if s["pos"] != p["pos"]:
+                    assert not boxes_overlap(p["box"], s["box"]), (k, p, s)
+            for q in boxes["plays"]:
+                if q["pos"] != p["pos"]:
+                    assert not boxes_overlap(p["box"], q["box"]), (k, p, q)
+    shot(page, f"shengji-replay-{width}-plays.png")
+    assert not errors, errors
     page.context.close()

@@ -314,7 +314,7 @@ def test_a_closed_settlement_stays_closed_across_a_language_switch(pages: Pages)
     no_errors(pages, page)
 
 
-@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "准备"), ("en", "phone", "Ready")])
+@pytest.mark.parametrize("lang,viewport,word", [("zh", "desktop", "准备"), ("en", "phone", "Next deal")])
 def test_ready_step_between_deals(pages: Pages, lang: str, viewport: str, word: str) -> None:
     page = pages.get(lang, viewport)
     ft = chengdu_spring(page)
@@ -843,4 +843,30 @@ def test_the_own_name_bar_and_every_seat_keep_apart_in_the_replay_and_at_the_tab
     problems = page.evaluate(SEATS_APART, live)
     assert not problems, ("live, the deal's end", problems)
     shot(page, f"table-seats-{viewport}-end.png")
+    no_errors(pages, page)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_phone_reaches_the_private_tables_from_the_top_of_the_lobby(pages: Pages, lang: str) -> None:
+    """On a phone the side panels (private tables, tables in play) come after every game's rooms, thousands of
+    pixels down: a button by the lobby's heading goes straight to them, and the form that makes a private table is
+    then in the window.  A desktop has them beside the rooms, and no such buttons."""
+    page = pages.get(lang, "phone")
+    create = page.locator('section.lobby [data-action="create"]')
+    expect(page.locator('section.lobby [data-action="quick-match"]').first).to_be_visible()
+    assert page.evaluate("() => document.scrollingElement.scrollHeight") > 1600
+    expect(create).not_to_be_in_viewport()
+    jump = page.locator('section.lobby [data-action="jump-private"]')
+    expect(jump).to_be_in_viewport()
+    expect(jump).to_contain_text({"zh": "私人桌", "en": "Private tables"}[lang])
+    jump.click()
+    expect(create).to_be_in_viewport()
+    expect(page.locator('section.lobby input[name="invite"]')).to_be_in_viewport()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator('section.lobby [data-action="jump-public"]').click()
+    expect(page.locator("section.lobby .public-panel h2")).to_be_in_viewport()
+    shot(page, f"lobby-{lang}-phone-private-tables.png")
+    desk = pages.get(lang, "desktop")
+    expect(desk.locator('section.lobby [data-action="jump-private"]')).to_be_hidden()
+    expect(desk.locator('section.lobby [data-action="create"]')).to_be_in_viewport()
     no_errors(pages, page)

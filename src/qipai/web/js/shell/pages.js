@@ -190,16 +190,21 @@ export function lobbyPage(root, { go }) {
     ? h("a.banner", { href: "#/table", "data-action": "back-to-table" }, t("back_to_table"))
     : null;
   const meCard = h("div.me-card");
+  const privatePanel = h("section.panel.private-panel", h("h2", t("private_tables")),
+    h("h3", t("join_by_code")), joinForm,
+    h("h3", t("create_table")), createForm);
+  const publicPanel = h("section.panel.public-panel", h("h2", t("public_tables")), tablesBox);
+  // a narrow window puts the side panels under every game's rooms (a phone scrolls thousands of pixels to them):
+  // a button at the top goes straight to each (style.css hides them where the panels sit beside the rooms)
+  const jump = (panel, action, words) => h("button.btn.small", { type: "button", "data-action": action,
+    onclick: () => panel.scrollIntoView({ block: "start" }) }, words, " ↓");
   fill(root, h("section.lobby",
     banner, notes,
     h("div.lobby-head", h("h1", t("nav_lobby")), meCard),
+    h("nav.lobby-jumps", jump(privatePanel, "jump-private", t("private_tables")), jump(publicPanel, "jump-public", t("public_tables"))),
     h("div.lobby-grid",
       h("section.panel.rooms-panel", h("h2", t("rooms")), roomsBox),
-      h("aside.side",
-        h("section.panel", h("h2", t("private_tables")),
-          h("h3", t("join_by_code")), joinForm,
-          h("h3", t("create_table")), createForm),
-        h("section.panel", h("h2", t("public_tables")), tablesBox)))));
+      h("aside.side", privatePanel, publicPanel))));
 
   let rooms = [];
   function drawMe() {

@@ -56,7 +56,7 @@ export class TableFrame {
       seatEl: (seat) => this.seatEl(seat),
       seatName: (seat) => this.seatName(seat),
       sound: (name) => { if (this.live) sound.play(name); },
-      toast: (text, kind, ms, key) => toast(text, kind, ms, key),
+      toast: (text, kind, ms, key) => this.feltToast(text, kind, ms, key),
       prefs: { get: pref, set: setPref },
     };
   }
@@ -95,6 +95,18 @@ export class TableFrame {
     s.hand = h("div.hand", { "aria-label": "hand" });
     add(this.el, this.tbar, this.felt, this.mebar, this.actions, s.hand);
     add(this.root, this.el);
+  }
+
+  /** A game's notice at the table (甩牌失败): a toast over the middle of the felt, where no seat and no play lies,
+   * rather than at the top of the window over the top bar (whose points it is about). */
+  feltToast(text, kind, ms, key) {
+    const el = toast(text, kind, ms, key);
+    const box = el.parentElement?.getBoundingClientRect();
+    const felt = this.felt.getBoundingClientRect();
+    if (!box || !felt.height) return el;
+    el.classList.add("at-felt");
+    el.style.top = `${Math.max(0, felt.top + felt.height * 0.45 - box.top)}px`;
+    return el;
   }
 
   seatEl(seat) {

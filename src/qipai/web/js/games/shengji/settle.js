@@ -41,9 +41,10 @@ export function settlementContent(result, model) {
     const line = (key, label, value) => add(rows, h("li.factor", { dataset: { name: key } }, h("span", label), value === undefined ? null : h("b", String(value))));
     line("trump", t("s_trump", { level: t("level", { level: lv(o.level) }), trump: t("trump_suit", { suit: suitWords(o.trump) }) }));
     if (o.banker !== null && o.banker !== undefined) line("banker", `${t("banker_lbl")}: ${name(o.banker)}`);
-    line("points", t("s_points") + (o.attackers_points_before_last !== undefined ? ` (${t("s_before_last", { n: o.attackers_points_before_last })})` : ""),
-      o.attackers_points_before_last);
+    // the points won before the last trick, once; "(before the last trick)" only where the last trick then changes
+    // the tally (扣底 below), not "(最后一轮前 320 分) 320" when it adds nothing
     const lt = o.last_trick;
+    line("points", t("s_points") + (lt && lt.amount ? t("s_paren", { text: t("s_before_last") }) : ""), o.attackers_points_before_last);
     if (lt) {
       const text = !lt.points ? t("s_kou_di_none")
         : t(lt.side === "attackers" ? "s_kou_di_att" : "s_kou_di_bank", { pts: lt.points, m: lt.m, amount: Math.abs(lt.amount) });
@@ -88,7 +89,7 @@ export function settlementContent(result, model) {
     trs.push(h("tr", { class: seat === you ? "me" : undefined, dataset: { seat } },
       h("td.who", h("div.nm", name(seat), esc === seat ? h("span.badge.off.esc", t("escape_mark")) : null),
         standing ? h("div.sub", h("span.standing-after", standing)) : null),
-      h("td.role", role ? t("role_" + role) : ""),
+      h("td.role", { dataset: { role: role || "" } }, seat === o.banker ? t("role_banker_seat") : role ? t("role_" + role) : ""),
       h("td.delta", { class: delta > 0 ? "pos" : delta < 0 ? "neg" : undefined }, fmtDelta(delta))));
   }
   add(body, h("div.scroll", h("table.grid.settle-table", h("thead", h("tr", h("th", t("player")), h("th", t("role")), h("th", t("delta")))),

@@ -46,6 +46,8 @@ function whereWords(text) {
  * (``key + "_detail"``) where the sentence is regular enough to read. */
 const REASONS = [
   [/^a lead must be of one effective suit: (.*)$/, "why_lead_suit", (m) => { const where = whereWords(m[1]); return where ? { where } : null; }],
+  [/^you hold only (\d+) cards? of (\w+) \(fewer than (\d+)\)/, "why_follow_short",
+    (m) => (SUIT_WORDS[m[2]] ? { held: m[1], suit: t("suit_" + SUIT_WORDS[m[2]]), n: m[3] } : m[2] === "trumps" ? { held: m[1], suit: t("trump_cards"), n: m[3] } : null)],
   [/^you hold (\d+) cards? of (\w+): play (\d+)/, "why_follow_suit",
     (m) => (SUIT_WORDS[m[2]] ? { held: m[1], suit: t("suit_" + SUIT_WORDS[m[2]]), n: m[3] } : m[2] === "trumps" ? { held: m[1], suit: t("trump_cards"), n: m[3] } : null)],
   [/requirement list|^following /, "why_follow_shape"],
@@ -57,15 +59,17 @@ const REASONS = [
   [/^play at least one card|^a lead needs at least one card/, "reason_empty"],
 ];
 
-/** The server's reason (English, from the rules) in the player's words: the common ones translated (with the
- * cards and counts the server named), an English player also gets the server's own sentence. */
+/** The server's reason (English, from the rules) in the player's words: the common ones translated with the
+ * cards and counts the server named (``key + "_detail"``), in either language; where the sentence names nothing
+ * the words can say, an English player also gets the server's own sentence after the short reason (never the
+ * server's sentence after a detail that already says it: "follow suit … — you hold 19 cards of trumps …"). */
 export function reasonWords(why) {
   for (const [re, key, detail] of REASONS) {
     const m = re.exec(why || "");
     if (!m) continue;
-    if (t("why_detail_sep")) return t(key) + (t.has(key) ? t("why_detail_sep") + why : "");
     const d = detail ? detail(m) : null;
-    return d && t.has(key + "_detail") ? t(key + "_detail", d) : t(key);
+    if (d && t.has(key + "_detail")) return t(key + "_detail", d);
+    return t(key) + (t("why_detail_sep") && why !== t(key) ? t("why_detail_sep") + why : "");
   }
   return why && t("why_detail_sep") ? why : t("why_unknown");
 }

@@ -3,8 +3,9 @@ import { scoped } from "../../shell/i18n.js";
 
 const zh = {
   game_name: "升级",
-  role_banker: "庄家",
+  role_banker: "庄家方",
   role_attacker: "闲家",
+  role_banker_seat: "庄家",
   preset_four_deck: "四副牌升级",
   pdesc_four_deck: "四人对家 · 四副牌 216 张 · 叫主反主 · 拖拉机 · 扣底",
 
@@ -60,6 +61,8 @@ const zh = {
   why_is_suit: "{card} 是{suit}",
   trump_cards: "主牌",
   why_follow_suit_detail: "有同门的牌必须跟同门：你有 {held} 张{suit}，要出其中 {n} 张",
+  why_follow_short: "有同门的牌必须跟同门",
+  why_follow_short_detail: "有同门的牌必须跟同门：你只有 {held} 张{suit}（不到 {n} 张），要全部出，再用别的牌补足",
   why_not_held_detail: "手里没有这些牌：{card} 你只有 {held} 张",
   why_count_detail: "张数不对：要出 {n} 张，不是 {got} 张",
   why_detail_sep: "",
@@ -81,7 +84,8 @@ const zh = {
   escaped: "{name} 逃跑",
   escape_cost: "{name} 逃跑，扣 {n} 分，比赛结束",
   s_points: "闲家抓分",
-  s_before_last: "最后一轮前 {n} 分",
+  s_before_last: "最后一轮之前",
+  s_paren: "（{text}）",
   s_kou_di: "扣底",
   s_kou_di_att: "闲家赢最后一轮：{pts} 分 × {m} = +{amount}",
   s_kou_di_bank: "庄家方赢最后一轮：{pts} 分 × {m} = −{amount}",
@@ -120,8 +124,9 @@ const zh = {
 
 const en = {
   game_name: "Shengji",
-  role_banker: "Banker",
+  role_banker: "Banker side",
   role_attacker: "Attacker",
+  role_banker_seat: "Banker",
   preset_four_deck: "Four-deck Shengji",
   pdesc_four_deck: "Four players in partners · 216 cards · declare & overcall · tractors · last-trick bonus",
 
@@ -177,6 +182,8 @@ const en = {
   why_is_suit: "{card} is in {suit}",
   trump_cards: "trumps",
   why_follow_suit_detail: "follow suit: you hold {held} {suit}, play {n} of them",
+  why_follow_short: "follow suit while you hold the led suit",
+  why_follow_short_detail: "follow suit: you hold only {held} {suit} (fewer than {n}), play them all and fill up with other cards",
   why_not_held_detail: "you do not hold these cards: only {held} {card}",
   why_count_detail: "wrong number of cards: play {n}, not {got}",
   why_detail_sep: " — ",
@@ -197,7 +204,8 @@ const en = {
   escaped: "{name} left",
   escape_cost: "{name} left the hand: −{n}, the match is over",
   s_points: "Attackers' points",
-  s_before_last: "{n} before the last trick",
+  s_before_last: "before the last trick",
+  s_paren: " ({text})",
   s_kou_di: "Last-trick bonus (扣底)",
   s_kou_di_att: "Attackers won the last trick: {pts} × {m} = +{amount}",
   s_kou_di_bank: "The banker side won the last trick: {pts} × {m} = −{amount}",
