@@ -52,6 +52,14 @@ async def test_a_match_survives_the_death_of_the_node_that_drives_it(
             await asyncio.sleep(0.05)
         else:
             raise AssertionError("the match never got under way")
+        # another node shows where each entrant plays (the table ids it does not run, from the database)
+        for _ in range(100):
+            info = await get(n2.url, f"/api/matches/{mid}")
+            at = [r for r in info["standings"] if r["where"] == "table"]
+            if at:
+                break
+            await asyncio.sleep(0.05)
+        assert at and all(isinstance(r["table"], str) for r in at), info["standings"]
         n1.signal(signal.SIGKILL)
         for _ in range(1200):
             row = await conn.fetchrow("SELECT state, status FROM matches WHERE id = $1", mid)

@@ -969,17 +969,21 @@ class Director:
         hold = self.hold.get(run.id)
         return wake if wake is None or hold is None or hold <= wake else hold
 
-    def standings_view(self, run: MatchRun) -> dict[str, Any]:
+    def standings_view(self, run: MatchRun, elsewhere: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The standings; each entrant's ``table`` is the id of the table it plays at, from this node's tables or
+        (a match another node drives) ``elsewhere``, its table ids by key (:meth:`Store.match_tables`)."""
         st = run.state
         rows = []
         names = self.names(run)
-        here = self.tables_by_key(run.id)
+        here = {key: t.id for key, t in self.tables_by_key(run.id).items()}
+        if elsewhere:
+            here = {**elsewhere, **here}
         for r in standings(st):
             e = st.entrants[r.entrant]
             rows.append({"place": r.place, "entrant": r.entrant, "name": names.get(r.entrant, r.entrant),
                          "users": [u for p in e.players for u in [user_of(p)] if u is not None],
                          "reg": r.reg, "points": r.points, "bot": r.bot, "status": r.status, "where": r.where,
-                         "table": None if r.table is None or r.table not in here else here[r.table].id,
+                         "table": None if r.table is None else here.get(r.table),
                          "quitting": r.quitting,
                          "last_deal": r.last_deal, "deals_won": r.deals_won})
         stg = st.stage

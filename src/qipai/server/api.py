@@ -773,9 +773,12 @@ async def _run_or_row(request: Request) -> tuple[Any, Any]:
 async def match_info(request: Request) -> Response:
     """One match: its card, definition and standings (``me``: the caller's entrant, table and seat)."""
     d, run = await _run_or_row(request)
-    if not isinstance(run, MatchRun):
+    elsewhere: dict[str, tuple[str, list[int | None]]] = {}
+    if not isinstance(run, MatchRun):  # driven by another node (or over): its tables as the database has them
         run = run_from_row(run)
         await d.load_names(run)
+        if run.state.phase not in ("finished", "cancelled"):
+            elsewhere = await lobby_of(request).store.match_tables(run.id)
     user = await current_user(request, required=False)
     me = None
     if user is not None:
@@ -783,10 +786,15 @@ async def match_info(request: Request) -> Response:
         if eid is not None:
             e = run.state.entrants[eid]
             t = d.table_of(run.id, e.table) if e.table else None
+            there = elsewhere.get(e.table) if e.table and t is None else None
+            table_id = t.id if t is not None else there[0] if there is not None else None
+            seat = t.seat_of(user.id) if t is not None else \
+                there[1].index(user.id) if there is not None and user.id in there[1] else None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
-                  "table": t.id if t is not None else None, "seat": t.seat_of(user.id) if t is not None else None}
-    return JSONResponse({**d.summary(run), "definition": definition_data(run.defn), **d.standings_view(run),
-                         "me": me})
+                  "table": table_id, "seat": seat}
+    ids = {key: tid for key, (tid, _) in elsewhere.items()}
+    return JSONResponse({**d.summary(run), "definition": definition_data(run.defn),
+                         **d.standings_view(run, ids), "me": me})
 
 
 @endpoint

@@ -1111,6 +1111,24 @@ class Store:
             await self._fence(s, fence)
             await s.execute(update(GameTable).where(GameTable.id == table_id).values(match_state=state))
 
+    async def match_tables(self, match_id: str) -> dict[str, tuple[str, list[int | None]]]:
+        """A match's open tables by table key: each table's id and its seats' user ids (a node that does not run
+        them shows a match's standings with them)."""
+        async with self.sessions() as s:
+            tables = (await s.scalars(select(GameTable).where(GameTable.match_id == match_id,
+                                                              GameTable.status == "open"))).all()
+            out: dict[str, tuple[str, list[int | None]]] = {}
+            for t in sorted(tables, key=lambda x: x.created_at):
+                key = (t.tags or {}).get("table_key")
+                if key is None or str(key) in out:
+                    continue
+                seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
+                users: list[int | None] = [None] * (max((x.seat for x in seats), default=-1) + 1)
+                for x in seats:
+                    users[x.seat] = x.user_id
+                out[str(key)] = (t.id, users)
+            return out
+
     async def open_tables(self, exclude: Sequence[str] = ()) -> list[tuple[TableInfo, list[dict[str, Any]]]]:
         """Open tables without a running deal (between deals), each with its seats (``user_id``/``bot``)."""
         async with self.sessions() as s:
