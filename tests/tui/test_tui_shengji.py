@@ -296,3 +296,29 @@ def test_a_failed_throw_and_a_one_card_hand_read_right_for_you() -> None:
     assert tr("en", "failed_throw", name="Bot 1", cards="A♠ K♠", forced="K♠", pen=-10).startswith("Bot 1 threw A♠ K♠")
     assert tr("en", "your_hand", n=1, s="") == "Your hand (1 card):"
     assert tr("en", "your_hand", n=54, s="s") == "Your hand (54 cards):"
+
+
+def test_the_replay_tells_a_failed_throw_at_its_trick() -> None:
+    """``qipai replay`` printed every failed throw after the last trick; it belongs after its own trick."""
+    from qipai.games.shengji.game import ShengjiGame
+    from qipai.tui.games import replay_lines
+
+    g = ShengjiGame({}, seed=11)
+    while g.phase != "play":
+        g.timeout(g.acting[0])
+    for _ in range(4 * 3):  # three tricks played by the time-out moves
+        g.timeout(g.acting[0])
+    seat = g.acting[0]
+    obs = g.observe(seat)
+    plain = [c for c in obs["hand"].split() if c not in ("B", "R") and c[:-1] != obs["level"]
+             and c[-1] != obs["trump"]]
+    suit = next(x for x in "SHCD" if len({c for c in plain if c[-1] == x}) >= 2)
+    low = sorted({c for c in plain if c[-1] == suit}, key=lambda c: "23456789TJQKA".index(c[:-1]))[:2]
+    g.apply("play " + " ".join(low), seat)  # the two lowest of a suit led together: some seat beats one
+    while not g.is_over:
+        g.timeout(g.acting[0])
+    failed = g.outcome()["failed_throws"]
+    assert failed and failed[0]["trick"] == 4, failed
+    lines = replay_lines(g.record(), "en")
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("4. "))
+    assert "throw fails" in lines[at + 1], lines[at - 1:at + 3]

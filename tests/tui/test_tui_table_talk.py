@@ -1,6 +1,6 @@
-"""What the terminal tables say, as a player reads it: Shengji and mahjong wrap at words, Shengji's refusals and declaration
-prompts in plain English, a mahjong claim that lost, the trick line for the banker's side, the replays, Chengdu's
-倒 and the Chinese words.  Tables run in process with scripted input."""
+"""What the terminal tables say, as a player reads it: Shengji and mahjong wrap at words, Shengji's refusals and
+declaration prompts in plain English, a mahjong claim that lost, the trick line for the banker's side, the
+replays, Chengdu's 倒 and the Chinese words.  Tables run in process with scripted input."""
 
 from __future__ import annotations
 

@@ -188,12 +188,22 @@ def record_lines(out: Mapping[str, Any], lang: str) -> list[Text]:
         t = Text(f"  {names[seat]} @{at}: ")
         t.append_text(cards_text(cards, lang))
         lines.append(t)
+    failed = list(out.get("failed_throws") or [])
+
+    def throws_of(k: int | None) -> None:
+        """The failed throws of trick ``k`` (``None``: those of no trick told), said where they happened."""
+        for ft in [f for f in failed if k is None or f.get("trick") == k]:
+            failed.remove(ft)
+            lines.append(Text("      " + tr(lang, "failed_throw", name=names[ft["seat"]],
+                                            cards=cards_plain(ft["cards"], lang),
+                                            forced=cards_plain(ft["forced"], lang), pen=ft["penalty"]),
+                              style="yellow"))
+
     for k, trick in enumerate(out.get("tricks") or [], start=1):
         t = Text(f"  {k:2d}. ")
         t.append_text(plays_text(trick["plays"], names, lang))
         t.append(f" → {names[trick['winner']]} ({trick['points']})", style="dim")
         lines.append(t)
-    for ft in out.get("failed_throws") or []:
-        lines.append(Text(tr(lang, "failed_throw", name=names[ft["seat"]], cards=cards_plain(ft["cards"], lang),
-                             forced=cards_plain(ft["forced"], lang), pen=ft["penalty"]), style="yellow"))
+        throws_of(k)
+    throws_of(None)
     return lines + settlement_lines(out, names, teams, lang)
