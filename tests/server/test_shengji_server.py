@@ -89,7 +89,7 @@ async def test_rooms_and_quick_match_with_bots(start_server: StartServer) -> Non
         "preset": "four_deck", "stake": 10}
     assert rooms["four_deck-100"]["min_points"] == 2000
     me = await alice.get("/api/me")
-    assert me["games"]["shengji"]["points"] == 1000 and me["games"]["shengji"]["title"] == SJ.title(1000) == "打10"
+    assert me["games"]["shengji"]["points"] == 1000 and me["games"]["shengji"]["title"] == SJ.title(1000) == "中尉"
     await alice.connect()
     await alice.send({"type": "quick_match", "room": "four_deck-1"})
     joined = await alice.wait_for(lambda m: m["type"] == "joined")
