@@ -663,3 +663,122 @@ def test_a_phone_reads_the_rivers_and_melds_and_the_right_seats_clock_keeps_off_
     nothing_overlaps(page, "phone tiles")
     assert not errors, errors
     page.context.close()
+
+
+RING = """(root) => {
+  const t = document.querySelector(root);
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return { l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height,
+                                cx: r.left + r.width / 2, cy: r.top + r.height / 2 }; };
+  const out = { felt: box(t.querySelector('.felt')), mid: box(t.querySelector('.mj-mid')), rivers: {}, seats: {},
+                lines: {}, tiles: {}, hand: box(t.querySelector('.hand .mj-concealed')),
+                compass: box(t.querySelector('.mj-mid .mj-compass')) };
+  for (const pos of ['left', 'top', 'right', 'bottom']) {
+    out.seats[pos] = box(t.querySelector(`.seat-layer .seat[data-pos="${pos}"]`));
+    const river = t.querySelector(`.mj-zone[data-pos="${pos}"] > .mj-river`);
+    out.rivers[pos] = box(river);
+    // the river's rows (the left and right seats' run down the window): how many tiles each holds, in order
+    const side = pos === 'left' || pos === 'right';
+    const lines = new Map();
+    const tiles = [...river.querySelectorAll('.mj-tile')].map(box);
+    for (const r of tiles) { const k = Math.round(side ? r.l : r.t); lines.set(k, (lines.get(k) || 0) + 1); }
+    out.lines[pos] = [...lines.values()];
+    out.tiles[pos] = tiles.map((r) => [r.w, r.h]);
+  }
+  return out;
+}"""
+
+
+def rivers_ring_the_middle(page: Page, what: str, root: str = ".tablev.live") -> dict[str, Any]:
+    """The four rivers lie around the middle of the felt (a desktop), each between its seat and the middle and close
+    to it, in rows of six; the middle is the felt's centre.  (They lay in the corners beside the seat boxes, under
+    them, with the middle of the table empty.)"""
+    g = page.evaluate(RING, root)
+    felt, mid, rv, seats = g["felt"], g["mid"], g["rivers"], g["seats"]
+    near = 0.06 * felt["w"]  # a river's gap to the middle: a few tiles at most
+    # the middle is the felt's centre (across; down, within its middle third), and shows the wall
+    assert abs(mid["cx"] - felt["cx"]) <= 0.03 * felt["w"], (what, mid, felt)
+    assert felt["t"] + felt["h"] / 3 <= mid["cy"] <= felt["b"] - felt["h"] / 3, (what, mid, felt)
+    assert g["compass"] and g["compass"]["w"] > 0, (what, "no wall count in the middle")
+    # each seat's river between its seat (box, or the viewer's hand) and the middle, and near the middle
+    left, top, right, bottom = rv["left"], rv["top"], rv["right"], rv["bottom"]
+    assert seats["left"]["r"] <= left["l"] and left["r"] <= mid["l"] <= left["r"] + near, \
+        (what, "left", seats["left"], left, mid)
+    assert mid["r"] <= right["l"] <= mid["r"] + near and right["r"] <= seats["right"]["l"], \
+        (what, "right", right, mid, seats["right"])
+    assert seats["top"]["b"] <= top["t"] and top["b"] <= mid["t"] <= top["b"] + near, \
+        (what, "top", seats["top"], top, mid)
+    owner = seats["bottom"] or g["hand"]  # the viewer's river is above the hand, a spectator's bottom one above the box
+    assert mid["b"] <= bottom["t"] <= mid["b"] + near and bottom["b"] <= owner["t"], \
+        (what, "bottom", mid, bottom, owner)
+    # the left and right rivers beside the middle, the top and bottom ones over and under it
+    for r in (left, right):
+        assert r["t"] < mid["cy"] < r["b"] and abs(r["cy"] - mid["cy"]) <= 0.05 * felt["h"], (what, r, mid)
+    for r in (top, bottom):
+        assert abs(r["cx"] - mid["cx"]) <= 2, (what, r, mid)
+    # rows of six (twenty tiles: 6 6 6 2), upright tiles (none squeezed)
+    for pos, lines in g["lines"].items():
+        n = sum(lines)
+        assert lines == [6] * (n // 6) + ([n % 6] if n % 6 else []), (what, pos, lines)
+        for w, h in g["tiles"][pos]:
+            assert w >= 20 and abs(h / w - 1.36) < 0.05, (what, pos, w, h)
+    return g
+
+
+@pytest.mark.parametrize("lang,size", [("zh", (1280, 800)), ("en", (1366, 768)), ("zh", (1920, 1080)),
+                                       ("en", (1024, 700))])
+def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServer, lang: str,
+                                            size: tuple[int, int]) -> None:
+    """A desktop's table as a real one (and JJ's, 欢乐's): the four rivers around the middle, each in front of its
+    seat — the viewer's above the hand, the opposite seat's under its box, the left and right seats' beside the
+    middle — in rows of six, the wall and the 宝 in the middle; at the felt's fullest (twenty discards a seat, four
+    melds, a claim window; then another seat's turn with its clock) nothing overlaps, from the seat and for a
+    spectator.  (The rivers lay in the corners beside the seat boxes and the middle was empty.)"""
+    page, errors = logged_in(browser, server, lang, False)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
+    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
+             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
+             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
+             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
+    names[0] = page.evaluate("() => window.qipai.store.user.name")
+    ft = MahjongTable(page, g, names=names)
+    ft.extra_obs = {"melds": [g.observe(0)["melds"][0]] + [melds] * 3, "rivers": rivers}
+    ft.extra_state = {"deadline_ms": 60_000}
+    ft.open()
+    expect(page.locator(".tablev.live .mj-claim-on")).to_be_visible()
+    expect(page.locator(".tablev.live .mj-compass")).to_contain_text(str(g.observe(0)["wall"]))
+    rivers_ring_the_middle(page, "claim")
+    nothing_overlaps(page, "claim")
+    in_viewport(page, ".tablev.live :is(.act-main > *, .hand .mj-tile, .seat, .mj-river, .mj-melds)")
+    shot(page, f"mahjong-{lang}-{size[0]}-ring-claim.png")
+    # another seat's turn, its clock on its box: the clock keeps off the rivers and melds too
+    g2 = reach(lambda g: g.phase == "play" and g.turn == 2)
+    ft2 = MahjongTable(page, g2, table_id="T2", deal=2, names=names)
+    ft2.extra_obs = {"melds": [g2.observe(0)["melds"][0]] + [melds] * 3, "rivers": rivers}
+    ft2.extra_state = {"deadline_ms": 30_000}
+    ft2.open()
+    expect(page.locator('.tablev.live .seat[data-pos="top"] .timer.on')).to_be_visible()
+    rivers_ring_the_middle(page, "top's turn")
+    nothing_overlaps(page, "top's turn")
+    clock = page.locator('.tablev.live .seat[data-pos="top"] .timer.on').bounding_box()
+    assert clock is not None
+    others = page.eval_on_selector_all(".tablev.live :is(.mj-river, .mj-melds, .mj-mid > *)",
+                                       "els => els.map((e) => { const r = e.getBoundingClientRect(); "
+                                       "return [r.x, r.y, r.width, r.height]; })")
+    for x, y, w, h in others:
+        assert not (clock["x"] < x + w and x < clock["x"] + clock["width"] and clock["y"] < y + h
+                    and y < clock["y"] + clock["height"]), (clock, [x, y, w, h])
+    shot(page, f"mahjong-{lang}-{size[0]}-ring-turn.png")
+    # a spectator: four seat boxes, the bottom one under its river, its melds beside it
+    ft3 = MahjongTable(page, g, you=None, table_id="T3", deal=3, names=names)
+    ft3.extra_obs = {"melds": [melds] * 4, "rivers": rivers}
+    ft3.open()
+    expect(page.locator(".tablev.live .seat")).to_have_count(4)
+    rivers_ring_the_middle(page, "spectator")
+    nothing_overlaps(page, "spectator")
+    shot(page, f"mahjong-{lang}-{size[0]}-ring-spectator.png")
+    assert not errors, errors
+    page.context.close()

@@ -141,6 +141,7 @@ export class MahjongView extends TableView {
       add(board, zone);
     }
     const mid = h("div.mj-mid");
+    add(mid, this.compassEl(obs));
     if (obs.discard) {
       add(mid, h("div.mj-claim-on", { dataset: { seat: obs.discard.seat, tile: obs.discard.tile } },
         h("span", t("claim_on", { name: this.ctx.seatName(obs.discard.seat) })), tileEl(obs.discard.tile, { cls: "on-claim" })));
@@ -154,6 +155,16 @@ export class MahjongView extends TableView {
     else if (this.live && this.you !== null && this.you !== undefined && obs.ready?.[this.you]) add(mid, h("div.msg.small.mj-ready-msg", t("ready_auto")));
     add(board, mid);
     add(c, board);
+  }
+
+  /** The middle of a desktop's table (style hides it on narrower screens, where the top bar says it): the tiles
+   * left in the wall and the 宝 (face down until the viewer is ready). */
+  compassEl(obs) {
+    const el = h("div.mj-compass", { dataset: { wall: obs.wall }, title: t("wall", { n: obs.wall }) },
+      h("span.lbl", t("wall_left")), h("b.n", String(obs.wall)));
+    if (obs.bao) el.append(h("span.mj-compass-bao", h("span.lbl", t("bao")), tileEl(obs.bao, { size: "xs", cls: "bao" })));
+    else if (obs.bao_set) el.append(h("span.mj-compass-bao", { title: t("bao_hidden") }, h("span.lbl", t("bao")), tileEl("", { size: "xs", back: true })));
+    return el;
   }
 
   renderMeGame() {
