@@ -214,6 +214,30 @@ async def test_an_admin_token_with_other_characters_is_refused_not_a_server_erro
             assert r.status_code == 403 and r.json()["error"]["code"] == "not_allowed", (got, r.status_code)
 
 
+# ------------------------------------------------------------------------------ 8. relief paid once per request
+async def test_relief_sent_many_times_at_once_is_paid_once(start: Any) -> None:
+    """救济 was checked (below every room's minimum, none in the last day) apart from the grant: requests sent
+    together each passed the check before the first grant was written, and each was paid — 30 requests, 30
+    reliefs (15,000 points for a broke account, over and over)."""
+    server = await start(guest_points=0, relief_points=500)
+    c = await Client.guest(server)
+    clients = [httpx.AsyncClient(base_url=server.http, headers={"Authorization": f"Bearer {c.token}"})
+               for _ in range(20)]
+    try:
+        for h in clients:  # connections open, so the requests arrive together
+            assert (await h.get("/api/health")).status_code == 200
+        answers = await asyncio.gather(*[h.post("/api/relief", json={"game": "doudizhu"}) for h in clients])
+        codes = sorted(r.status_code for r in answers)
+        assert codes == [200] + [409] * 19, codes
+        me = (await clients[0].get("/api/me")).json()
+        assert me["games"]["doudizhu"]["points"] == 500, me["games"]["doudizhu"]
+    finally:
+        for h in clients:
+            await h.aclose()
+    check = await server.lobby.store.ledger_check("doudizhu")
+    assert check["points"] == check["ledger"] and check.get("reason:relief") == 500, check
+
+
 # ------------------------------------------------------------------------------ checked and fine
 async def test_what_was_checked_and_holds(start: Any) -> None:
     """Cross-site WebSockets, path traversal in the static files, the records of running and others' deals."""

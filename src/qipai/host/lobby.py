@@ -1521,10 +1521,15 @@ class Lobby:
         return last is None or datetime.now(UTC) - last >= timedelta(hours=self.settings.relief_hours)
 
     async def relief(self, user: UserInfo, game: str) -> int | None:
-        """Grant 救济 when due (see :meth:`relief_due`); returns the new points, or ``None``."""
+        """Grant 救济 when due (see :meth:`relief_due`); returns the new points, or ``None``.  The store checks
+        again as it pays, in the same transaction: requests sent together were each paid (the check and the grant
+        were apart, and every request passed the check before the first grant was written)."""
         if not await self.relief_due(user, game):
             return None
-        return await self.store.grant(user.id, game, self.settings.relief_points, "relief", relief=True)
+        rooms = [r.min_points for r in self.rooms.values() if r.game == game]
+        return await self.store.grant_relief(user.id, game, self.settings.relief_points,
+                                             max(min(rooms) if rooms else 0, 1),
+                                             timedelta(hours=self.settings.relief_hours))
 
     def stats(self) -> dict[str, Any]:
         return {

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, text, true, update
@@ -794,6 +794,30 @@ class Store:
             if relief:
                 ug.relief_at = utcnow()
             s.add(LedgerEntry(user_id=user_id, game=game, delta=delta, reason=reason, ref=ref, created_at=utcnow()))
+            return new
+
+    async def grant_relief(self, user_id: int, game: str, amount: int, below: int,
+                           every: timedelta) -> int | None:
+        """救济: add ``amount`` points with a ``relief`` ledger entry, if the account's points in ``game`` are below
+        ``below`` and its last relief is at least ``every`` ago — checked in the same transaction as the grant,
+        on the locked row, so that requests sent together cannot each pass the check and each be paid.  Returns
+        the new points, or ``None`` when relief is not due."""
+        async with self.sessions.begin() as s:
+            ug = await s.get(UserGame, (user_id, game), with_for_update=True, populate_existing=True)
+            if ug is None or ug.points >= below:
+                return None
+            last = ug.relief_at
+            if last is not None and last.tzinfo is None:
+                last = last.replace(tzinfo=UTC)
+            now = utcnow()
+            if last is not None and now - last < every:
+                return None
+            new = ug.points + amount
+            if abs(new) >= POINTS_LIMIT:
+                raise StoreFull(f"points of user {user_id} would leave the 64-bit range")
+            ug.points = new
+            ug.relief_at = now
+            s.add(LedgerEntry(user_id=user_id, game=game, delta=amount, reason="relief", ref=None, created_at=now))
             return new
 
     async def last_relief(self, user_id: int, game: str) -> datetime | None:
