@@ -238,6 +238,27 @@ async def test_relief_sent_many_times_at_once_is_paid_once(start: Any) -> None:
     assert check["points"] == check["ledger"] and check.get("reason:relief") == 500, check
 
 
+# ------------------------------------------------------------------- 9. no easy points from chosen bots
+async def test_a_table_for_points_keeps_the_rooms_autoplay_and_no_weaker_bots(start: Any) -> None:
+    """A private table for points with ``autoplay_bot: hard`` and ``seat_bot: easy``: its creator turned
+    auto-play on and won points without a move (1000 → 1053 in 23 deals). For points, auto-play is the room's own
+    and the seats' bots the room's level or stronger; at a table for no points either may be chosen."""
+    server = await start()
+    u = await Client.register(server, "farmer1")
+    async with u.api() as h:
+        for body in ({"autoplay_bot": "hard"}, {"seat_bot": "easy"}, {"seat_bot": "random"}):
+            r = await h.post("/api/tables", json={"room": "classic-1", **body})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options", r.text
+            assert "for_points false" in r.json()["error"]["message"], r.text
+        assert server.lobby._current(u.user["id"]) is None  # nothing was made
+        r = await h.post("/api/tables", json={"room": "classic-1", "seat_bot": "hard"})  # stronger: fine
+        assert r.status_code == 200, r.text
+        assert (await h.post(f"/api/tables/{r.json()['table']}/leave", json={})).status_code == 200
+        r = await h.post("/api/tables", json={"room": "classic-1", "for_points": False, "seat_bot": "easy",
+                                              "autoplay_bot": "hard"})
+        assert r.status_code == 200, r.text
+
+
 # ------------------------------------------------------------------------------ checked and fine
 async def test_what_was_checked_and_holds(start: Any) -> None:
     """Cross-site WebSockets, path traversal in the static files, the records of running and others' deals."""

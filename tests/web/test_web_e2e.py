@@ -316,7 +316,8 @@ def test_every_bot_and_level_has_a_name_in_both_languages(browser: Browser, serv
 
 def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: ThreadServer) -> None:
     """The create-table form offers the chosen room's game's levels (/api/games ``levels``) in words and sends
-    the chosen one as ``seat_bot``; the server fills the seats with it."""
+    the chosen one as ``seat_bot``; the server fills the seats with it.  Bots weaker than the room's make a table
+    for no points (the server refuses them at a table for points), and the form says so."""
     page, errors = new_page(browser, "en")
     sent: list[dict[str, object]] = []
 
@@ -332,7 +333,12 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     page.locator('select[name="room"]').select_option("classic-1")
     expect(level).to_be_visible()
     assert level.locator("option").all_inner_texts() == ["default", "easy", "normal", "hard", "expert"]
-    level.select_option("easy")
+    hint = page.locator(".no-points")
+    level.select_option("hard")
+    expect(hint).to_be_hidden()
+    level.select_option("easy")  # weaker than the room's bots: a table for no points, and the form says so
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("no points")
     shot(page, "lobby_bot_strength.png")
     page.locator('select[name="bots"]').select_option("0")
     page.locator('[data-action="create"]').click()
@@ -342,5 +348,6 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     expect(table(page).locator('.seat .badge.bot[data-bot="easy"]')).to_have_count(2)
     created = [m for m in sent if m.get("type") == "create_table"]
     assert created and created[-1]["seat_bot"] == "easy" and created[-1]["room"] == "classic-1", created
+    assert created[-1]["for_points"] is False, created
     page.context.close()
     assert not errors, errors

@@ -1204,6 +1204,8 @@ class Lobby:
                 # a KeyError's str() is its message in quotes
                 why = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
                 raise TableError("bad_options", f"{what}: {why}", option=what, reason=why) from None
+        if for_points:
+            self._refuse_easy_points(room.game, options, autoplay_bot, seat_bot)
         async with self.seating(user_id):
             cur = self._current(user_id)
             if cur is not None:
@@ -1226,6 +1228,27 @@ class Lobby:
                 seat = await t.sit(user)
             t.start()
             return t, seat
+
+    def _refuse_easy_points(self, game: str, options: dict[str, Any], autoplay_bot: str | None,
+                            seat_bot: str | None) -> None:
+        """At a private table played for points the bots are not the creator's to make points easy: auto-play is
+        the room's own (a strong one chosen played for an absent player and won points with no play at all), and
+        the bots in the seats are the room's level or stronger (weaker ones play at a table for no points)."""
+        own = self.autoplay_bot(game, options)
+        if autoplay_bot is not None and autoplay_bot != own:
+            why = (f"at a table played for points auto-play is the room's own ({own}); choose another at a table "
+                   "for no points (for_points false)")
+            raise TableError("bad_options", f"autoplay_bot: {why}", option="autoplay_bot", reason=why)
+        if seat_bot is None:
+            return
+        levels = list(self.factory(game).info.levels)
+        base = self.seat_bot(game)
+        allowed = levels[levels.index(base):] if base in levels else levels
+        if seat_bot not in allowed:
+            shown = ", ".join(allowed) if allowed else "the room's own"
+            why = f"at a table played for points the bots are {shown}; {seat_bot} plays at a table for no points " \
+                  "(for_points false)"
+            raise TableError("bad_options", f"seat_bot: {why}", option="seat_bot", reason=why)
 
     async def open_managed_table(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
                                  tags: dict[str, Any], *, autoplay_bot: str | None = None) -> Table:

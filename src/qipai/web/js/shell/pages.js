@@ -155,6 +155,16 @@ export function lobbyPage(root, { go }) {
   // easy, normal, hard, expert); hidden for the others
   const levelSel = h("select", { name: "bot-level", "aria-label": t("bot_strength") });
   const levelRow = h("label.row", { hidden: true }, h("span", t("bot_strength")), levelSel);
+  // the server plays a table for points only with the room's bots or stronger: weaker ones make it a table for
+  // no points (said under the choice)
+  const noPoints = h("div.msg.small.no-points", { hidden: true }, t("bot_strength_no_points"));
+  function weaker() {
+    const info = gameInfo(rooms.find((r) => r.id === roomSel.value)?.game);
+    const levels = info?.levels || [];
+    const base = levels.indexOf(info?.seat_bot);
+    return base > 0 && levelSel.value !== "" && levels.indexOf(levelSel.value) < base;
+  }
+  levelSel.addEventListener("change", () => { noPoints.hidden = !weaker(); });
   function drawLevels() {
     const game = rooms.find((r) => r.id === roomSel.value)?.game;
     const levels = (game && gameInfo(game)?.levels) || [];
@@ -164,6 +174,7 @@ export function lobbyPage(root, { go }) {
     for (const l of levels) add(levelSel, h("option", { value: l }, t("bot_kind_" + l)));
     levelSel.value = levels.includes(prev) ? prev : "";
     levelRow.hidden = levels.length === 0;
+    noPoints.hidden = levelRow.hidden || !weaker();
   }
   roomSel.addEventListener("change", drawLevels);
   const code = h("input", { name: "invite", placeholder: t("invite_code"), maxlength: 8, autocomplete: "off",
@@ -177,13 +188,14 @@ export function lobbyPage(root, { go }) {
   const createForm = h("form.stack",
     h("label.row", h("span", t("room")), roomSel),
     h("label.row", h("span", t("bots_after")), botsSel),
-    levelRow,
+    levelRow, noPoints,
     h("button.btn.primary", { type: "submit", "data-action": "create" }, t("create")));
   createForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const msg = { type: "create_table", room: roomSel.value };
     if (botsSel.value !== "") msg.fill_bots_after = Number(botsSel.value);
     if (!levelRow.hidden && levelSel.value) msg.seat_bot = levelSel.value;
+    if (!levelRow.hidden && weaker()) msg.for_points = false;
     conn.send(msg);
   });
   const banner = store.user?.table || store.tableId
