@@ -23,7 +23,8 @@ export function matchName(name, game) {
 /** An entrant's state in words: one still in a match that has not started yet is registered and waits for the
  * start, not playing. */
 export function entrantState(status, phase, quitting = false) {
-  if (quitting) return t("match_entrant_quitting");
+  // quitting: still seated in auto-play until its deal or round ends; once out it has withdrawn (已退赛)
+  if (quitting && status === "in") return t("match_entrant_quitting");
   if (status === "in" && (phase === "registration" || phase === "starting")) return t("match_entrant_registered");
   if (status === "in" && phase === "finished") return t("match_entrant_done");
   return t("match_entrant_" + status);
@@ -59,6 +60,9 @@ function buttons(m, refresh) {
     ],
   });
   if (m.status !== "open" && !(m.status === "running" && m.me)) return null;
+  // the match card knows the entrant's state: one already out (eliminated, withdrawn) or quitting has nothing
+  // to quit any more
+  if (m.status === "running" && m.me && typeof m.me === "object" && (m.me.status !== "in" || m.me.quitting)) return null;
   if (m.me) return h("button.btn.small", { type: "button", dataset: { action: "withdraw", match: m.id },
     onclick: () => (m.status === "open" ? act("withdraw") : quit()) },
     t(m.status === "open" ? "match_withdraw" : "match_quit"));
@@ -218,7 +222,7 @@ export function matchPage(root, { id }) {
     const myTable = mine ? mine.table : (info.me && info.me.table);
     // in the match, between tables: say so (the next table comes by itself)
     const waiting = phase === "running" && mine && mine.status === "in" && !myTable
-      ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : "match_wait")) : null;
+      ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : mine.where === "bye" ? "match_wait_bye" : "match_wait")) : null;
     fill(box, h("div.panel",
       h("h1", matchName(info.name, info.game)), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
       h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
