@@ -184,6 +184,42 @@ async def test_a_team_registers_when_the_partner_confirms_the_captains_invitatio
 
 
 
+async def test_a_captain_names_the_partner_and_the_card_shows_the_open_invitation(start_server: StartServer) -> None:
+    """The browser's way: the captain names the partner by account name (``partner_name``); the match's card
+    tells each of them about the invitation (``me_invited_by``, ``me_inviting``) until the partner confirms."""
+    server = await start_server()
+    run = await server.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                           "max_entrants": 4}})
+    a, b, c = await Client.guest(server), await Client.guest(server), await Client.guest(server)
+    url = f"/api/matches/{run.id}"
+    card = await a.get(url)
+    assert card["me_invited_by"] == [] and card["me_inviting"] is None
+    r = await a.post(f"{url}/register", {"partner_name": "nobody-called-this"}, status=404)
+    assert r["error"]["code"] == "unknown_user" and r["error"]["params"]["name"] == "nobody-called-this"
+    r = await a.post(f"{url}/register", {"partner_name": 7}, status=400)
+    assert r["error"]["code"] == "bad_field"
+    r = await a.post(f"{url}/register", {"partner_name": b.user["name"], "partner": c.user["id"]}, status=400)
+    assert r["error"]["code"] == "bad_field"
+    r = await a.post(f"{url}/register", {"partner_name": b.user["name"].upper()})  # any case
+    assert r["invited"] == b.user["id"] and not run.state.entrants
+    card = await a.get(url)
+    assert card["me_inviting"] == {"id": b.user["id"], "name": b.user["name"]} and card["me_invited_by"] == []
+    card = await b.get(url)
+    assert card["me_invited_by"] == [{"id": a.user["id"], "name": a.user["name"]}] and card["me_inviting"] is None
+    card = await c.get(url)
+    assert card["me_invited_by"] == [] and card["me_inviting"] is None
+    r = await b.post(f"{url}/register", {"captain": a.user["id"]})
+    assert r["entrant"] == f"t{a.user['id']}"
+    for x in (a, b):
+        card = await x.get(url)
+        assert card["me_invited_by"] == [] and card["me_inviting"] is None and card["me"]["entrant"] == r["entrant"]
+    # a blocked partner is refused by name as by id
+    d = await Client.guest(server)
+    await server.lobby.store.block_user(c.user["id"], None)
+    r = await d.post(f"{url}/register", {"partner_name": c.user["name"]}, status=403)
+    assert r["error"]["code"] == "account_blocked" and r["error"]["params"]["user"] == c.user["id"]
+
+
 async def test_a_captain_cannot_flood_players_with_invitations(start_server: StartServer) -> None:
     """Each team invitation is a notice to somebody: a captain has at most five open in a match (a sixth ends
     the oldest, so unanswered ones never leave the captain stuck), and sends ten at once, then one a minute."""

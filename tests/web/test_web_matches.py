@@ -72,9 +72,9 @@ def open_card(page: Page, server: ThreadServer, mid: str) -> Locator:
     return page.locator(f'section.match[data-match="{mid}"]')
 
 
-def points(page: Page) -> int:
+def points(page: Page, game: str = "doudizhu") -> int:
     me = page.evaluate("() => fetch('/api/me').then(r => r.json())")
-    return int(me["games"]["doudizhu"]["points"])
+    return int(me["games"][game]["points"])
 
 
 def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Browser, server: ThreadServer) -> None:
@@ -490,3 +490,51 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     expect(mine).to_have_text(f"{after[you]} match pts")
     expect(page.locator("#userbox .upts")).to_have_text("1000")
     assert not errors, errors
+
+
+TEAMS = {"preset": "shengji_teams_swiss", "round_gap_s": 0,
+         "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
+         "stages": [{"rounds": 1, "deals": 1}]}
+
+
+def test_a_captain_invites_a_partner_by_name_and_the_partner_accepts_from_the_card(browser: Browser,
+                                                                                   server: ThreadServer) -> None:
+    """A team match (组队赛) is entered from the browser: the captain names the partner on the match's card, the
+    partner's invitation toast leads to the card, 接受 registers the team, and both read one team entrant."""
+    mid = create_match(server, TEAMS)
+    cap, cap_errors = new_page(browser)
+    sign_up(cap, server.url, "alice")
+    mate, mate_errors = new_page(browser)
+    sign_up(mate, server.url, "bobby")
+    # the list leads a team match's 报名 to the card (no lone registration that the server refuses)
+    cap.locator('[data-nav="matches"]').click()
+    row = cap.locator(f'.panel[data-status="open"] tr[data-match="{mid}"]')
+    row.locator('[data-action="register"]').click()
+    card = cap.locator(f'section.match[data-match="{mid}"]')
+    entry = card.locator(".team-entry")
+    expect(entry.locator('[data-action="invite-team"]')).to_have_text("邀请队友")
+    # a name nobody has: the server's answer, worded
+    entry.locator("input.team-partner").fill("nobody-here")
+    entry.locator('[data-action="invite-team"]').click()
+    expect(cap.locator(".toast.error")).to_contain_text("没有这个玩家")
+    entry.locator("input.team-partner").fill("bobby")
+    entry.locator('[data-action="invite-team"]').click()
+    expect(entry.locator(".team-inviting")).to_have_text("已邀请 bobby，等待确认")
+    assert points(cap, "shengji") == 1000  # nothing paid until the partner accepts
+    # the partner, in the lobby: the invitation's toast leads to the card
+    toast = mate.locator(f'.toast[data-match="{mid}"]')
+    expect(toast).to_contain_text("alice 邀请你组队参赛")
+    toast.locator('[data-action="open-match"]').click()
+    mcard = mate.locator(f'section.match[data-match="{mid}"]')
+    invited = mcard.locator(".team-invited-by")
+    expect(invited).to_contain_text("alice 邀请你组队")
+    invited.locator('[data-action="accept-team"]').click()
+    for page, c in ((mate, mcard), (cap, card)):
+        expect(c.locator("table.standings tbody tr")).to_have_count(1)  # one entrant: the team
+        expect(c.locator("tr.me td.name")).to_have_text("alice & bobby")
+        expect(c.locator("tr.me td.state")).to_contain_text("已报名")
+        expect(c.locator(".team-entry")).to_have_count(0)
+        expect(c.locator('[data-action="withdraw"]')).to_be_visible()
+        assert points(page, "shengji") == 980  # each member paid the fee
+    cap_errors = [e for e in cap_errors if "404" not in e]  # the name nobody has: the expected 404 answer
+    assert not cap_errors and not mate_errors, cap_errors + mate_errors

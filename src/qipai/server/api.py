@@ -792,9 +792,28 @@ async def match_info(request: Request) -> Response:
                 there[1].index(user.id) if there is not None and user.id in there[1] else None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
                   "table": table_id, "seat": seat}
+    invited_by: list[dict[str, Any]] = []
+    inviting: dict[str, Any] | None = None
+    if user is not None and run.defn.teams and run.state.phase not in ("finished", "cancelled"):
+        # the open team invitations that concern the caller: this node's when it drives the match, else the
+        # database's (kept there over a restart or a take-over)
+        if d.runs.get(run.id) is run:
+            pairs = [(p, c) for (m, p), c in d.invites.items() if m == run.id]
+        else:
+            pairs = list((await lobby_of(request).store.match_invites(run.id)).items())
+        store = lobby_of(request).store
+
+        async def who(uid: int) -> dict[str, Any]:
+            u = await store.user(uid)
+            return {"id": uid, "name": u.name if u is not None else f"#{uid}"}
+
+        invited_by = [await who(c) for p, c in pairs if p == user.id]
+        mine = [p for p, c in pairs if c == user.id]
+        inviting = await who(mine[-1]) if mine else None  # the newest
     ids = {key: tid for key, (tid, _) in elsewhere.items()}
     return JSONResponse({**d.summary(run), "definition": definition_data(run.defn),
-                         **d.standings_view(run, ids), "me": me})
+                         **d.standings_view(run, ids), "me": me, "me_invited_by": invited_by,
+                         "me_inviting": inviting})
 
 
 @endpoint
@@ -820,11 +839,23 @@ async def match_register(request: Request) -> Response:
     partner confirms (``{"captain": user_id}``), which registers the team."""
     user = await need_user(request)
     data = await body(request)
-    only_fields(data, "partner", "captain")
+    only_fields(data, "partner", "captain", "partner_name")
     partner, captain = data.get("partner"), data.get("captain")
     for name, v in (("partner", partner), ("captain", captain)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             raise ApiError("bad_field", f"{name} is a user id", field=name, type="int")
+    partner_name = data.get("partner_name")
+    if partner_name is not None:  # the captain names the partner by account name (the browser's form)
+        if not isinstance(partner_name, str) or not partner_name.strip() or len(partner_name) > 64:
+            raise ApiError("bad_field", "partner_name is an account name", field="partner_name", type="str")
+        if partner is not None or captain is not None:
+            raise ApiError("bad_field", "name the partner once: partner or partner_name, not both",
+                           field="partner_name")
+        found = await lobby_of(request).store.find_user(partner_name.strip())
+        if found is None:
+            raise ApiError("unknown_user", f"no player called {partner_name.strip()!r}", 404,
+                           name=partner_name.strip()[:64])
+        partner = found.id
     other = partner if partner is not None else captain
     if other is not None and other <= ID_MAX and await lobby_of(request).store.blocked_among([other]):
         raise blocked_error(other)

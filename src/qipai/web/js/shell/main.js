@@ -264,7 +264,15 @@ conn.on((msg) => {
   else if (ev.type === "eliminated" && mine(ev.entrants)) toast(t("match_notice_out"), "info", 5000, "match");
   else if (ev.type === "stage_over" && mine(ev.advancing)) toast(t("match_notice_advanced"), "info", 4000, "match");
   else if (ev.type === "match_over") toast(t("match_notice_over"), "info", 5000, "match");
-  else if (ev.type === "team_invite") toast(t("match_notice_invite", { name: displayName(ev.name) }), "info", 8000, "match");
+  else if (ev.type === "team_invite") {
+    // the invitation is answered on the match's card: the toast leads there
+    const href = `#/matches/${encodeURIComponent(msg.match)}`;
+    const el = toast(t("match_notice_invite", { name: displayName(ev.name) }), "info", 15000, "match");
+    el.dataset.match = msg.match;
+    el.classList.add("link");
+    el.append(" ", h("a", { href, dataset: { action: "open-match" } }, t("match_notice_invite_open")));
+    el.addEventListener("click", () => { location.hash = href; el.remove(); });
+  }
   // the points the header shows moved outside any table: prizes paid at the end, fees refunded (a cancelled
   // match, or one's entry removed at the start)
   if (ev.type === "match_over" || ev.type === "match_cancelled" || (ev.type === "removed" && mine([ev.entrant]))) refreshUser();

@@ -63,11 +63,48 @@ function buttons(m, refresh) {
   // the match card knows the entrant's state: one already out (eliminated, withdrawn) or quitting has nothing
   // to quit any more
   if (m.status === "running" && m.me && typeof m.me === "object" && (m.me.status !== "in" || m.me.quitting)) return null;
+  // a team match is entered with a partner, on the match's card (teamEntry): the list leads there
+  if (!m.me && m.teams && !m.me_invited_by) {
+    return h("a.btn.small.primary", { href: `#/matches/${m.id}`, dataset: { action: "register", match: m.id } }, t("match_register"));
+  }
   if (m.me) return h("button.btn.small", { type: "button", dataset: { action: "withdraw", match: m.id },
     onclick: () => (m.status === "open" ? act("withdraw") : quit()) },
     t(m.status === "open" ? "match_withdraw" : "match_quit"));
   return h("button.btn.small.primary", { type: "button", dataset: { action: "register", match: m.id }, onclick: () => act("register") },
     t("match_register"));
+}
+
+/** A team match's entry on its card, for one not registered: the invitations to answer (接受 registers the
+ * team), the partner invited and not answering yet, and the form to invite a partner by user name.  ``input``
+ * is kept by the card from draw to draw (a push redraws the card while one types). */
+function teamEntry(m, input, refresh) {
+  if (m.status !== "open" || m.me || !store.user) return null;
+  const send = async (data, key) => {
+    try {
+      await api("POST", `matches/${encodeURIComponent(m.id)}/register`, data);
+      toast(t(key), "info", 3500, "match-register");
+      if (data.partner_name) input.value = "";
+    } catch (ex) {
+      toast(errorText(ex.code, ex.params), "error", 5000, "match-register");
+    }
+    refreshUser(); // a confirmed team paid its fee
+    refresh();
+  };
+  const invitedBy = (m.me_invited_by || []).map((c) => h("p.team-invited-by", { dataset: { captain: c.id } },
+    t("match_team_invited_by", { name: displayName(c.name) }), " ",
+    h("button.btn.small.primary", { type: "button", dataset: { action: "accept-team", captain: c.id },
+      onclick: (e) => { e.currentTarget.disabled = true; send({ captain: c.id }, "match_registered"); } }, t("match_team_accept"))));
+  const inviting = m.me_inviting ? h("p.team-inviting", { dataset: { partner: m.me_inviting.id } },
+    t("match_team_waiting", { name: displayName(m.me_inviting.name) })) : null;
+  input.placeholder = t("match_team_partner");
+  const form = h("form.team-invite", {
+    onsubmit: (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (name) send({ partner_name: name }, "match_team_invited");
+    },
+  }, input, " ", h("button.btn.small.primary", { type: "submit", dataset: { action: "invite-team", match: m.id } }, t("match_team_invite")));
+  return h("div.team-entry", { dataset: { match: m.id } }, h("p.muted", t("match_team_note")), ...invitedBy, inviting, form);
 }
 
 /** Each bot entrant's number (电脑1, 电脑2, …): the number of its entrant id (``bot:3``), which stays with it from
@@ -209,6 +246,8 @@ export function matchPage(root, { id }) {
   let cancelled = false;
   let info = null;
   let standings = null;
+  const partnerInput = h("input.team-partner", { type: "text", name: "partner_name", maxlength: "64", autocomplete: "off",
+    "aria-label": t("match_team_partner") });
   const draw = () => {
     if (cancelled || !info) return;
     const rows = (standings || info).standings || [];
@@ -223,12 +262,13 @@ export function matchPage(root, { id }) {
     // in the match, between tables: say so (the next table comes by itself)
     const waiting = phase === "running" && mine && mine.status === "in" && !myTable
       ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : mine.where === "bye" ? "match_wait_bye" : "match_wait")) : null;
+    const typing = document.activeElement === partnerInput; // a redraw moves the input: keep it focused
     fill(box, h("div.panel",
       h("h1", matchName(info.name, info.game)), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
       h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
       stageLine(view), countdown(view, info), waiting,
       myTable ? h("p", h("a.btn.small", { href: "#/table", onclick: () => { store.tableId = myTable; } }, t("match_my_table"))) : null,
-      buttons({ ...info, status: info.status }, load),
+      info.teams && !info.me ? teamEntry(info, partnerInput, load) : buttons({ ...info, status: info.status }, load),
       h("table.grid.standings", h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("points")),
         h("th", t("match_state")), phase === "finished" ? h("th", t("match_prize")) : null)),
       h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
@@ -239,6 +279,7 @@ export function matchPage(root, { id }) {
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),
         phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))),
       deals ? deals.box : null);
+    if (typing && partnerInput.isConnected) partnerInput.focus();
   };
   let deals = null;
   let dealsAt = 0;
@@ -270,10 +311,14 @@ export function matchPage(root, { id }) {
   };
   const off = conn.on((msg) => {
     if (msg.type === "_gap" && !cancelled) load(); // messages were lost: read the card again
+    // a team invitation to this match: the card shows it, with 接受
+    else if (msg.type === "match_event" && msg.match === id && !cancelled && (msg.event || {}).type === "team_invite") load();
     else if (msg.type === "match_standings" && msg.match === id) {
       standings = msg;
       pushes += 1;
-      if (info && (msg.phase !== info.phase)) load();
+      // one's own entry came or went (a partner confirmed one's team invitation): the card's ``me`` with it
+      const inNow = !!store.user && (msg.standings || []).some((r) => r.status !== "removed" && (r.users || []).includes(store.user.id));
+      if (info && (msg.phase !== info.phase || inNow !== !!info.me)) load();
       else { refreshDeals(false); draw(); }
     }
   });
