@@ -901,6 +901,24 @@ def test_the_ten_is_readable_in_a_full_hand_on_a_desktop(browser: Browser, share
     page.context.close()
 
 
+def serve_replay(page: Page, shared: ThreadServer, g: Any, deal_id: int) -> list[dict[str, Any]]:
+    """Open the replay of hand ``g`` (seed 11; the player at seat 0, rule bots at the others) as deal ``deal_id``,
+    its record and steps served by the test as the server serves them; the steps."""
+    me = page.evaluate("() => window.qipai.store.user")
+    steps = replay_of(g)
+    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
+        {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
+    record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
+              "context": {}, "seats": seats, "status": "over", "outcome": None, "match_id": None, "you": 0}
+    replay = {"deal": deal_id, "game": "shengji", "you": 0, "players": seats, "steps": steps, "outcome": None}
+    page.route(f"**/api/deals/{deal_id}", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                body=json.dumps(record)))
+    page.route(f"**/api/deals/{deal_id}/replay", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                       body=json.dumps(replay)))
+    page.goto(f"{shared.url}/#/replay/{deal_id}")
+    return steps
+
+
 def replay_of(g: Any, you: int = 0) -> list[dict[str, Any]]:
     """Steps as the server's replay gives them (server/api.py ``deal_replay``): after each action the viewer's view
     and every seat's own part of its view.  ``g`` is a fresh hand: seat 2 declares with its first level card, the
@@ -945,20 +963,7 @@ def test_the_replay_skips_the_passes_and_tells_the_failed_throw(browser: Browser
 
     page, errors = new_page(browser, DESKTOP, lang)
     as_guest(page, shared.url)
-    me = page.evaluate("() => window.qipai.store.user")
-    g = ShengjiGame({}, seed=11)
-    steps = replay_of(g)
-    deal_id = 38472
-    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
-        {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
-    record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
-              "context": {}, "seats": seats, "status": "over", "outcome": None, "match_id": None, "you": 0}
-    replay = {"deal": deal_id, "game": "shengji", "you": 0, "players": seats, "steps": steps, "outcome": None}
-    page.route(f"**/api/deals/{deal_id}", lambda r: r.fulfill(status=200, content_type="application/json",
-                                                                body=json.dumps(record)))
-    page.route(f"**/api/deals/{deal_id}/replay", lambda r: r.fulfill(status=200, content_type="application/json",
-                                                                       body=json.dumps(replay)))
-    page.goto(f"{shared.url}/#/replay/{deal_id}")
+    steps = serve_replay(page, shared, ShengjiGame({}, seed=11), 38472)
     rt = page.locator(".replay .tablev.replay")
     expect(rt).to_be_visible()
     heading = page.locator(".replay-head h1")
@@ -1120,20 +1125,7 @@ def test_the_replays_plays_keep_off_the_seat_boxes(browser: Browser, shared: Thr
 
     page, errors = new_page(browser, {"width": width, "height": 820}, "en")
     as_guest(page, shared.url)
-    me = page.evaluate("() => window.qipai.store.user")
-    g = ShengjiGame({}, seed=11)
-    steps = replay_of(g)
-    deal_id = 38473
-    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
-        {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
-    record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
-              "context": {}, "seats": seats, "status": "over", "outcome": None, "match_id": None, "you": 0}
-    replay = {"deal": deal_id, "game": "shengji", "you": 0, "players": seats, "steps": steps, "outcome": None}
-    page.route(f"**/api/deals/{deal_id}", lambda r: r.fulfill(status=200, content_type="application/json",
-                                                                body=json.dumps(record)))
-    page.route(f"**/api/deals/{deal_id}/replay", lambda r: r.fulfill(status=200, content_type="application/json",
-                                                                       body=json.dumps(replay)))
-    page.goto(f"{shared.url}/#/replay/{deal_id}")
+    steps = serve_replay(page, shared, ShengjiGame({}, seed=11), 38473)
     rt = page.locator(".replay .tablev.replay")
     expect(rt).to_be_visible()
     for k in (len(steps) - 2, len(steps) - 1):  # three plays on the table, then all four
