@@ -637,3 +637,21 @@ def test_a_failure_repeated_every_round_is_logged_once_with_its_traceback(caplog
     except ValueError as e:
         d._log_failure(e)  # another failure: its own traceback
     assert caplog.records[-1].exc_info and "something else" in caplog.records[-1].getMessage()
+
+
+def test_a_forced_finish_shows_the_last_level_not_one_past_it() -> None:
+    """At a 打立 forced finish the level index runs past the last level (k >= len(levels)): the card said "level 5"
+    of four. It shows the last level, whose base is in play, and says the stage is stopping."""
+    from types import SimpleNamespace
+
+    from qipai.host.director import Director
+
+    stage = SimpleNamespace(index=0, level=4, remaining=7, stopping="forced")
+    sd = SimpleNamespace(format="dali", rounds=(), advance=3, levels=(10, 100, 300, 600), out_factor=3)
+    run = SimpleNamespace(state=SimpleNamespace(stage=stage, phase="running"), defn=SimpleNamespace(stages=[sd]))
+    info = Director.stage_info(run)  # type: ignore[arg-type]
+    assert info is not None
+    assert (info["level"], info["levels"], info["base"], info["line"]) == (4, 4, 600, 1800)
+    assert info["stopping"] == "forced"
+    stage.level, stage.stopping = 1, ""
+    assert Director.stage_info(run)["level"] == 2  # type: ignore[arg-type,index]

@@ -538,3 +538,19 @@ def test_a_captain_invites_a_partner_by_name_and_the_partner_accepts_from_the_ca
         assert points(page, "shengji") == 980  # each member paid the fee
     cap_errors = [e for e in cap_errors if "404" not in e]  # the name nobody has: the expected 404 answer
     assert not cap_errors and not mate_errors, cap_errors + mate_errors
+
+
+def test_the_card_says_a_dali_stage_is_in_its_forced_finish(browser: Browser, server: ThreadServer) -> None:
+    """The server says ``stopping: "forced"`` when the last level is used up (强制排名); the card's stage line said
+    nothing of it."""
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "forced")
+    line = page.evaluate("""async () => {
+      const { stageLine } = await import("/js/shell/matches.js");
+      const si = { index: 0, stages: 2, format: "dali", rounds: null, advance: 3, level: 4, levels: 4, base: 600,
+                   line: 1800, remaining: 7 };
+      return [stageLine({ stage_info: { ...si, stopping: "forced" } }).textContent,
+              stageLine({ stage_info: { ...si, stopping: null } }).textContent];
+    }""")
+    assert "强制排名" in line[0] and "强制排名" not in line[1], line
+    assert not errors, errors

@@ -1027,7 +1027,8 @@ class Director:
                                 "rounds": len(sd.rounds) if sd.format != "dali" else None, "advance": sd.advance}
         if sd.format == "dali":
             base = level_base(sd.levels, stg.level)
-            info.update({"level": stg.level + 1, "levels": len(sd.levels), "base": base,
+            # a forced finish counts past the last level (k >= len(levels)): the base in play is the last one's
+            info.update({"level": min(stg.level, len(sd.levels) - 1) + 1, "levels": len(sd.levels), "base": base,
                          "line": dali_line(sd.out_factor, base), "remaining": stg.remaining,
                          "stopping": stg.stopping or None})
         return info

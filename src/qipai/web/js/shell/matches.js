@@ -175,7 +175,7 @@ function countdown(view, info) {
 }
 
 /** The running stage in words: which of how many, its format; 打立出局: level, base, the line, how many are left. */
-function stageLine(view) {
+export function stageLine(view) {
   const si = view.stage_info;
   if (!si) return null;
   const parts = [t("match_stage_n", { n: si.index + 1, of: si.stages }) + " " + t("match_format_" + si.format)];
@@ -183,6 +183,7 @@ function stageLine(view) {
     parts.push(t("match_dali_level", { n: si.level, base: si.base }));
     parts.push(t("match_dali_line", { line: si.line }));
     parts.push(t("match_dali_left", { n: si.remaining, advance: si.advance }));
+    if (si.stopping === "forced") parts.push(t("match_dali_forced"));  // 强制排名: the last level is used up
   } else if (view.round !== null && view.round !== undefined && si.rounds) {
     parts.push(t("match_round_n", { n: view.round + 1, of: si.rounds }));
   }
