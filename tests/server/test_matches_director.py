@@ -33,6 +33,19 @@ async def test_a_bot_only_sit_and_go_is_played_to_the_end_on_match_tables(start_
                                  "round_gap_s": 0,
                                  "stages": [{"rounds": [{"deals": 2, "advance": 3}, {"deals": 1}]}]})
     await director.add_bots(run.id, 9)
+    names: dict[str, set[str]] = {}  # each match table's bot names, as the players see them
+    for _ in range(200):
+        for t in [t for t in server.lobby.tables.values() if t.tags.get("match_id") == run.id]:
+            names[t.tags["table_key"]] = {s.name for s in t.seats if s is not None}
+        if names:
+            break
+        await asyncio.sleep(0.05)
+    assert names
+    for key, seen in names.items():  # a bot entrant b5 plays as bot 5 (电脑5号), as the standings name it
+        entrants = {eid for eid, e in run.state.entrants.items() if e.table == key} or None
+        numbers = {n.rsplit(":", 1)[1] for n in seen}
+        if entrants is not None:
+            assert numbers == {e[1:] for e in entrants}, (key, seen, entrants)
     await finish(server, run)
     st = run.state
     assert st.phase == "finished" and len(st.ranking) == 9

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -855,7 +856,10 @@ class Director:
         seats: list[dict[str, Any]] = []
         for p in a.seats:
             uid = user_of(p)
-            seats.append({"user_id": uid} if uid is not None else {"bot": bot})
+            # a bot entrant keeps its number at the table (b5 plays as 电脑5号, as the standings name it)
+            number = re.fullmatch(r"b(\d+)[ab]?", p) if uid is None else None
+            seats.append({"user_id": uid} if uid is not None else
+                         {"bot": bot, "number": int(number[1])} if number else {"bot": bot})
         tags: dict[str, Any] = {"match_id": run.id, "table_key": key}
         if deal > 1:
             tags["first_deal"] = deal

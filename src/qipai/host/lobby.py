@@ -1253,7 +1253,8 @@ class Lobby:
     async def open_managed_table(self, game: str, options: dict[str, Any], seats: list[dict[str, Any]],
                                  tags: dict[str, Any], *, autoplay_bot: str | None = None) -> Table:
         """A match table for a director: ``seats`` name each seat's entrant (``{"user_id": id}`` or
-        ``{"bot": name}``), ``tags`` what it belongs to (a ``match_id`` and table key; ``managed`` is set).  It is
+        ``{"bot": name}``, with the bot entrant's ``number`` for its name at the table), ``tags`` what it
+        belongs to (a ``match_id`` and table key; ``managed`` is set).  It is
         listed for spectators, plays for no platform points (the match keeps its own scores), and starts each
         deal only when the director calls :meth:`Table.start_managed_deal`.  A seated user must not sit elsewhere.
         """
@@ -1291,7 +1292,9 @@ class Lobby:
                                             points=await self.points_of(u, game)))
                 elif isinstance(bot, str):
                     self.bot(game, bot, 0)  # an unknown bot is refused here
-                    states.append(SeatState(user_id=None, bot=bot, name=self.bot_display_name(bot, i),
+                    number = s.get("number")  # a bot entrant's own number (the standings'), else the seat's
+                    shown = f"bot:{bot}:{number}" if isinstance(number, int) else self.bot_display_name(bot, i)
+                    states.append(SeatState(user_id=None, bot=bot, name=shown,
                                             points=self.settings.bot_points, account_id=await self.bot_account(bot)))
                 else:
                     raise TableError("bad_options", f"seat {i}: name a user_id or a bot")
