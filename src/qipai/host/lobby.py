@@ -1539,9 +1539,7 @@ class Lobby:
         are below the lowest room's minimum (below 1 where every room is free)."""
         if self.settings.relief_points <= 0 or user.is_bot:
             return False
-        rooms = [r.min_points for r in self.rooms.values() if r.game == game]
-        floor = max(min(rooms) if rooms else 0, 1)
-        if (points if points is not None else await self.points_of(user, game)) >= floor:
+        if (points if points is not None else await self.points_of(user, game)) >= self._relief_floor(game):
             return False
         last = await self.store.last_relief(user.id, game)
         return last is None or datetime.now(UTC) - last >= timedelta(hours=self.settings.relief_hours)
@@ -1552,10 +1550,13 @@ class Lobby:
         were apart, and every request passed the check before the first grant was written)."""
         if not await self.relief_due(user, game):
             return None
-        rooms = [r.min_points for r in self.rooms.values() if r.game == game]
-        return await self.store.grant_relief(user.id, game, self.settings.relief_points,
-                                             max(min(rooms) if rooms else 0, 1),
+        return await self.store.grant_relief(user.id, game, self.settings.relief_points, self._relief_floor(game),
                                              timedelta(hours=self.settings.relief_hours))
+
+    def _relief_floor(self, game: str) -> int:
+        """Points below which 救济 is due: the lowest room's minimum in ``game`` (1 where every room is free)."""
+        rooms = [r.min_points for r in self.rooms.values() if r.game == game]
+        return max(min(rooms) if rooms else 0, 1)
 
     def stats(self) -> dict[str, Any]:
         return {

@@ -325,6 +325,17 @@ POINTS_LIMIT = 2**62
 """Points beyond this are refused (the columns are 64-bit)."""
 
 
+def _credit(s: Any, ug: UserGame, delta: int, reason: str, ref: str | None, at: datetime) -> int:
+    """Move a locked standing's points by ``delta`` with its ledger entry (in the caller's transaction ``s``);
+    the new points."""
+    new = ug.points + delta
+    if abs(new) >= POINTS_LIMIT:
+        raise StoreFull(f"points of user {ug.user_id} would leave the 64-bit range")
+    ug.points = new
+    s.add(LedgerEntry(user_id=ug.user_id, game=ug.game, delta=delta, reason=reason, ref=ref, created_at=at))
+    return new
+
+
 def _table(t: GameTable) -> TableInfo:
     return TableInfo(
         id=t.id,
@@ -779,22 +790,14 @@ class Store:
             out.append(Standing(user_id, r.game, r.points, r.games_played, r.wins, roles))
         return out
 
-    async def grant(self, user_id: int, game: str, delta: int, reason: str, *, ref: str | None = None,
-                    relief: bool = False) -> int:
-        """Add ``delta`` points (a relief grant, a prize, a fee when negative) with its ledger entry; returns the
-        new points.  The account must have a standing in ``game``."""
+    async def grant(self, user_id: int, game: str, delta: int, reason: str, *, ref: str | None = None) -> int:
+        """Add ``delta`` points (a prize, a fee when negative) with its ledger entry; returns the new points.  The
+        account must have a standing in ``game``."""
         async with self.sessions.begin() as s:
             ug = await s.get(UserGame, (user_id, game), with_for_update=True)
             if ug is None:
                 raise KeyError(f"user {user_id} has no standing in {game}")
-            new = ug.points + delta
-            if abs(new) >= POINTS_LIMIT:
-                raise StoreFull(f"points of user {user_id} would leave the 64-bit range")
-            ug.points = new
-            if relief:
-                ug.relief_at = utcnow()
-            s.add(LedgerEntry(user_id=user_id, game=game, delta=delta, reason=reason, ref=ref, created_at=utcnow()))
-            return new
+            return _credit(s, ug, delta, reason, ref, utcnow())
 
     async def grant_relief(self, user_id: int, game: str, amount: int, below: int,
                            every: timedelta) -> int | None:
@@ -812,13 +815,8 @@ class Store:
             now = utcnow()
             if last is not None and now - last < every:
                 return None
-            new = ug.points + amount
-            if abs(new) >= POINTS_LIMIT:
-                raise StoreFull(f"points of user {user_id} would leave the 64-bit range")
-            ug.points = new
             ug.relief_at = now
-            s.add(LedgerEntry(user_id=user_id, game=game, delta=amount, reason="relief", ref=None, created_at=now))
-            return new
+            return _credit(s, ug, amount, "relief", None, now)
 
     async def last_relief(self, user_id: int, game: str) -> datetime | None:
         async with self.sessions() as s:
