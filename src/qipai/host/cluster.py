@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 from qipai.host import events as ev
@@ -201,11 +201,19 @@ class LocalCluster:
         return None
 
 
-def other_database_message(node: str, prefix: str) -> str:
-    """The refusal of a node whose database is not the one the running node ``node`` of its cluster uses."""
-    return (f"node {node!r} of this cluster (the same --redis-url and --redis-prefix {prefix!r}) runs on another "
-            "database: every node of a cluster must use the same database (accounts and tables are the database's); "
-            "give this node that database, or another --redis-prefix for a cluster of its own")
+def database_refusal(presence: Iterable[tuple[str, str | None]], node_id: str, database_id: str | None,
+                   prefix: str) -> str | None:
+    """Why node ``node_id`` on database ``database_id`` may not join a cluster whose nodes' presence entries
+    (``(node id, its heartbeat JSON or None)``) are ``presence``: a running node reports another database.
+    ``None``: it may."""
+    for nid, raw in presence:
+        theirs = json.loads(raw).get("database") if raw is not None and nid != node_id else None
+        if theirs is not None and theirs != database_id:
+            return (f"node {nid!r} of this cluster (the same --redis-url and --redis-prefix {prefix!r}) runs on "
+                    "another database: every node of a cluster must use the same database (accounts and tables "
+                    "are the database's); give this node that database, or another --redis-prefix for a cluster of "
+                    "its own")
+    return None
 
 
 _CLAIM = """
@@ -396,12 +404,9 @@ class RedisCluster:
     # ------------------------------------------------------------------------------------------ presence
     async def other_database(self) -> str | None:
         """Why this node may not join (a running node of the cluster runs on another database), or ``None``."""
-        for nid in sorted(await self.redis.smembers(self.key("nodes"))):
-            raw = await self.redis.get(self.key("node", nid))
-            theirs = json.loads(raw).get("database") if raw is not None and nid != self.node_id else None
-            if theirs is not None and theirs != self.database_id:
-                return other_database_message(nid, self.prefix)
-        return None
+        ids = sorted(await self.redis.smembers(self.key("nodes")))
+        raws = [await self.redis.get(self.key("node", nid)) for nid in ids]
+        return database_refusal(zip(ids, raws, strict=True), self.node_id, self.database_id, self.prefix)
 
     async def heartbeat(self, tables: int) -> None:
         info = json.dumps({"id": self.node_id, "url": self.public_url, "started": self.started, "tables": tables,

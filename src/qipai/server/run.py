@@ -421,11 +421,9 @@ def _database_id(settings: Settings, timeout: float) -> str | None:
 def _check_cluster_database(settings: Settings, timeout: float) -> None:
     """No running node of the cluster (the same Redis and prefix) runs on another database: a node on another
     one would seat its own accounts in the cluster's tables by their ids."""
-    import json
-
     import redis
 
-    from ..host.cluster import other_database_message
+    from ..host.cluster import database_refusal
 
     mine = _database_id(settings, timeout)
     prefix = settings.redis_prefix
@@ -433,11 +431,11 @@ def _check_cluster_database(settings: Settings, timeout: float) -> None:
                              decode_responses=True)
     try:
         members: set[str] = r.smembers(f"{prefix}nodes")  # type: ignore[assignment]
-        for nid in sorted(members):
-            raw = r.get(f"{prefix}node:{nid}")
-            theirs = json.loads(raw).get("database") if isinstance(raw, str) and nid != settings.node_id else None
-            if theirs is not None and theirs != mine:
-                raise ValueError(other_database_message(nid, prefix))
+        ids = sorted(members)
+        raws: list[str | None] = [r.get(f"{prefix}node:{nid}") for nid in ids]  # type: ignore[misc]
+        why = database_refusal(zip(ids, raws, strict=True), settings.node_id, mine, prefix)
+        if why is not None:
+            raise ValueError(why)
     except redis.RedisError as e:
         raise ValueError(f"cannot reach Redis: {_first_line(e)}") from None
     finally:
