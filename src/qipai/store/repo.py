@@ -1139,16 +1139,17 @@ class Store:
         async with self.sessions() as s:
             tables = (await s.scalars(select(GameTable).where(GameTable.match_id == match_id,
                                                               GameTable.status == "open"))).all()
+            seats: dict[str, dict[int, int | None]] = {}
+            if tables:  # every table's seats in one read
+                for x in (await s.scalars(select(Seat).where(Seat.table_id.in_([t.id for t in tables])))).all():
+                    seats.setdefault(x.table_id, {})[x.seat] = x.user_id
             out: dict[str, tuple[str, list[int | None]]] = {}
             for t in sorted(tables, key=lambda x: x.created_at):
                 key = (t.tags or {}).get("table_key")
                 if key is None or str(key) in out:
                     continue
-                seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
-                users: list[int | None] = [None] * (max((x.seat for x in seats), default=-1) + 1)
-                for x in seats:
-                    users[x.seat] = x.user_id
-                out[str(key)] = (t.id, users)
+                mine = seats.get(t.id, {})
+                out[str(key)] = (t.id, [mine.get(i) for i in range(max(mine, default=-1) + 1)])
             return out
 
     async def open_tables(self, exclude: Sequence[str] = ()) -> list[tuple[TableInfo, list[dict[str, Any]]]]:
