@@ -8,10 +8,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, expect
-from test_web_matches import ADMIN, create_match, new_page, open_card, wait_finished
+from test_web_matches import ADMIN, add_bots, create_match, new_page, open_card, wait_finished
 
 from web_helpers import ThreadServer, shot, sign_up, web_settings
 
@@ -24,11 +23,6 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
                                   ready_timeout=0.3, forced_delay=0.1)).start()
     yield s
     s.stop()
-
-
-def add_bots(server: ThreadServer, mid: str, n: int) -> None:
-    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": n}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 200, r.text
 
 
 def test_a_player_who_quit_keeps_their_line_and_is_not_offered_to_quit_again(browser: Browser,

@@ -66,6 +66,12 @@ def create_match(server: ThreadServer, definition: dict[str, object], **extra: o
     return str(r.json()["id"])
 
 
+def add_bots(server: ThreadServer, mid: str, n: int) -> None:
+    """The operator adds ``n`` bot entrants to match ``mid``."""
+    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": n}, headers={"X-Admin-Token": ADMIN})
+    assert r.status_code == 200, r.text
+
+
 def open_card(page: Page, server: ThreadServer, mid: str) -> Locator:
     """Go to the match's card; the card."""
     page.goto(f"{server.url}/#/matches/{mid}")
@@ -109,8 +115,7 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     fan.goto(f"{server.url}/#/matches/{mid}")
     expect(fan.locator("section.match tr.me")).to_have_count(0)
     # the operator fills it with bots: it starts and the browser is seated like a quick match
-    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 8}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 200, r.text
+    add_bots(server, mid, 8)
     expect(page.locator(".tablev.live")).to_be_visible(timeout=20_000)
     page.evaluate("() => { window.hashes = []; addEventListener('hashchange', () => hashes.push(location.hash)); }")
     # somebody else watches a match table from the standings
@@ -195,8 +200,7 @@ def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_li
     opens = page.evaluate("() => window.qipai.conn.opens")
     page.evaluate("() => window.qipai.conn.reconnectNow()")
     page.wait_for_function(f"() => window.qipai.conn.opens > {opens} && window.qipai.conn.status === 'open'")
-    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 12}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 200, r.text
+    add_bots(server, mid, 12)
     stage = card.locator('.match-stage[data-format="dali"]')
     expect(stage).to_be_visible(timeout=20_000)
     expect(stage).to_contain_text("第 1/2 阶段 打立出局")
@@ -375,8 +379,7 @@ def test_quit_asks_first_keeps_the_fee_and_the_profile_says_what_came_back(brows
     card.locator('[data-action="register"]').click()
     expect(card.locator("tr.me")).to_have_count(1)
     expect(upts).to_have_text("980")
-    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 2}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 200, r.text
+    add_bots(server, mid, 2)
     expect(page.locator(".tablev.live")).to_be_visible(timeout=20_000)
     card = open_card(page, server, mid)
     expect(card.locator('.match-phase[data-phase="running"]')).to_be_visible()
@@ -443,8 +446,7 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     card = open_card(page, server, mid)
     card.locator('[data-action="register"]').click()
     expect(card.locator("tr.me")).to_have_count(1)
-    r = httpx.post(f"{server.url}/api/admin/matches/{mid}/bots", json={"count": 2}, headers={"X-Admin-Token": ADMIN})
-    assert r.status_code == 200, r.text
+    add_bots(server, mid, 2)
     live = page.locator(".tablev.live")
     expect(live).to_be_visible(timeout=20_000)
     expect(live).to_have_attribute("data-deal", re.compile(r"\d+"))
