@@ -1008,19 +1008,17 @@ class Table:
         (then it is the player's mistake, not an answer that others' answers made out of date)."""
         if not 0 <= version < len(self.steps):
             return False
-        g = self.factory.new(self.info.options, self.deal_seed, self.deal_context)
-        for who, text in self.steps[:version]:
-            apply_step(g, who, text)
+        g = self._rebuild(version)
         try:
             apply_step(g, seat, action)
         except IllegalAction:
             return True
         return False
 
-    def _rebuild(self) -> Game:
-        """The deal's game from its seed, context and the steps applied so far."""
+    def _rebuild(self, upto: int | None = None) -> Game:
+        """The deal's game from its seed, context and the steps applied so far (the first ``upto`` of them)."""
         g = self.factory.new(self.info.options, self.deal_seed, self.deal_context)
-        for seat, text in self.steps:
+        for seat, text in self.steps[:upto]:
             apply_step(g, seat, text)
         return g
 
