@@ -1293,7 +1293,7 @@ class Lobby:
                 elif isinstance(bot, str):
                     self.bot(game, bot, 0)  # an unknown bot is refused here
                     number = s.get("number")  # a bot entrant's own number (the standings'), else the seat's
-                    shown = f"bot:{bot}:{number}" if isinstance(number, int) else self.bot_display_name(bot, i)
+                    shown = self.bot_display_name(bot, number - 1 if isinstance(number, int) else i)
                     states.append(SeatState(user_id=None, bot=bot, name=shown,
                                             points=self.settings.bot_points, account_id=await self.bot_account(bot)))
                 else:
@@ -1548,7 +1548,7 @@ class Lobby:
         """Grant 救济 when due (see :meth:`relief_due`); returns the new points, or ``None``.  The store checks
         again as it pays, in the same transaction: requests sent together were each paid (the check and the grant
         were apart, and every request passed the check before the first grant was written)."""
-        if not await self.relief_due(user, game):
+        if not await self.relief_due(user, game):  # (which opens the account's standing in the game if need be)
             return None
         return await self.store.grant_relief(user.id, game, self.settings.relief_points, self._relief_floor(game),
                                              timedelta(hours=self.settings.relief_hours))
