@@ -49,12 +49,12 @@ from qipai.tournaments import (
     MatchState,
     PrizePaid,
     Refund,
-    StandingRow,
     StateError,
     TournamentError,
     assignment,
     cancel,
     definition_data,
+    entered,
     event_data,
     in_play,
     new_match,
@@ -151,20 +151,6 @@ class MatchRun:
     tables_opened: int = 0
     """Platform tables opened for the match by this server (a new one moves the standings: its table)."""
 
-
-def _out_rows(st: MatchState, listed: set[str], above: int) -> list[StandingRow]:
-    """The entrants out of a running match (eliminated, or withdrawn after the start), each with the place it
-    finishes in: below the ``above`` entrants still in, every elimination event the latest first."""
-    out: list[StandingRow] = []
-    for ev in reversed(st.eliminations):
-        for eid in ev.entrants:
-            e = st.entrants.get(eid)
-            if e is None or eid in listed or e.status not in ("eliminated", "withdrawn"):
-                continue
-            listed.add(eid)
-            out.append(StandingRow(above + len(out) + 1, eid, e.reg, e.points, e.bot, e.status, e.where, None,
-                                   e.last_deal, e.deals_won, 0, e.quitting))
-    return out
 
 class Director:
     """Runs every match of this server (one node: matches are not shared between nodes yet)."""
@@ -552,8 +538,7 @@ class Director:
                     raise TableError("already_registered", f"{u.name} is registered in this match already",
                                      match=match_id)
             ent = run.defn.entry
-            entered = sum(1 for e in st.entrants.values() if e.status != "removed")  # those out count too
-            if ent.max_entrants is not None and entered >= ent.max_entrants:
+            if ent.max_entrants is not None and entered(st) >= ent.max_entrants:
                 raise TableError("match_full", f"the match is full ({ent.max_entrants} entrants)",
                                  match=match_id)
             need = max(ent.fee, ent.min_balance)
@@ -997,14 +982,9 @@ class Director:
         here = {key: t.id for key, t in self.tables_by_key(run.id).items()}
         if elsewhere:
             here = {**elsewhere, **here}
-        live = standings(st)
-        if st.phase == "running" and st.stage is not None:
-            # those already out keep their line below the field, with the place they finish in (§5.4: every
-            # elimination event ranks below those still in, the latest first): a player just eliminated reads
-            # their place at once instead of vanishing from the standings until the match is over
-            listed = {r.entrant for r in live}
-            live = [*live, *_out_rows(st, listed, len(live))]
-        for r in live:
+        # those already out keep their line below the field with the place they finish in: a player just
+        # eliminated reads it at once instead of vanishing from the standings until the match is over
+        for r in standings(st, with_out=True):
             e = st.entrants[r.entrant]
             rows.append({"place": r.place, "entrant": r.entrant, "name": names.get(r.entrant, r.entrant),
                          "users": [u for p in e.players for u in [user_of(p)] if u is not None],

@@ -229,9 +229,11 @@ class StandingRow:
     quitting: bool
 
 
-def standings(state: MatchState) -> list[StandingRow]:
+def standings(state: MatchState, *, with_out: bool = False) -> list[StandingRow]:
     """The live standings: before the start, the entrants in registration order; while running, the current
-    stage's entrants in standings order (§5); once finished, the final ranking (§5.4)."""
+    stage's entrants in standings order (§5); once finished, the final ranking (§5.4).  ``with_out``: while
+    running, those already out (eliminated, or withdrawn after the start) follow the field, each with the place
+    it finishes in (§5.4: every elimination event ranks below those still in, the latest first)."""
     st = state
     if st.phase == "finished" or (st.phase == "cancelled" and st.ranking):
         ids = st.ranking
@@ -239,6 +241,14 @@ def standings(state: MatchState) -> list[StandingRow]:
         ids = [e.id for e in sorted(st.entrants.values(), key=lambda e: e.reg) if e.status == "in"]
     else:
         ids = _Machine(st).ranked_ids(st.stage.index)
+        if with_out and st.phase == "running":
+            listed = set(ids)
+            for ev in reversed(st.eliminations):
+                for eid in ev.entrants:
+                    e = st.entrants.get(eid)
+                    if e is not None and eid not in listed and e.status in ("eliminated", "withdrawn"):
+                        listed.add(eid)
+                        ids = [*ids, eid]
     m = _Machine(st)
     out = []
     for i, eid in enumerate(ids, start=1):
@@ -246,6 +256,12 @@ def standings(state: MatchState) -> list[StandingRow]:
         out.append(StandingRow(i, eid, e.reg, e.points, e.bot, e.status, e.where, e.table, e.last_deal,
                                e.deals_won, m.buchholz(e), e.quitting))
     return out
+
+
+def entered(state: MatchState) -> int:
+    """How many entered the match, those already out included (not those removed before the start): what
+    ``max_entrants`` caps (§2.1), also during late registration."""
+    return sum(1 for x in state.entrants.values() if x.status != "removed")
 
 
 def final_ranking(state: MatchState) -> list[str]:
@@ -414,9 +430,7 @@ class _Machine:
         for p in players:
             if p in st.players:
                 raise EntryError(f"player {p!r} is already registered (entrant {st.players[p]!r})")
-        # every entrant counts, also those already out (late registration): max_entrants caps the field
-        count = sum(1 for x in st.entrants.values() if x.status != "removed")
-        if ent.max_entrants is not None and count >= ent.max_entrants:
+        if ent.max_entrants is not None and entered(st) >= ent.max_entrants:
             raise EntryError(f"the match is full ({ent.max_entrants} entrants)")
         fee = 0 if bot else ent.fee
         if balances is not None and not bot:
@@ -449,7 +463,7 @@ class _Machine:
             st.stage.queue.append(eid)
             st.stage.remaining += 1
             self.dali_form(now)
-        elif ent.start == "when_full" and ent.max_entrants is not None and count + 1 >= ent.max_entrants:
+        elif ent.start == "when_full" and ent.max_entrants is not None and entered(st) >= ent.max_entrants:
             self.fill(now)
 
     def fill(self, now: int) -> None:
