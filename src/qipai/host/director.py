@@ -1064,6 +1064,24 @@ class Director:
                 return run.id
         return None
 
+    async def invitations_of(self, run: MatchRun, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """A team match's open invitations that concern ``user_id``: the captains waiting for the user's answer
+        (``{"id", "name"}`` each) and the partner the user invited last (or ``None``) — this node's when it
+        drives the match, else the database's (kept there over a restart or a take-over)."""
+        if not run.defn.teams or run.state.phase in ("finished", "cancelled"):
+            return [], None
+        if self.runs.get(run.id) is run:
+            pairs = [(p, c) for (m, p), c in self.invites.items() if m == run.id]
+        else:
+            pairs = list((await self.store.match_invites(run.id)).items())
+
+        async def who(uid: int) -> dict[str, Any]:
+            u = await self.store.user(uid)
+            return {"id": uid, "name": u.name if u is not None else f"#{uid}"}
+
+        mine = [p for p, c in pairs if c == user_id]
+        return [await who(c) for p, c in pairs if p == user_id], await who(mine[-1]) if mine else None
+
     def entrant_of(self, run: MatchRun, user_id: int) -> str | None:
         for e in run.state.entrants.values():
             if player_id(user_id) in e.players and e.status != "removed":

@@ -792,24 +792,7 @@ async def match_info(request: Request) -> Response:
                 there[1].index(user.id) if there is not None and user.id in there[1] else None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
                   "table": table_id, "seat": seat}
-    invited_by: list[dict[str, Any]] = []
-    inviting: dict[str, Any] | None = None
-    if user is not None and run.defn.teams and run.state.phase not in ("finished", "cancelled"):
-        # the open team invitations that concern the caller: this node's when it drives the match, else the
-        # database's (kept there over a restart or a take-over)
-        if d.runs.get(run.id) is run:
-            pairs = [(p, c) for (m, p), c in d.invites.items() if m == run.id]
-        else:
-            pairs = list((await lobby_of(request).store.match_invites(run.id)).items())
-        store = lobby_of(request).store
-
-        async def who(uid: int) -> dict[str, Any]:
-            u = await store.user(uid)
-            return {"id": uid, "name": u.name if u is not None else f"#{uid}"}
-
-        invited_by = [await who(c) for p, c in pairs if p == user.id]
-        mine = [p for p, c in pairs if c == user.id]
-        inviting = await who(mine[-1]) if mine else None  # the newest
+    invited_by, inviting = await d.invitations_of(run, user.id) if user is not None else ([], None)
     ids = {key: tid for key, (tid, _) in elsewhere.items()}
     return JSONResponse({**d.summary(run), "definition": definition_data(run.defn),
                          **d.standings_view(run, ids), "me": me, "me_invited_by": invited_by,
