@@ -139,6 +139,8 @@ class MahjongSession(BotTable):
         self.settled = False
         self.my_claim: tuple[int, str] | None = None
         """Your claim (its step, its action) while it is not known whether it was carried out."""
+        self.ready_seats: set[int] = set()
+        """Seats whose declaration of ready (听) has been shown (an automatic discard after it is the ready hand's)."""
 
     def parse(self, line: str) -> str:
         return parse_command(line)[0]
@@ -173,6 +175,7 @@ class MahjongSession(BotTable):
         self.shown = 0
         self.settled = False
         self.my_claim = None
+        self.ready_seats = set()
         self.console.rule(Text(f"{tr(self.lang, 'deal_no', n=n)} · {tr(self.lang, 'seed', seed=seed)}"))
         self.out(tr(self.lang, "dealer_is", name=self.names[g.dealer]))
         try:
@@ -194,15 +197,13 @@ class MahjongSession(BotTable):
         assert g is not None
         obs = g.observe(HUMAN, hints=False)
         log = obs["log"]
-        ready: set[int] = set()  # seats that declared ready (听) before the entry
-        for i, e in enumerate(log):
-            if i >= self.shown:
-                line = event_line(e, self.names, self.lang, HUMAN, ready=e.get("seat") in ready)
-                if line:
-                    self.out(line, style="bold" if e["action"] == "hu" else "")
-            if str(e["action"]).startswith("ting ") and isinstance(e.get("seat"), int):
-                ready.add(e["seat"])
         new = log[self.shown:]
+        for e in new:
+            line = event_line(e, self.names, self.lang, HUMAN, ready=e.get("seat") in self.ready_seats)
+            if line:
+                self.out(line, style="bold" if e["action"] == "hu" else "")
+            if str(e["action"]).startswith("ting ") and isinstance(e.get("seat"), int):
+                self.ready_seats.add(e["seat"])
         self.shown = len(log)
         self.settle_my_claim(new)
 
