@@ -43,14 +43,16 @@ def translate(lang: str, why: str, table: Patterns, english: Patterns = ()) -> s
     engine speaks in its own notation rewords its sentences), else the engine's sentence, said to the player
     (seat 0) as "you" (:func:`to_you`); in Chinese the first pattern of ``table`` that matches it whole, or a
     general phrase with the engine's sentence in parentheses (nothing is lost)."""
-    if lang != "zh":
-        for rx, words in english:
-            m = rx.fullmatch(why.strip())
-            if m is not None:
-                return words(m)
-        return to_you(why)
+    said = _reworded(why, table if lang == "zh" else english)
+    if said is not None:
+        return said
+    return f"规则不允许（{why}）" if lang == "zh" else to_you(why)
+
+
+def _reworded(why: str, table: Patterns) -> str | None:
+    """``why`` in the words of the first pattern of ``table`` that matches it whole (``None``: none does)."""
     for rx, words in table:
         m = rx.fullmatch(why.strip())
         if m is not None:
             return words(m)
-    return f"规则不允许（{why}）"
+    return None
