@@ -388,7 +388,7 @@ def _outcome_factors(res: Outcome, lang: str, names: list[str]) -> str:
         who = names[seat] if 0 <= seat < len(names) else str(seat)
         for f in fs:
             word = doubling_word(f.name, lang)
-            parts.append(f"{word} ×{f.factor} ({who})" if lang == "en" else f"{word} ×{f.factor}（{who}）")
+            parts.append(f"{word} ×{f.factor}" + _paren(who, lang))
     return ", ".join(parts) or "-"
 
 
