@@ -256,6 +256,30 @@ async def test_a_deal_nobody_attends_is_abandoned(start_server: StartServer) -> 
     assert ddz["points"] == 1000 and ddz["games_played"] == 0  # nothing was settled
 
 
+async def test_a_deserted_private_table_closes_and_frees_its_host(start_server: StartServer) -> None:
+    """A private table left waiting for friends whose host closed the browser closes after ``deserted_close``
+    seconds (it used to stay open, its host seated, for ever); while its host is connected it waits on."""
+    server = await start_server(deserted_close=0.5)
+    host = await Client.register(server, "lonely")
+    await host.connect()
+    made = await host.post("/api/tables", {"room": "classic-1"})
+    table = made["table"]
+    await asyncio.sleep(1.0)
+    assert table in server.lobby.tables  # its host is here: it waits for the friends
+    await host.close()
+    for _ in range(100):
+        if table not in server.lobby.tables:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the deserted table did not close")
+    async with host.api() as h:
+        assert (await h.get(f"/api/tables/{table}")).status_code == 404
+    await host.connect()
+    again = await host.post("/api/tables", {"room": "classic-1"})  # free to sit elsewhere
+    assert again["table"] != table
+
+
 async def test_restart_between_deals_keeps_the_table_and_its_match(start_server: StartServer) -> None:
     """A restart after a deal and before the next: the table comes back with its seats and its match state (who
     bids first next under random_then_rotate), the player reconnects and readies, and the rotation goes on."""

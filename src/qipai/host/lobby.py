@@ -1495,6 +1495,7 @@ class Lobby:
             t = self.tables.get(tid)
             if t is not None:
                 t.spectators.discard(conn)
+                t.kick()
         conn.spectating.clear()
         if not self.conns_of(uid):
             cur = self._current(uid)
@@ -1514,6 +1515,7 @@ class Lobby:
             raise TableError("private_table", "this table is private: spectating needs its invite code")
         async with t.lock:
             t.spectators.add(conn)
+            t.kick()
             conn.spectating.add(t.id)
             conn.send(t.snapshot(None, ref))
 
@@ -1521,6 +1523,7 @@ class Lobby:
         t = self.tables.get(table_id)
         if t is not None:
             t.spectators.discard(conn)
+            t.kick()
         conn.spectating.discard(table_id)
 
     def close_connections(self, user_id: int, token_hash: str | None = None, reason: str = "logged_out") -> int:

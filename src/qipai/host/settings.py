@@ -149,6 +149,9 @@ class Settings:
     """A deal that goes on this many bot/auto-play decisions (a joint decision's answers count once) with no player
     connected (e.g. auto-play passing for ever under a redeal rule) is abandoned: its table closes and the deal is
     marked aborted, unsettled."""
+    deserted_close: float = 900.0
+    """A table between deals (or waiting for players) with none of its seated players connected and nobody
+    watching closes after this many seconds, its seats freed (a match table's director closes its own)."""
     restore_grace: float = 30.0
     """After a restart, players of a table between deals have this long to come back before it moves on."""
     relief_points: int = 500

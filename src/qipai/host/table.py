@@ -227,6 +227,8 @@ class Table:
         """Bot and auto-play decisions in a row, in this deal, while no human at the table is connected (the
         answers to one joint decision, such as a Shengji declaration window, count once)."""
         self._unattended_key: tuple[int | None, int] | None = None
+        self._deserted_at: float | None = None
+        """Since when nobody has watched this table between deals (:meth:`_deserted`)."""
 
     # ------------------------------------------------------------------------------------------ helpers
     @property
@@ -641,14 +643,29 @@ class Table:
             return None  # the director starts deals and closes the table
         if not self.humans():
             return Deadline(self.now(), "close")
+        due: Deadline | None = None
         if not self.empty_seats():
             at = self.start_at
             if self.ready is not None and not all(self.ready.get(i, False) for i in range(self.players)):
                 at = max(at, self.ready_until)
-            return Deadline(at, "start")
-        if self.fill_at is not None:
-            return Deadline(self.fill_at, "fill")
-        return None
+            due = Deadline(at, "start")
+        elif self.fill_at is not None:
+            due = Deadline(self.fill_at, "fill")
+        deserted = self._deserted()
+        if deserted is not None and (due is None or deserted.at < due.at):
+            return deserted
+        return due
+
+    def _deserted(self) -> Deadline | None:
+        """When this table, between deals, closes for want of anyone: none of its seated players connected and
+        no spectator for ``deserted_close`` seconds (a private table left waiting for friends who never came, a
+        room whose players closed the browser before 准备).  ``None`` while anyone is here."""
+        if self.watched():
+            self._deserted_at = None
+            return None
+        if self._deserted_at is None:
+            self._deserted_at = self.now()
+        return Deadline(self._deserted_at + self.settings.deserted_close, "deserted")
 
     async def run(self) -> None:
         """The table's task: sleep until something is due, do it, repeat."""
@@ -704,6 +721,10 @@ class Table:
                 await self._apply(d.seat, forced)
         elif d.what == "close":
             await self.close("empty")
+        elif d.what == "deserted":
+            log.info("table %s: nobody here for %.0f s between deals; closing it", self.id,
+                     self.settings.deserted_close)
+            await self.close("deserted")
         elif d.what == "start":
             await self._start_deal()
         elif d.what == "fill":
@@ -916,6 +937,7 @@ class Table:
             if g.in_autoplay(seat):
                 await self._apply(seat, AUTOPLAY_OFF, restart=True)
         self.broadcast_table()
+        self.kick()  # somebody is back: a deserted table's clock stops
 
     async def user_disconnected(self, user_id: int) -> None:
         """The user's last connection closed: auto-play takes over during a deal (RULES.md §6)."""
@@ -930,6 +952,7 @@ class Table:
             with contextlib.suppress(TableError):
                 await self._apply(seat, AUTOPLAY_ON)
         self.broadcast_table()
+        self.kick()  # between deals, the deserted table's clock starts (:meth:`_deserted`)
 
     # ------------------------------------------------------------------------------------------ actions
     def _check_storage(self) -> None:
@@ -1213,6 +1236,7 @@ class Table:
             if not hold:
                 s.leaving = False
         self.unattended = 0
+        self._deserted_at = None
         self.stats.deals += 1
         self.broadcast_table()
         self.broadcast_state()
