@@ -305,6 +305,8 @@ def spawn_server(port: int, data_dir: str, database_url: str | None, cluster: li
         data_dir,
         "--auth-rate-limit",
         "1000000",
+        "--max-address-connections",  # every client of the benchmark comes from this one address
+        "1000000",
         "--rate-limit",
         "50",
         "--bot-fill-wait",

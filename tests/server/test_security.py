@@ -157,6 +157,36 @@ async def test_wrong_invite_codes_are_limited_per_address(start: Any) -> None:
         await c.close()
 
 
+async def test_websockets_are_capped_per_account_and_per_address(start: Any) -> None:
+    """One account (or one address) could open sockets until the server ran out of file descriptors: each
+    may hold a set number, one more is refused with ``too_many_connections`` (close code 4429), and a socket
+    closed makes room again."""
+    server = await start(max_user_connections=2, max_address_connections=4)
+    hog = await Client.register(server, "hog")
+    a, b = Client(server, hog.token, hog.user), Client(server, hog.token, hog.user)
+    await a.connect()
+    await b.connect()
+    headers = {"Authorization": f"Bearer {hog.token}"}
+    async with connect(server.ws, additional_headers=headers) as ws:
+        refused = json.loads(await ws.recv())
+        assert refused["code"] == "too_many_connections" and "2 connections" in refused["message"]
+        await ws.wait_closed()
+        assert ws.close_code == 4429
+    await b.close()
+    c = await Client(server, hog.token, hog.user).connect()  # one closed: room for one again
+    # the address: sockets still authenticating count too
+    pending = [await connect(server.ws) for _ in range(2)]
+    async with connect(server.ws) as ws:
+        refused = json.loads(await ws.recv())
+        assert refused["code"] == "too_many_connections" and "address" in refused["message"]
+    for p in pending:
+        await p.close()
+    other = await Client.register(server, "neighbour")
+    await other.connect()  # the pending ones closed: the address has room
+    for x in (a, c, other):
+        await x.close()
+
+
 # ------------------------------------------------------------------------------ 4. cookies over https
 async def test_the_session_cookie_is_secure_when_the_site_is_https(start: Any) -> None:
     """Behind an HTTPS proxy (or with an ``https:`` public URL) the session cookie went out without ``Secure``

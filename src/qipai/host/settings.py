@@ -181,6 +181,11 @@ class Settings:
     """Lifetime of a session token."""
     ws_auth_timeout: float = 5.0
     """Seconds a WebSocket opened without a session cookie or bearer header has to send its ``auth`` message."""
+    max_user_connections: int = 12
+    """WebSockets one account may hold open at once (windows, tabs, devices); one more is refused."""
+    max_address_connections: int = 200
+    """WebSockets one client address may hold open at once, those still authenticating included (players
+    behind one NAT share it); one more is refused."""
     session_check_every: float = 30.0
     """How often open connections are checked for an expired or dropped session (they are closed then)."""
     secure_cookies: bool = False

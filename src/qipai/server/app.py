@@ -172,6 +172,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.store = store
         app.state.lobby = lobby
         app.state.auth_limiter = auth.RateLimiter(settings.auth_rate_limit, settings.auth_rate_limit * 20)
+        app.state.ws_per_address = {}
         app.state.invite_misses = auth.invite_limiter()
         shared = getattr(lobby.cluster, "redis", None)  # several nodes: one count for all of them
         app.state.login_backoff = auth.SharedLoginBackoff(shared, settings.redis_prefix, settings.login_backoff_after) \

@@ -181,7 +181,8 @@ def check_settings(settings: Settings) -> None:
 
 POSITIVE = ("lease_seconds", "chat_rate", "time_scale", "relief_hours", "bot_budget", "rate_limit",
             "auth_rate_limit", "ws_auth_timeout", "session_check_every", "chat_burst", "unattended_actions",
-            "deserted_close", "login_backoff_after", "rate_burst", "flood_close", "token_days")
+            "deserted_close", "max_user_connections", "max_address_connections",
+            "login_backoff_after", "rate_burst", "flood_close", "token_days")
 """Settings that must be above 0 (a time scale of 0 made every timer fire at once)."""
 NOT_NEGATIVE = ("bot_fill_wait", "bot_delay", "autoplay_delay", "next_deal_delay", "ready_timeout", "forced_delay",
                 "restore_grace", "sqlite_busy_ms", "start_points", "guest_points", "bot_points", "relief_points",

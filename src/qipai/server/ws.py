@@ -173,6 +173,27 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if not _origin_ok(ws, lobby.settings.allowed_origins):
         await ws.close(4403)
         return
+    address = ws.client.host if ws.client else "?"
+    open_here: dict[str, int] = ws.app.state.ws_per_address
+    if open_here.get(address, 0) >= lobby.settings.max_address_connections:
+        await ws.accept()
+        await _refuse(ws, "too_many_connections",
+                      f"this address has {lobby.settings.max_address_connections} connections open already: "
+                      "close some first", 4429)
+        return
+    open_here[address] = open_here.get(address, 0) + 1
+    try:
+        await _serve(ws, lobby)
+    finally:
+        left = open_here.get(address, 1) - 1
+        if left > 0:
+            open_here[address] = left
+        else:
+            open_here.pop(address, None)
+
+
+async def _serve(ws: WebSocket, lobby: Lobby) -> None:
+    """A WebSocket from an address within its limit: authenticate it, then read its messages until it closes."""
     token = auth.token_from(ws.headers, ws.cookies)
     await ws.accept()
     if token is None:
@@ -186,6 +207,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     user, expires = found
     if user.blocked:  # its sessions were dropped as it was blocked: one that slipped through
         await _refuse(ws, "account_blocked", "this account is blocked by the server's operator", 4403)
+        return
+    most = lobby.settings.max_user_connections
+    if len(lobby.conns_of(user.id)) >= most:
+        await _refuse(ws, "too_many_connections",
+                      f"this account has {most} connections open already (windows, tabs or devices): close one "
+                      "first", 4429)
         return
     conn = Connection(ws, user, lobby, auth.token_hash(token or ""), expires)
     writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{user.id}")

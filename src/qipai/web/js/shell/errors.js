@@ -31,6 +31,10 @@ export const ERROR_WORDS = {
   rate_limited: { zh: "操作太快了，请稍等一下", en: "Too fast: wait a moment" },
   flood: { zh: "消息太多，连接被关闭", en: "Too many messages: the connection was closed" },
   unauthorized: { zh: "请先登录", en: "Please log in first" },
+  too_many_connections: {
+    zh: "这个账号（或这个网络）打开的窗口太多了：关掉几个再试",
+    en: "Too many windows are open for this account (or this network): close some and try again",
+  },
   already_authenticated: { zh: "这个连接已经登录了", en: "This connection is logged in already" },
   unknown_user: { zh: "没有这个玩家", en: "No such player" },
   server_busy: { zh: "服务器忙，请再试一次", en: "The server is busy: try again" },
