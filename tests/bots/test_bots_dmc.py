@@ -220,6 +220,32 @@ def test_search_takes_the_decisions_with_few_cards_left() -> None:
         make_bot("dmc:time=0.5", 1)
 
 
+def test_in_a_hurry_the_strong_bots_play_their_quick_choice() -> None:
+    """``act_quickly`` (a server whose bot workers are behind): ``expert`` plays the learned values alone (no
+    rollouts: no play-out counted), the search the heuristic's move; each goes back to its own play after."""
+    from qipai.games.doudizhu.bots.heuristic import HeuristicBot
+    from qipai.games.doudizhu.bots.search import SearchBot
+
+    expert = make_bot("dmc:samples=8,bid=odds", 1)
+    plain = make_bot("dmc", 1)
+    search, heuristic = SearchBot(1, samples=4), HeuristicBot(1)
+    assert isinstance(expert, DmcBot)
+    g = research_game(make_deals(1, seed=9)[0])
+    choices = 0
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs, legal = g.observe(seat), g.legal_actions()
+        if len(legal) > 1:
+            expert.last_rollouts = {}
+            assert expert.act_quickly(obs, legal) == plain.act(obs, legal) and expert.last_rollouts == {}
+            assert search.act_quickly(obs, legal) == heuristic.act(obs, legal)
+            choices += 1
+        a = expert.act(obs, legal)
+        g.apply(a, seat)
+    assert choices > 5 and expert.samples == 8 and expert.bidding == "odds" and expert.last_rollouts
+
+
 def test_wrong_input_size_is_refused() -> None:
     p = QNet.random(seed=1).params()
     p["w0"] = p["w0"][:-1]

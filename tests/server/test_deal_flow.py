@@ -79,3 +79,82 @@ async def test_expert_bots_play_a_deal_in_the_worker_process(start_server: Start
     assert not any(over["outcome"]["autoplay"])
     await alice.close()
     await server.stop()
+
+
+async def test_quick_bots_go_first_and_late_strong_bots_answer_in_a_hurry(start_server: StartServer) -> None:
+    """Strong bots' half-second decisions queued for one worker process: a quick bot's decision asked for
+    meanwhile no longer waits behind them, and the strong ones that waited too long answer in a hurry (the
+    learned values without their rollouts) instead of running past the budget into a time-out."""
+    import asyncio
+    import time
+
+    server = await start_server(bot_processes=1, bot_budget=4.0)
+    lobby = server.lobby
+    factory = get_factory("doudizhu")
+    from qipai.bots import get_bot
+    from qipai.core.game import apply_step
+
+    game = factory.new({}, 7, {"deal_index": 0})
+    bidder = get_bot("normal", 0)
+    while game.observe(game.acting[0])["phase"] != "play":  # the bidding, to the landlord's opening lead
+        seat = game.acting[0]
+        apply_step(game, seat, bidder.act(game.observe(seat), game.legal_actions(seat)))
+    seat = game.acting[0]
+    obs, legal = game.observe(seat), game.legal_actions(seat)
+    assert len(legal) > 1
+    # each bot answers once first, so the queue knows how long it takes
+    for name in ("expert", "normal"):
+        await lobby.think("doudizhu", name, lobby.bot("doudizhu", name, 1), 1, obs, legal)
+    assert lobby.bot_queue.slow("doudizhu/expert") and not lobby.bot_queue.slow("doudizhu/normal")
+
+    async def timed(name: str, seed: int) -> float:
+        t0 = time.monotonic()
+        action = await lobby.think("doudizhu", name, lobby.bot("doudizhu", name, seed), seed, obs, legal)
+        assert action in legal
+        return time.monotonic() - t0
+
+    strong = [asyncio.ensure_future(timed("expert", s)) for s in range(2, 10)]
+    await asyncio.sleep(0.1)
+    quick = await timed("normal", 11)
+    waits = await asyncio.gather(*strong)  # none timed out
+    assert quick < 1.0, quick  # behind at most the one strong decision running
+    assert max(waits) < 4.0 and lobby.bot_queue.hurried >= 3, (waits, lobby.bot_queue.hurried)
+    health = await Client.register(server, "operator")
+    figures = await health.get("/api/health")
+    assert figures["bots_hurried"] == lobby.bot_queue.hurried and figures["bots_waiting"] == 0
+    await server.stop()
+
+
+async def test_the_bot_queue_orders_hurries_and_drops() -> None:
+    """:class:`BotQueue` on its own: quick bots' work before slow bots', each kind in order; a slow bot's work
+    that waited past ``HURRY_AFTER`` runs in a hurry; work whose caller gave up never runs."""
+    import asyncio
+
+    from qipai.host import botpool
+
+    q = botpool.BotQueue(1, 100.0)
+    q.took = {"slow": 0.2, "quick": 0.001}
+    ran: list[tuple[str, bool]] = []
+
+    def job(tag: str, pause: float) -> object:
+        async def work(hurry: bool) -> tuple[str, float]:
+            ran.append((tag, hurry))
+            await asyncio.sleep(pause)
+            return tag, pause
+        return work
+
+    first = asyncio.ensure_future(q.run("slow", job("s1", 0.3)))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    later = [asyncio.ensure_future(q.run(n, job(t, 0.0))) for n, t in  # type: ignore[arg-type]
+             (("slow", "s2"), ("quick", "q1"), ("slow", "s3"), ("quick", "q2"))]
+    dropped = asyncio.ensure_future(q.run("slow", job("gone", 0.0)))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    dropped.cancel()
+    old = botpool.HURRY_AFTER
+    botpool.HURRY_AFTER = 0.2
+    try:
+        assert await asyncio.gather(first, *later) == ["s1", "s2", "q1", "s3", "q2"]
+    finally:
+        botpool.HURRY_AFTER = old
+    assert ran == [("s1", False), ("q1", False), ("q2", False), ("s2", True), ("s3", True)]
+    assert q.hurried == 2 and q.running == 0 and not q.waiting

@@ -25,7 +25,7 @@ from typing import Any
 
 from qipai.core.game import Game, GameFactory, apply_step, autoplay_bot_for
 from qipai.core.options import OptionError, short_repr
-from qipai.host.botpool import init_background, init_worker, remote_act, remote_review
+from qipai.host.botpool import BotQueue, init_background, init_worker, remote_act, remote_review
 from qipai.host.cluster import Cluster, ClusterError, LocalCluster, RemoteError
 from qipai.host.events import TABLE_CLOSED, Bus, TableClosed
 from qipai.host.journal import JournalWriter
@@ -124,6 +124,8 @@ class Lobby:
         self._pending: set[asyncio.Task[Any]] = set()
         """Each user's table preferences for this server run (``auto_pass``: 要不起 passes by itself)."""
         self._pool: ProcessPoolExecutor | None = None
+        self.bot_queue = BotQueue(max(1, settings.bot_processes), settings.bot_budget)
+        """Bot decisions waiting for the worker processes: quick bots first, late slow ones in a hurry."""
         self._background: ProcessPoolExecutor | None = None
         self._reviews: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
         self._lag_task: asyncio.Task[None] | None = None
@@ -199,8 +201,9 @@ class Lobby:
 
     async def think(self, game: str, name: str, bot: Bot, seed: int, observation: dict[str, Any],
                     legal: list[str]) -> str:
-        """The bot's action: on the event loop for fast bots, else in a worker process (``bot_processes``) or
-        a thread, within ``bot_budget`` seconds (``TimeoutError`` past it)."""
+        """The bot's action: on the event loop for fast bots, else in a worker process (``bot_processes``, in
+        the turn :class:`~qipai.host.botpool.BotQueue` gives it) or a thread, within ``bot_budget`` seconds
+        (``TimeoutError`` past it)."""
         s = self.settings
         if name in s.inline_bots:
             return bot.act(observation, legal)
@@ -212,10 +215,13 @@ class Lobby:
                     initializer=init_worker,
                     initargs=(os.getpid(),),
                 )
-            fut = asyncio.get_running_loop().run_in_executor(
-                self._pool, remote_act, s.bots, game, name, seed, observation, legal
-            )
-            return await asyncio.wait_for(fut, s.bot_budget)
+            pool = self._pool
+
+            def work(hurry: bool) -> asyncio.Future[tuple[str, float]]:
+                return asyncio.get_running_loop().run_in_executor(
+                    pool, remote_act, s.bots, game, name, seed, observation, legal, hurry)
+
+            return await asyncio.wait_for(self.bot_queue.run(f"{game}/{name}", work), s.bot_budget)
         return await asyncio.wait_for(asyncio.to_thread(bot.act, observation, legal), s.bot_budget)
 
     def can_review(self, game: str) -> bool:
@@ -1578,6 +1584,8 @@ class Lobby:
             "networked": self.cluster.networked,
             "cluster_ok": self.cluster_ok,
             "draining": self.draining,
+            "bots_waiting": len(self.bot_queue.waiting),
+            "bots_hurried": self.bot_queue.hurried,
         }
 
 

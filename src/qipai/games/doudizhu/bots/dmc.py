@@ -592,6 +592,17 @@ class DmcBot:
                 return actions[mine]
         return actions[best]
 
+    def act_quickly(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """The answer in about a millisecond, for a server that is behind
+        (:func:`~qipai.host.botpool.act_in_hurry`): the learned values alone, without rollouts or search; bids
+        and the tables the network was not trained for by the heuristic."""
+        saved = (self.rollouts, self.samples, self.bidding, self._other, self._search)
+        self.rollouts, self.samples, self.bidding, self._other, self._search = 0.0, 0, "heuristic", None, None
+        try:
+            return self.act(observation, legal_actions)
+        finally:
+            self.rollouts, self.samples, self.bidding, self._other, self._search = saved
+
     def estimate(self, observation: dict[str, Any], legal_actions: list[str],
                  include: list[str] | None = None) -> dict[str, float]:
         """This seat's side's estimated win probability after each of the network's :attr:`top` most valued

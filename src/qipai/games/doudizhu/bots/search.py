@@ -59,7 +59,7 @@ from ..combos import Move, beats, classify
 from ..moves import legal_moves
 from ..rules import Rules
 from .hand import best_plan, minus, plan_score, rules_key
-from .heuristic import Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
+from .heuristic import HeuristicBot, Situation, _lead_key, choose_play, decide_non_play, situation_of, unbeatable
 from .playout import CANDIDATES, PlayoutPolicy, candidates
 from .view import View, action_moves, card_actions, read_view
 
@@ -639,6 +639,14 @@ class SearchBot:
             except ImportError as e:
                 raise ValueError(f"search prior=dmc and blend need NumPy ({e}): pip install numpy") from None
         self.last_stats: dict[str, Any] = {}
+        self._quick: HeuristicBot | None = None
+
+    def act_quickly(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """The answer in about a millisecond, for a server that is behind
+        (:func:`~qipai.host.botpool.act_in_hurry`): the heuristic's, which the search starts from."""
+        if self._quick is None:
+            self._quick = HeuristicBot(self.seed)
+        return self._quick.act(observation, legal_actions)
 
     def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
         """Choose one of ``legal_actions`` from what the seat may see."""
