@@ -110,3 +110,22 @@ async def test_on_sqlite_a_journal_commit_overtakes_queued_writes(tmp_path: Path
         assert "long_one" in figures["hold_ms"] and "create_user" in figures["wait_ms"]
     finally:
         await store.close()
+
+
+async def test_open_tables_come_with_their_own_seats_in_order(tmp_path: Path) -> None:
+    """``open_tables`` (what a starting node restores) reads every table's seats in one query: each table gets
+    its own seats, in seat order, and a closed or excluded table is left out."""
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'q.db'}")
+    try:
+        for i, n in enumerate((3, 4, 3)):
+            t = TableInfo(id=f"T{i}", game="doudizhu", room=None, options={}, private=True, invite_code=None,
+                          autoplay_bot="heuristic", seat_bot="heuristic", min_points=0, created_by=None)
+            await store.create_table(t, n, taken=[(None, f"bot{i}{s}") for s in range(n)])
+        await store.close_table("T1")
+        got = await store.open_tables()
+        assert [t.id for t, _ in got] == ["T0", "T2"]
+        assert [[s["bot"] for s in seats] for _, seats in got] == [["bot00", "bot01", "bot02"],
+                                                                  ["bot20", "bot21", "bot22"]]
+        assert [t.id for t, _ in await store.open_tables(exclude=["T0"])] == ["T2"]
+    finally:
+        await store.close()

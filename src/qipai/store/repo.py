@@ -1159,11 +1159,14 @@ class Store:
             if exclude:
                 q = q.where(GameTable.id.not_in(list(exclude)))
             tables = (await s.scalars(q.order_by(GameTable.created_at))).all()
-            out = []
-            for t in tables:
-                seats = (await s.scalars(select(Seat).where(Seat.table_id == t.id).order_by(Seat.seat))).all()
-                out.append((_table(t), [_seat(x) for x in seats]))
-            return out
+            seats: dict[str, list[dict[str, Any]]] = {t.id: [] for t in tables}
+            ids = list(seats)
+            for at in range(0, len(ids), 500):  # one query for every table's seats, in chunks of 500 ids
+                rows = await s.scalars(select(Seat).where(Seat.table_id.in_(ids[at:at + 500]))
+                                       .order_by(Seat.table_id, Seat.seat))
+                for x in rows:
+                    seats[x.table_id].append(_seat(x))
+            return [(_table(t), seats[t.id]) for t in tables]
 
     async def invite_code_free(self, code: str) -> bool:
         async with self.sessions() as s:
