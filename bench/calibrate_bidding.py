@@ -10,6 +10,7 @@ run is reproducible).  A logistic regression of "the landlord won" on ``logit(pÌ
 
     python bench/calibrate_bidding.py --preset classic --deals 300 --jobs 2
     python bench/calibrate_bidding.py --preset four_player --deals 200 --jobs 2
+    python bench/calibrate_bidding.py --preset classic --deals 3000 --bot dmc --estimator net   # dmc's bid=net
 """
 
 from __future__ import annotations
@@ -28,18 +29,23 @@ from typing import Any
 SEED = 20240601
 
 
-def one_deal(args: tuple[str, int, str]) -> dict[str, Any]:
+def one_deal(args: tuple[str, int, str, str]) -> dict[str, Any]:
     from qipai.games.doudizhu.bots.arena import make_bot
     from qipai.games.doudizhu.bots.bidding import landlord_odds
     from qipai.games.doudizhu.bots.view import counts_of_tokens
     from qipai.games.doudizhu.rules import PRESETS
     from qipai.games.doudizhu.state import Game
 
-    preset, i, spec = args
+    preset, i, spec, estimator = args
     rules = PRESETS[preset]
     g = Game.new(rules, SEED + i, first_bidder=0)
     hand = counts_of_tokens([str(c) for c in g.hands[0]])
-    p_hat = landlord_odds(hand, rules, random.Random(SEED * 7 + i))
+    if estimator == "net":
+        from qipai.games.doudizhu.bots.dmc import landlord_value, load_qnet
+
+        p_hat = landlord_value(load_qnet(), hand, rules, random.Random(SEED * 7 + i))
+    else:
+        p_hat = landlord_odds(hand, rules, random.Random(SEED * 7 + i))
     g.apply("bid 3", 0)
     bots = [make_bot(spec, SEED + 31 * i + s) for s in range(rules.players)]
     while not g.is_over:
@@ -79,9 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bot", default="search:samples=6,candidates=4")
+    ap.add_argument("--estimator", choices=("playout", "net"), default="playout",
+                    help="the raw estimate: heuristic play-outs (landlord_odds) or the dmc network's values "
+                         "(landlord_value, dmc's bid=net)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
-    tasks = [(args.preset, i, args.bot) for i in range(args.deals)]
+    tasks = [(args.preset, i, args.bot, args.estimator) for i in range(args.deals)]
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
     with mp.get_context("fork").Pool(max(1, args.jobs)) as pool:
@@ -93,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     xs = [math.log(min(max(r["p_hat"], 0.02), 0.98) / (1 - min(max(r["p_hat"], 0.02), 0.98))) for r in rows]
     ys = [1.0 if r["won"] else 0.0 for r in rows]
     a, b = logistic(xs, ys)
-    print(f"{args.preset}: {len(rows)} deals, bot {args.bot}, {time.perf_counter() - t0:.0f} s; "
+    print(f"{args.preset}: {len(rows)} deals, bot {args.bot}, estimator {args.estimator}, "
+          f"{time.perf_counter() - t0:.0f} s; "
           f"landlord won {sum(ys) / len(ys):.3f}")
     from qipai.games.doudizhu.rules import PRESETS
 

@@ -763,3 +763,44 @@ def test_odds_bidding_and_the_search_on_tables_the_network_does_not_know(monkeyp
         make_bot("dmc:bid=odds,time=0.5", 1)
     with pytest.raises(ValueError, match="clock is the rollouts'"):
         make_bot("dmc:clock=wall", 1)
+
+
+def test_net_bidding_bids_by_the_networks_own_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dmc:bid=net`` bids from :func:`landlord_value` (the network's value of its best opening lead over
+    sampled kitties) through :func:`~.bidding.bid_for`; a table the network was not trained for (four players)
+    bids by the calibrated play-out odds instead; every bid legal, the same seed the same bids."""
+    import random
+
+    from qipai.games.doudizhu.bots import bidding, dmc
+
+    seen: list[float] = []
+    real = dmc.landlord_value
+
+    def spy(*args: Any, **kw: Any) -> float:
+        p = real(*args, **kw)
+        seen.append(p)
+        return p
+
+    monkeypatch.setattr(dmc, "landlord_value", spy)
+    for seed in range(6):
+        g = Game.new(PRESETS["classic"], seed)
+        a, b = make_bot("dmc:bid=net", 4), make_bot("dmc:bid=net", 4)
+        while g.phase == "bid":
+            seat = g.to_act
+            assert seat is not None
+            obs, legal = g.observe(seat), g.legal_actions()
+            choice = a.act(obs, legal)
+            assert choice in legal and choice == b.act(obs, legal)
+            if len(legal) > 1:
+                assert choice == bidding.bid_for(seen[-2], legal)
+            g.apply(choice, seat)
+    assert seen and all(0.0 <= p <= 1.0 for p in seen) and len(set(seen)) > 5
+    asked: list[str] = []
+    monkeypatch.setattr(bidding, "odds_bid", lambda obs, legal, rng, **kw: asked.append("odds") or legal[-1])
+    four = Game.new(PRESETS["four_player"], 3)
+    before = len(seen)
+    assert make_bot("dmc:bid=net", 1).act(four.observe(four.to_act), four.legal_actions()) == \
+        four.legal_actions()[-1]
+    assert asked == ["odds"] and len(seen) == before
+    with pytest.raises(ValueError, match="trained for"):
+        real(load_qnet(), [0] * 15, PRESETS["four_player"], random.Random(1))

@@ -124,7 +124,8 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                          Option("clock", str, "cpu", choices=("cpu", "wall"),
                                 doc="how the rollouts' (and the other bot's) time is measured (the arena: CPU "
                                     "time)"),
-                         Option("bid", str, "heuristic", choices=("heuristic", "odds"), doc="how bids are chosen"),
+                         Option("bid", str, "heuristic", choices=("heuristic", "odds", "net"),
+                                doc="how bids are chosen (net: the network's own odds of the hand)"),
                          Option("other", str, "heuristic", choices=("heuristic", "search"),
                                 doc="who plays the tables the network was not trained for (four players)")])
 

@@ -101,7 +101,15 @@ def odds_bid(observation: dict[str, Any], legal_actions: list[str], rng: random.
     if observation.get("phase") != "bid":
         return decide_non_play(observation, legal_actions)
     v = read_view(observation)
-    p = calibrated(landlord_odds(v.hand, v.rules, rng, samples, deadline), v.players)
+    return bid_for(calibrated(landlord_odds(v.hand, v.rules, rng, samples, deadline), v.players), legal_actions)
+
+
+def bid_for(p: float, legal_actions: list[str]) -> str:
+    """The bid (or call, or pass) for a win probability ``p`` as landlord (:data:`BID_AT`; calling from 0.5).
+
+    >>> bid_for(0.52, ["pass", "bid 1", "bid 2", "bid 3"]), bid_for(0.52, ["pass", "bid 3"])
+    ('bid 2', 'pass')
+    """
     if "call" in legal_actions:
         return "call" if p >= 0.5 or "pass" not in legal_actions else "pass"
     want = 3 if p >= BID_AT[2] else 2 if p >= BID_AT[1] else 1 if p >= BID_AT[0] else 0
@@ -146,4 +154,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["BID_AT", "CALIBRATION", "MIN_SAMPLES", "OddsBot", "calibrated", "landlord_odds", "odds_bid"]
+__all__ = ["BID_AT", "CALIBRATION", "MIN_SAMPLES", "OddsBot", "bid_for", "calibrated", "landlord_odds", "odds_bid"]

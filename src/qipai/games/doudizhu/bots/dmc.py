@@ -467,6 +467,50 @@ OTHERS = ("heuristic", "search")
 """Who plays the tables the network was not trained for (:attr:`DmcBot.other`)."""
 
 
+NET_ODDS_SAMPLES = 32
+"""Kitties a hand's :func:`landlord_value` deals it."""
+
+
+def landlord_value(net: ActionValues, hand: Sequence[int], rules: Rules, rng: random.Random,
+                   samples: int = NET_ODDS_SAMPLES) -> float:
+    """The network's own chance of winning this (dealt) hand as landlord: ``samples`` times a kitty dealt at
+    random from the cards the hand does not hold, the landlord's value of its best opening lead (the expected
+    result in ``[-1, 1]``, so the chance is ``(1 + v) / 2``), averaged.  No play-out: the values already are
+    what the network's self-play won from such positions, so bids follow the strong bot's own odds (``dmc``'s
+    ``bid=net``).  Three-player tables the network was trained for (:func:`trained_for`).
+
+    >>> from qipai.games.doudizhu.rules import PRESETS
+    >>> from qipai.games.doudizhu.bots.view import counts_of_text
+    >>> net, rules = load_qnet(), PRESETS["classic"]
+    >>> strong = landlord_value(net, counts_of_text("3456789TJQKAA22BR"), rules, random.Random(1))
+    >>> weak = landlord_value(net, counts_of_text("334466889TTJJQ579"), rules, random.Random(1))
+    >>> strong > 0.5 > weak
+    True
+    """
+    if rules.players != 3 or not trained_for(rules):
+        raise ValueError("the learned values are for the three-player tables the network was trained for")
+    deck = [rules.decks * (1 if r >= 13 else 4) for r in range(NUM_RANKS)]
+    rest = [r for r in range(NUM_RANKS) for _ in range(deck[r] - hand[r])]
+    k = rules.kitty_size
+    per = rules.hand_size
+    states, rows, counts = [], [], []
+    for _ in range(samples):
+        kitty = [0] * NUM_RANKS
+        for r in rng.sample(rest, k):
+            kitty[r] += 1
+        mine = tuple(h + c for h, c in zip(hand, kitty, strict=True))
+        unseen = [d - m for d, m in zip(deck, mine, strict=True)]
+        leads: list[Move | None] = list(legal_moves(mine, rules))
+        states.append(state_vector(0, mine, unseen, kitty if rules.kitty_visible else _ZERO, [_ZERO] * 3, [],
+                                   None, -1, [per + k, per, per], 0))
+        rows.append(action_rows(mine, leads))
+        counts.append(len(leads))
+    values = net.batch_action_values(np.stack(states), np.concatenate(rows), counts)
+    at = np.cumsum([0, *counts])
+    best = [float(values[at[i]:at[i + 1]].max()) for i in range(samples)]
+    return float(np.clip((1.0 + np.mean(best)) / 2.0, 0.0, 1.0))
+
+
 def trained_for(rules: Rules) -> bool:
     """Whether the network knows this table: three players, one deck, a kitty of three (what self-play plays;
     the kinds and straight lengths may differ, the legal moves are the engine's).
@@ -491,8 +535,8 @@ class DmcBot:
                  search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
                  samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0,
                  bidding: str = "heuristic", other: str = "heuristic", blend: float = 0.0) -> None:
-        if bidding not in ("heuristic", "odds"):
-            raise ValueError(f"dmc bidding must be heuristic or odds, not {bidding!r}")
+        if bidding not in ("heuristic", "odds", "net"):
+            raise ValueError(f"dmc bidding must be heuristic, odds or net, not {bidding!r}")
         if other not in OTHERS:
             raise ValueError(f"dmc other must be one of {', '.join(OTHERS)}, not {other!r}")
         if not 0.0 <= blend <= 4.0:
@@ -529,8 +573,9 @@ class DmcBot:
         """Hand the decisions with at most this many cards in all hands together to the ``search`` bot (with
         :attr:`search_time` seconds a move; 0: never)."""
         self.bidding = bidding
-        """How bids are chosen: ``heuristic`` (the hand-strength rules) or ``odds`` (:func:`~.bidding.odds_bid`,
-        within the rollouts' time or :attr:`search_time` a bid)."""
+        """How bids are chosen: ``heuristic`` (the hand-strength rules), ``odds`` (:func:`~.bidding.odds_bid`,
+        within the rollouts' time or :attr:`search_time` a bid) or ``net`` (the network's own odds,
+        :func:`landlord_value`, on the tables it was trained for; elsewhere ``odds``)."""
         self.other = other
         """Who plays the tables the network was not trained for: ``heuristic`` or ``search``."""
         self.search_time = search_time
@@ -544,7 +589,8 @@ class DmcBot:
         if other == "search":
             from .search import SearchBot
 
-            self._other = SearchBot(seed, time_budget=search_time, clock=clock, bidding=bidding)
+            self._other = SearchBot(seed, time_budget=search_time, clock=clock,
+                                    bidding="odds" if bidding == "net" else bidding)
         self.last_values: dict[str, float] = {}
         self.last_rollouts: dict[str, float] = {}
         self.last_samples = 0
@@ -553,7 +599,14 @@ class DmcBot:
         """Choose one of ``legal_actions``."""
         if self._other is not None and len(legal_actions) > 1 and not trained_for(rules_of(observation)):
             return str(self._other.act(observation, legal_actions))
-        if self.bidding == "odds" and observation.get("phase") == "bid" and len(legal_actions) > 1:
+        if self.bidding == "net" and observation.get("phase") == "bid" and len(legal_actions) > 1:
+            rules = rules_of(observation)
+            if rules.players == 3 and trained_for(rules):
+                from .bidding import bid_for
+
+                hand = counts_of_tokens(observation.get("hand") or [])
+                return bid_for(landlord_value(self.net, hand, rules, self._rng), legal_actions)
+        if self.bidding in ("odds", "net") and observation.get("phase") == "bid" and len(legal_actions) > 1:
             from .bidding import odds_bid
 
             budget = self.rollouts or self.search_time
