@@ -65,6 +65,31 @@ async def test_match_tables_come_back_after_a_restart(start_server: StartServer)
     assert [s.bot for s in t2.seats if s is not None] == ["random"] * 3
 
 
+async def test_bot_entrants_keep_their_numbers_when_a_match_table_is_restored(start_server: StartServer) -> None:
+    """A match table's bot entrants play as their entrant numbers (b5 as 电脑5号, as the standings name them);
+    restored from the database — after a restart, or taken over by another node after its own died — they kept
+    only their seats' numbers (电脑1号, 电脑2号).  The numbers are in the table's stored tags, not in the memory
+    of the node that opened it."""
+    first = await start_server()
+    t = await first.lobby.open_managed_table("doudizhu", {"preset": "classic"},
+                                             [{"bot": "random", "number": 5}, {"bot": "random", "number": 12},
+                                              {"bot": "random"}], {"match_id": "m-7", "table_key": "1.1.2"})
+    tid = t.id
+    want = ["bot:random:5", "bot:random:12", "bot:random:3"]
+    assert [s.name for s in t.seats if s is not None] == want
+    await first.stop()
+    second = await start_server()
+    t2 = second.lobby.tables[tid]
+    assert [s.name for s in t2.seats if s is not None] == want
+    # the failover path: a node that did not open the table takes it over from the database alone
+    old = second.lobby.tables.pop(tid)
+    if old.task is not None:
+        old.task.cancel()
+    assert await second.lobby.restore_table(tid, None)
+    t3 = second.lobby.tables[tid]
+    assert t3 is not old and [s.name for s in t3.seats if s is not None] == want
+
+
 async def test_a_match_leaver_stays_gone_after_restarts(start_server: StartServer) -> None:
     """A player who left a match mid-deal is remembered across a restart mid-deal and one between deals: the
     seat stays in auto-play for the match, the player is seated nowhere and cannot take it back (the flag

@@ -233,6 +233,80 @@ async def test_a_captain_names_the_partner_and_the_card_shows_the_open_invitatio
     assert r["error"]["code"] == "account_blocked" and r["error"]["params"]["user"] == c.user["id"]
 
 
+async def test_the_invited_partner_declines_and_the_captain_is_told(start_server: StartServer) -> None:
+    """The partner may say no (谢绝): only the invited player can decline, declining ends the invitation for
+    both (nobody registers or pays; confirming it afterwards finds nothing), and the captain is told at once and
+    reads it on the match's card, until inviting again."""
+    server = await start_server()
+    run = await server.lobby.director.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full",
+                                                                                           "max_entrants": 4}})
+    a, b, c = await Client.guest(server), await Client.guest(server), await Client.guest(server)
+    await a.connect()
+    url = f"/api/matches/{run.id}"
+    await a.post(f"{url}/register", {"partner": b.user["id"]})
+    # nobody else declines it for the partner, nor the captain its own invitation
+    r = await c.post(f"{url}/decline", {"captain": a.user["id"]}, status=409)
+    assert r["error"]["code"] == "match_entry" and r["error"]["params"]["reason"] == "no_invite"
+    r = await a.post(f"{url}/decline", {"captain": b.user["id"]}, status=409)
+    assert r["error"]["params"]["reason"] == "no_invite"
+    r = await b.post(f"{url}/decline", {"captain": "a"}, status=400)
+    assert r["error"]["code"] == "bad_field"
+    assert (await a.get(url))["me_inviting"] == {"id": b.user["id"], "name": b.user["name"]}
+    r = await b.post(f"{url}/decline", {"captain": a.user["id"]})
+    assert r["declined"] == a.user["id"]
+    told = await a.wait_for(lambda m: m["type"] == "match_event" and m["event"]["type"] == "team_declined")
+    assert told["match"] == run.id and told["event"]["partner"] == b.user["id"]
+    assert told["event"]["name"] == b.user["name"]
+    card = await a.get(url)
+    assert card["me_inviting"] is None and card["me_invited_by"] == []
+    assert card["me_declined_by"] == [{"id": b.user["id"], "name": b.user["name"]}]
+    card = await b.get(url)
+    assert card["me_invited_by"] == [] and card["me_inviting"] is None and card["me_declined_by"] == []
+    assert await server.lobby.store.match_invites(run.id) == {}
+    r = await b.post(f"{url}/register", {"captain": a.user["id"]}, status=409)  # nothing left to confirm
+    assert r["error"]["params"]["reason"] == "no_invite"
+    r = await b.post(f"{url}/decline", {"captain": a.user["id"]}, status=409)  # nor to decline twice
+    assert r["error"]["params"]["reason"] == "no_invite"
+    assert not run.state.entrants
+    for x in (a, b):
+        assert (await x.get("/api/me"))["games"]["shengji"]["points"] == 1000
+    hist = await b.get("/api/matches/mine")
+    assert [(m["match"], m["status"]) for m in hist["matches"]] == [(run.id, "declined")]
+    # invited again, the partner may accept this time; the card no longer says it was declined
+    await a.post(f"{url}/register", {"partner": b.user["id"]})
+    assert (await a.get(url))["me_declined_by"] == []
+    r = await b.post(f"{url}/register", {"captain": a.user["id"]})
+    assert r["entrant"] == f"t{a.user['id']}"
+    await a.close()
+
+
+async def test_the_card_tells_the_prizes_before_registration_closes(start_server: StartServer) -> None:
+    """Before the close the prizes are not fixed (``prizes`` is null): the card and the list say what the
+    prize table is (``prize_table``) and what it would pay with the field registered so far (``prizes_now``);
+    once fixed, ``prizes_now`` is what is paid."""
+    server = await start_server()
+    d = server.lobby.director
+    pool = await d.create({"preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}})
+    fixed = await d.create({"name": "fixed", "game": "ddz3", "entry": {"start": "when_full", "max_entrants": 3,
+                                                                        "prizes": [300, 200], "start_delay_s": 0},
+                            "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    bare = await d.create({"name": "bare", "game": "ddz3", "entry": {"start": "when_full", "max_entrants": 3},
+                           "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    players = [await Client.guest(server) for _ in range(3)]
+    card = await players[0].get(f"/api/matches/{pool.id}")
+    assert card["prizes"] is None and card["prize_table"] == {"kind": "pool", "rake_pct": 10, "guarantee": 0}
+    assert card["prizes_now"] == [0]
+    for p in players:
+        await p.post(f"/api/matches/{pool.id}/register")
+    card = await players[0].get(f"/api/matches/{pool.id}")
+    assert card["prizes"] is None and card["prizes_now"] == [270]  # 3 × 100 × 90 %, one place for 3 humans
+    listed = {m["id"]: m for m in (await players[0].get("/api/matches"))["matches"]}
+    assert listed[pool.id]["prizes_now"] == [270] and listed[pool.id]["prize_table"]["kind"] == "pool"
+    assert listed[fixed.id]["prize_table"] == {"kind": "fixed", "amounts": [300, 200]}
+    assert listed[fixed.id]["prizes_now"] == [300, 200]
+    assert listed[bare.id]["prize_table"] is None and listed[bare.id]["prizes_now"] == []
+
+
 async def test_a_captain_cannot_flood_players_with_invitations(start_server: StartServer) -> None:
     """Each team invitation is a notice to somebody: a captain has at most five open in a match (a sixth ends
     the oldest, so unanswered ones never leave the captain stuck), and sends ten at once, then one a minute."""

@@ -174,6 +174,11 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     mine = page.locator(f'.my-matches tr[data-match="{mid}"]')
     expect(mine.locator("td.place")).to_have_text(str(place))
     expect(mine.locator("td.prize")).to_have_text("90")
+    # the result column says one's own result — the place and the prize won — not that the match is over
+    expect(page.locator(".my-matches thead th").nth(1)).to_have_text("Result")
+    expect(mine.locator("td.state")).to_have_text(f"Place {place} · prize 90")
+    page.locator("#langbtn").click()
+    expect(mine.locator("td.state")).to_have_text(f"第 {place} 名 · 奖励 90")
     assert not errors, errors
 
 
@@ -292,6 +297,58 @@ def test_the_match_list_fits_a_phone(browser: Browser, server: ThreadServer) -> 
     expect(row.locator("td.entrants")).to_contain_text("1 /")
     assert not errors, errors
     ctx.close()
+
+
+def test_the_list_and_the_card_say_the_prizes_and_the_format_before_the_start(browser: Browser,
+                                                                                server: ThreadServer) -> None:
+    """Before a match starts its list entry and its card say what it is: the format of each stage (定局 rounds
+    and their deals, who goes on; 打立 levels and the line), the field and how it starts, and the prizes — a
+    fixed table's places, or a pool's share of the fees and what it pays with the entrants so far."""
+    import time
+
+    start_at = (int(time.time()) // 60 + 3 * 24 * 60) * 60
+    hourly = create_match(server, {"name": "周末大奖赛", "game": "ddz3",
+                                   "entry": {"start": "at_time", "min_entrants": 9, "max_entrants": 99, "fee": 0,
+                                             "late_reg": 2, "prizes": [300, 200, 100]},
+                                   "stages": [{"format": "dali", "advance": 9},
+                                              {"format": "fixed", "rounds": [{"deals": 2, "advance": 3},
+                                                                             {"deals": 3}]}]},
+                          start_at=start_at)
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "planner")
+    page.locator('[data-nav="matches"]').click()
+    sng = page.locator('.panel[data-status="open"] tr[data-match]', has_text="sng")
+    expect(sng.locator("td.format")).to_have_text("定局积分")
+    expect(sng.locator("td.prize")).to_have_text("奖池为报名费的 90%")
+    later = page.locator(f'tr[data-match="{hourly}"]')
+    expect(later.locator("td.format")).to_have_text("打立出局 → 定局积分")
+    expect(later.locator("td.prize")).to_have_text("第1名 300 · 第2名 200 · 第3名 100")
+    sng.locator('[data-action="register"]').click()
+    expect(sng.locator("td.prize")).to_have_text("奖池为报名费的 90% · 目前 90")  # one paying 100, rake 10 %
+    mid = sng.get_attribute("data-match")
+    card = open_card(page, server, str(mid))
+    plan = card.locator(".match-plan")
+    expect(plan.locator(".match-rule")).to_contain_text("满 9 人即开赛")
+    stages = plan.locator(".match-structure li")
+    expect(stages).to_have_count(1)
+    expect(stages.first).to_have_text("定局积分：第 1 轮 1 局 3 人晋级，第 2 轮 1 局")
+    expect(plan.locator(".match-prizes")).to_have_text("奖励 奖池为报名费的 90% · 按目前报名人数：第1名 90")
+    card = open_card(page, server, hourly)
+    plan = card.locator(".match-plan")
+    expect(plan.locator(".match-rule")).to_contain_text("9–99 人")
+    expect(plan.locator(".match-rule")).to_contain_text("开赛后前 2 级可迟到报名")
+    stages = plan.locator(".match-structure li")
+    expect(stages).to_have_count(2)
+    expect(stages.nth(0)).to_have_text("打立出局：8 级，底分 10–300，每 120 秒升一级，低于 3 倍底分出局，9 人晋级")
+    expect(stages.nth(1)).to_contain_text("第 1 轮 2 局 3 人晋级")
+    expect(plan.locator(".match-prizes")).to_have_text("奖励 第1名 300 · 第2名 200 · 第3名 100")
+    shot(page, "match-card-plan.png")
+    page.locator("#langbtn").click()
+    expect(plan.locator(".match-rule")).to_contain_text("9–99 entrants")
+    expect(stages.nth(0)).to_have_text("elimination (打立出局): 8 levels, base 10–300, up a level every 120 s, "
+                                       "out below 3 × the base, 9 go on")
+    expect(plan.locator(".match-prizes")).to_have_text("Prize #1 300 · #2 200 · #3 100")
+    assert not errors, errors
 
 
 def test_names_start_times_and_a_registered_entrant_read_in_the_pages_language(browser: Browser,
@@ -457,6 +514,11 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
         expect(live.locator(f'.seat[data-seat="{s}"] .standing .match-pts')).to_have_text("比赛积分 500")
     mine = live.locator(".mebar .me-info .match-pts")
     expect(mine).to_have_text("比赛积分 500")
+    # the top bar says which match this is, its round and one's place in the live standings
+    bar = live.locator(f'.tbar .match-bar[data-match="{mid}"]')
+    expect(bar.locator(".match-bar-name")).to_have_text("积分赛")
+    expect(bar.locator(".match-bar-round")).to_have_text("第1/1轮")
+    expect(bar.locator(".match-bar-place")).to_have_text(re.compile(r"^排名 [123]/3$"))
     expect(mine).to_have_attribute("title", "这场比赛的积分，不是大厅积分")
     expect(page.locator("#userbox .upts")).to_have_text("1000")  # the lobby points: the header's, not the table's
     seats_text = live.locator(".felt .seat-layer").inner_text() + live.locator(".mebar").inner_text()
@@ -488,8 +550,14 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     shot(page, "match-table-settlement.png")
     dialog.locator(".x").click()
     shot(page, "match-table.png")
+    # after the first deal the bar's place is the standings' (pushed, no reload)
+    place = next(x["place"] for x in standings if not x["bot"])
+    expect(bar.locator(".match-bar-place")).to_have_text(f"排名 {place}/3")
     page.locator("#langbtn").click()
     expect(mine).to_have_text(f"{after[you]} match pts")
+    bar = live.locator(f'.tbar .match-bar[data-match="{mid}"]')
+    expect(bar.locator(".match-bar-round")).to_have_text("Round 1/1")
+    expect(bar.locator(".match-bar-place")).to_have_text(f"Place {place}/3")
     expect(page.locator("#userbox .upts")).to_have_text("1000")
     assert not errors, errors
 
@@ -530,6 +598,32 @@ def test_a_captain_invites_a_partner_by_name_and_the_partner_accepts_from_the_ca
     mcard = mate.locator(f'section.match[data-match="{mid}"]')
     invited = mcard.locator(".team-invited-by")
     expect(invited).to_contain_text("alice 邀请你组队")
+    # the partner may say no: 谢绝 ends the invitation for both, and the captain is told at once
+    decline = invited.locator('[data-action="decline-team"]')
+    expect(decline).to_have_text("谢绝")
+    decline.click()
+    expect(mate.locator('#toasts .toast[data-key="match-decline"]')).to_have_text("已谢绝组队邀请")
+    expect(mcard.locator(".team-invited-by")).to_have_count(0)
+    expect(cap.locator('#toasts .toast[data-key="match-declined"]')).to_have_text("bobby 谢绝了你的组队邀请")
+    expect(entry.locator(".team-inviting")).to_have_count(0)
+    expect(entry.locator(".team-declined")).to_have_text("bobby 谢绝了你的组队邀请")
+    cap.locator("#langbtn").click()
+    entry = cap.locator(f'section.match[data-match="{mid}"] .team-entry')
+    expect(entry.locator(".team-declined")).to_have_text("bobby declined your team invitation")
+    cap.locator("#langbtn").click()
+    entry = cap.locator(f'section.match[data-match="{mid}"] .team-entry')
+    assert points(cap, "shengji") == 1000 and points(mate, "shengji") == 1000
+    # asked again, the partner accepts this time
+    entry.locator("input.team-partner").fill("bobby")
+    entry.locator('[data-action="invite-team"]').click()
+    expect(entry.locator(".team-inviting")).to_have_text("已邀请 bobby，等待确认")
+    expect(entry.locator(".team-declined")).to_have_count(0)
+    invited = mcard.locator(".team-invited-by")
+    expect(invited.locator('[data-action="decline-team"]')).to_have_text("谢绝")
+    mate.locator("#langbtn").click()
+    expect(mcard.locator('.team-invited-by [data-action="decline-team"]')).to_have_text("Decline")
+    mate.locator("#langbtn").click()
+    invited = mcard.locator(".team-invited-by")
     invited.locator('[data-action="accept-team"]').click()
     for page, c in ((mate, mcard), (cap, card)):
         expect(c.locator("table.standings tbody tr")).to_have_count(1)  # one entrant: the team
@@ -555,4 +649,19 @@ def test_the_card_says_a_dali_stage_is_in_its_forced_finish(browser: Browser, se
               stageLine({ stage_info: { ...si, stopping: null } }).textContent];
     }""")
     assert "强制排名" in line[0] and "强制排名" not in line[1], line
+    # the table's top bar: the 打立 level (and the stage, when there are several), or the round; one's place
+    bar = page.evaluate("""async () => {
+      const { matchBar } = await import("/js/shell/matches.js");
+      const me = window.qipai.store.user.id;
+      const rows = [{ place: 1, users: [7], status: "in" }, { place: 2, users: [me], status: "in" },
+                    { place: 3, users: [8], status: "eliminated" }, { place: 4, users: [9], status: "removed" }];
+      const dali = { index: 0, stages: 2, format: "dali", rounds: null, advance: 3, level: 4, base: 50 };
+      const fixed = { index: 1, stages: 2, format: "fixed", rounds: 3, advance: null };
+      return [matchBar({ name: "hourly", game: "ddz3", stage_info: dali, round: null, standings: rows }, me),
+              matchBar({ name: "周末赛", game: "ddz3", stage_info: fixed, round: 1, standings: rows }, me),
+              matchBar({ name: "周末赛", game: "ddz3", stage_info: null, round: null, standings: rows }, 12345)];
+    }""")
+    assert bar[0] == {"name": "斗地主整点赛", "round": "第1阶段 打立 第4级 底分50", "place": "排名 2/3"}, bar
+    assert bar[1] == {"name": "周末赛", "round": "第2阶段 第2/3轮", "place": "排名 2/3"}, bar
+    assert bar[2] == {"name": "周末赛", "round": None, "place": None}, bar
     assert not errors, errors

@@ -62,6 +62,7 @@ from qipai.tournaments import (
     occurrence_definition,
     open_occurrences,
     parse_definition,
+    prize_amounts,
     register,
     report,
     standings,
@@ -323,6 +324,8 @@ class Director:
                 return await self.invite(mid, uid, int(partner))
             run = await (self.confirm(mid, uid, int(captain)) if captain is not None else self.register(mid, uid))
             return {"match": run.id, "entrant": self.entrant_of(run, uid), "phase": run.state.phase}
+        if op == "decline":
+            return await self.decline(mid, uid, int(args["captain"]))
         if op == "withdraw":
             return {"match": mid, "status": await self.withdraw(mid, uid)}
         raise TableError("bad_request", f"unknown match operation {op!r}")
@@ -590,6 +593,22 @@ class Director:
         run = await self.register(match_id, captain, partner)
         await self._drop_invites(match_id, {captain, partner})
         return run
+
+    async def decline(self, match_id: str, partner: int, captain: int) -> dict[str, Any]:
+        """The partner declines the captain's invitation: it ends for both (nobody registers, nobody pays), and
+        the captain is told (a ``match_event`` ``team_declined`` now; the match's card says so meanwhile).  Only
+        the invited player can decline: the invitation is looked up by the caller as its partner."""
+        run = await self.open_run(match_id)
+        if not run.defn.teams:
+            raise TableError("match_entry", "this match takes single players, not teams", reason="team")
+        if self.invites.get((match_id, partner)) != captain:
+            raise TableError("match_entry", "no invitation from this captain to decline", reason="no_invite")
+        self.invites.pop((match_id, partner), None)
+        await self.store.decline_match_invite(match_id, partner, captain)  # the captain's card reads it there
+        me = await self.store.user(partner)
+        self.lobby.tell_user(captain, {"type": "match_event", "match": match_id, "event": {
+            "type": "team_declined", "partner": partner, "name": me.name if me else f"#{partner}"}})
+        return {"match": match_id, "declined": captain, "phase": run.state.phase}
 
     async def _drop_invites(self, match_id: str, captains: set[int]) -> None:
         """End the open invitations of these captains in a match (their team registered, or withdrew): an old
@@ -1050,7 +1069,30 @@ class Director:
                 "entrants": len(field), "max_entrants": ent.max_entrants, "min_entrants": ent.min_entrants,
                 "teams": d.teams, "stages": [s.format for s in d.stages], "reg_open": st.phase == "registration"
                 or st.reg_open, "prizes": list(st.prize_amounts) if st.prizes_fixed else None,
-                "source": run.source}
+                "prize_table": self.prize_table(run), "prizes_now": self.prizes_now(run), "source": run.source}
+
+    @staticmethod
+    def prize_table(run: MatchRun) -> dict[str, Any] | None:
+        """The match's prize table as the card shows it before the prizes are fixed (RULES-matches §2.6):
+        ``{"kind": "fixed", "amounts"}`` or ``{"kind": "pool", "rake_pct", "guarantee"}``; ``None``: no prizes."""
+        p = run.defn.entry.prizes
+        if p.kind == "fixed":
+            return {"kind": "fixed", "amounts": list(p.amounts)}
+        if p.kind == "pool":
+            return {"kind": "pool", "rake_pct": p.rake_pct, "guarantee": p.guarantee}
+        return None
+
+    @staticmethod
+    def prizes_now(run: MatchRun) -> list[int]:
+        """What each prize place pays: once fixed, the fixed amounts; before, what the prize table would pay if
+        registration closed now (a pool grows with the paying entrants and its split with the human field)."""
+        st = run.state
+        if st.prizes_fixed:
+            return list(st.prize_amounts)
+        ent = run.defn.entry
+        humans = [e for e in st.entrants.values() if e.status != "removed" and not e.bot]
+        paying = sum(len(e.players) for e in humans if e.fee > 0)
+        return prize_amounts(ent.prizes, ent.fee, paying, len(humans))
 
     def active_match(self, user_id: int) -> str | None:
         """The started match (starting or running) in which the user is an active entrant, not quitting."""
@@ -1064,12 +1106,14 @@ class Director:
                 return run.id
         return None
 
-    async def invitations_of(self, run: MatchRun, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-        """A team match's open invitations that concern ``user_id``: the captains waiting for the user's answer
-        (``{"id", "name"}`` each) and the partner the user invited last (or ``None``) — this node's when it
-        drives the match, else the database's (kept there over a restart or a take-over)."""
+    async def invitations_of(self, run: MatchRun, user_id: int
+                             ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, list[dict[str, Any]]]:
+        """A team match's invitations that concern ``user_id``: the captains waiting for the user's answer
+        (``{"id", "name"}`` each), the partner the user invited last (or ``None``) — this node's when it
+        drives the match, else the database's (kept there over a restart or a take-over) — and the partners who
+        declined the user's invitations (while the user is not registered: from the database)."""
         if not run.defn.teams or run.state.phase in ("finished", "cancelled"):
-            return [], None
+            return [], None, []
         if self.runs.get(run.id) is run:
             pairs = [(p, c) for (m, p), c in self.invites.items() if m == run.id]
         else:
@@ -1079,8 +1123,11 @@ class Director:
             u = await self.store.user(uid)
             return {"id": uid, "name": u.name if u is not None else f"#{uid}"}
 
+        declined: list[dict[str, Any]] = []
+        if run.state.phase == "registration" and self.entrant_of(run, user_id) is None:
+            declined = [await who(p) for p, c in (await self.store.match_declines(run.id)).items() if c == user_id]
         mine = [p for p, c in pairs if c == user_id]
-        return [await who(c) for p, c in pairs if p == user_id], await who(mine[-1]) if mine else None
+        return [await who(c) for p, c in pairs if p == user_id], await who(mine[-1]) if mine else None, declined
 
     def entrant_of(self, run: MatchRun, user_id: int) -> str | None:
         for e in run.state.entrants.values():

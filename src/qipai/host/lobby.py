@@ -179,6 +179,14 @@ class Lobby:
         """A bot seat's name at the table (the client words it per language: ``bot:<name>:<seat>``)."""
         return f"bot:{name}:{seat + 1}"
 
+    def bot_seat_name(self, name: str, seat: int, numbers: object = None) -> str:
+        """A bot seat's name: after the bot entrant's own number where the table has one for the seat
+        (``numbers``: a match table's ``bot_numbers`` tag, one entry per seat), else after the seat."""
+        number = numbers[seat] if isinstance(numbers, list) and 0 <= seat < len(numbers) else None
+        if isinstance(number, int) and not isinstance(number, bool) and number > 0:
+            return self.bot_display_name(name, number - 1)
+        return self.bot_display_name(name, seat)
+
     async def bot_account(self, name: str) -> int:
         """The account id of bot ``name`` (its winnings and losses land there)."""
         uid = self._bot_accounts.get(name)
@@ -820,7 +828,10 @@ class Lobby:
             uid, bot = s.get("user_id"), s.get("bot")
             if uid is None and bot is None:
                 continue
-            name = str(s.get("name") or (self.bot_display_name(bot, i) if bot else f"#{uid}"))
+            # (a running deal's seats name each seat; a table's stored seats do not: a match table's bot entrants
+            # keep their numbers in its tags)
+            name = str(s.get("name") or (self.bot_seat_name(bot, i, (info.tags or {}).get("bot_numbers"))
+                                         if bot else f"#{uid}"))
             t.seats[i] = SeatState(user_id=uid, bot=bot, name=name, account_id=uid,
                                    leaving=bool(s.get("leaving")) or i in leaving)
         return t
@@ -1273,11 +1284,16 @@ class Lobby:
         if len(seats) != players:
             raise TableError("bad_options", f"{game} needs {players} seats, got {len(seats)}")
         del full
+        # each bot entrant's own number, kept in the table's stored tags: a node that restores the table (a
+        # restart, or another node taking it over) names the bot as the standings do, not after its seat
+        numbers = [s.get("number") if s.get("user_id") is None and isinstance(s.get("number"), int)
+                   and not isinstance(s.get("number"), bool) else None for s in seats]
+        extra: dict[str, Any] = {"bot_numbers": numbers} if any(n is not None for n in numbers) else {}
         info = TableInfo(
             id=secrets.token_urlsafe(6), game=game, room=None, options=dict(options), private=False,
             invite_code=None, autoplay_bot=autoplay_bot or self.autoplay_bot(game, options),
             seat_bot=self.seat_bot(game), min_points=0, created_by=None, fill_bots_after=None, for_points=False,
-            match_state=factory.match_start(options), tags={**tags, "managed": True},
+            match_state=factory.match_start(options), tags={**tags, **extra, "managed": True},
         )
         async with self.seating(*(int(s["user_id"]) for s in seats if s.get("user_id") is not None)):
             for s in seats:
@@ -1298,8 +1314,7 @@ class Lobby:
                                             points=await self.points_of(u, game)))
                 elif isinstance(bot, str):
                     self.bot(game, bot, 0)  # an unknown bot is refused here
-                    number = s.get("number")  # a bot entrant's own number (the standings'), else the seat's
-                    shown = self.bot_display_name(bot, number - 1 if isinstance(number, int) else i)
+                    shown = self.bot_seat_name(bot, i, numbers)  # the bot entrant's number, else the seat's
                     states.append(SeatState(user_id=None, bot=bot, name=shown,
                                             points=self.settings.bot_points, account_id=await self.bot_account(bot)))
                 else:

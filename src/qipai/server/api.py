@@ -792,11 +792,11 @@ async def match_info(request: Request) -> Response:
                 there[1].index(user.id) if there is not None and user.id in there[1] else None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
                   "table": table_id, "seat": seat}
-    invited_by, inviting = await d.invitations_of(run, user.id) if user is not None else ([], None)
+    invited_by, inviting, declined = await d.invitations_of(run, user.id) if user is not None else ([], None, [])
     ids = {key: tid for key, (tid, _) in elsewhere.items()}
     return JSONResponse({**d.summary(run), "definition": definition_data(run.defn),
                          **d.standings_view(run, ids), "me": me, "me_invited_by": invited_by,
-                         "me_inviting": inviting})
+                         "me_inviting": inviting, "me_declined_by": declined})
 
 
 @endpoint
@@ -851,6 +851,24 @@ async def match_register(request: Request) -> Response:
         return JSONResponse(await d.invite(mid, user.id, partner))
     run = await (d.confirm(mid, user.id, captain) if captain is not None else d.register(mid, user.id))
     return JSONResponse({"match": run.id, "entrant": d.entrant_of(run, user.id), "phase": run.state.phase})
+
+
+@endpoint
+async def match_decline(request: Request) -> Response:
+    """A team match: the invited partner declines a captain's invitation (``{"captain": user_id}``); it ends
+    for both and the captain is told."""
+    user = await need_user(request)
+    data = await body(request)
+    only_fields(data, "captain")
+    captain = data.get("captain")
+    if isinstance(captain, bool) or not isinstance(captain, int):
+        raise ApiError("bad_field", "captain is a user id", field="captain", type="int")
+    d = _director(request)
+    mid = request.path_params["match_id"]
+    elsewhere = await d.remote(mid, "decline", user_id=user.id, captain=captain)
+    if elsewhere is not None:
+        return JSONResponse(elsewhere)
+    return JSONResponse(await d.decline(mid, user.id, captain))
 
 
 @endpoint
@@ -957,6 +975,7 @@ routes = [
     Route("/api/matches/{match_id}/deals", match_deals),
     Route("/api/matches/{match_id}/register", match_register, methods=["POST"]),
     Route("/api/matches/{match_id}/withdraw", match_withdraw, methods=["POST"]),
+    Route("/api/matches/{match_id}/decline", match_decline, methods=["POST"]),
     Route("/api/admin/matches", admin_create_match, methods=["POST"]),
     Route("/api/admin/matches/{match_id}/bots", admin_match_bots, methods=["POST"]),
     Route("/api/admin/matches/{match_id}/cancel", admin_cancel_match, methods=["POST"]),

@@ -280,7 +280,8 @@ class MatchPlayer(Base):
     entrant: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16))
     """``in``, ``removed`` (withdrew before the start), ``eliminated``, ``withdrawn``, ``cancelled``; ``invited``: a
-    team match's partner invited by ``entrant`` (``t<captain>``) who has not confirmed yet."""
+    team match's partner invited by ``entrant`` (``t<captain>``) who has not confirmed yet; ``declined``: one who
+    declined that invitation."""
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
     fee: Mapped[int] = mapped_column(BigInteger, default=0)

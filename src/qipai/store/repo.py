@@ -1442,8 +1442,19 @@ class Store:
             if row is None:
                 s.add(MatchPlayer(match_id=match_id, user_id=partner, entrant=f"t{captain}", status="invited",
                                   place=None, prize=0, fee=0, updated_at=utcnow()))
-            elif row.status in ("invited", "removed"):
+            elif row.status in ("invited", "removed", "declined"):
                 row.entrant, row.status, row.updated_at = f"t{captain}", "invited", utcnow()
+
+    async def decline_match_invite(self, match_id: str, partner: int, captain: int) -> bool:
+        """A team match: ``partner`` declined ``captain``'s open invitation; the record stays, status ``declined``
+        (the captain's card says so, the partner's history too), until either is invited again.  ``False``: no
+        such open invitation."""
+        async with self.sessions.begin() as s:
+            row = await s.get(MatchPlayer, (match_id, partner))
+            if row is None or row.status != "invited" or row.entrant != f"t{captain}":
+                return False
+            row.status, row.updated_at = "declined", utcnow()
+            return True
 
     async def drop_match_invites(self, match_id: str, pairs: Sequence[tuple[int, int]]) -> None:
         """End open invitations (partner, captain) of a team match (see :meth:`save_match_invite`); a record that
@@ -1459,6 +1470,14 @@ class Store:
         async with self.sessions() as s:
             rows = (await s.scalars(select(MatchPlayer).where(MatchPlayer.match_id == match_id,
                                                               MatchPlayer.status == "invited"))).all()
+            return {r.user_id: int(r.entrant[1:]) for r in rows if r.entrant[:1] == "t" and r.entrant[1:].isdigit()}
+
+    async def match_declines(self, match_id: str) -> dict[int, int]:
+        """The invitations of a team match that were declined: partner → captain (see
+        :meth:`decline_match_invite`)."""
+        async with self.sessions() as s:
+            rows = (await s.scalars(select(MatchPlayer).where(MatchPlayer.match_id == match_id,
+                                                              MatchPlayer.status == "declined"))).all()
             return {r.user_id: int(r.entrant[1:]) for r in rows if r.entrant[:1] == "t" and r.entrant[1:].isdigit()}
 
     async def match(self, match_id: str) -> MatchRow | None:

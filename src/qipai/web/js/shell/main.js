@@ -272,6 +272,10 @@ conn.on((msg) => {
     el.classList.add("link");
     el.append(" ", h("a", { href, dataset: { action: "open-match" } }, t("match_notice_invite_open")));
     el.addEventListener("click", () => { location.hash = href; el.remove(); });
+  } else if (ev.type === "team_declined") {
+    // one's own invitation, declined by the partner: say so wherever the captain is
+    const el = toast(t("match_team_declined_by", { name: displayName(ev.name) }), "info", 8000, "match-declined");
+    el.dataset.match = msg.match;
   }
   // the points the header shows moved outside any table: prizes paid at the end, fees refunded (a cancelled
   // match, or one's entry removed at the start)

@@ -36,6 +36,99 @@ function fmtStart(m) {
   return fmtTime(m.start_at * 1000);
 }
 
+/** What the prize places pay, in words: ``amounts`` as "第1名 300 · 第2名 200" (the first ``max``, then "…"). */
+function placesWords(amounts, max = 9) {
+  const shown = amounts.slice(0, max).map((a, i) => t("match_prize_place", { n: i + 1, amount: a }));
+  return shown.join(" · ") + (amounts.length > max ? " · …" : "");
+}
+
+/** A match's prizes in words (RULES-matches §2.6): none; a fixed table's places; a pool — its share of the fees
+ * (and guarantee) and what it pays with the field registered so far (``prizes_now``), or once fixed
+ * (``prizes``) what it pays.  ``short``: one line for the list. */
+export function prizeWords(m, short = false) {
+  const table = m.prize_table;
+  const fixed = Array.isArray(m.prizes) ? m.prizes : null;
+  if (!table && !(fixed && fixed.length)) return t("match_prize_none");
+  const amounts = fixed || m.prizes_now || [];
+  const paid = amounts.filter((a) => a > 0);
+  if (table && table.kind === "pool" && !fixed) {
+    const pool = [t("match_prize_pool", { pct: 100 - (table.rake_pct ?? 10) })];
+    if (table.guarantee) pool.push(t("match_prize_guarantee", { n: table.guarantee }));
+    if (short) return pool.join(" · ") + (paid.length ? ` · ${t("match_prize_total", { n: paid.reduce((a, b) => a + b, 0) })}` : "");
+    return pool.join(" · ") + (paid.length ? ` · ${t("match_prize_now", { places: placesWords(amounts) })}` : "");
+  }
+  if (!paid.length) return t("match_prize_none");
+  return short ? placesWords(amounts, 3) : placesWords(amounts);
+}
+
+/** A match's stages in words: each one's format and how it runs (定局: its rounds' deals and who goes on;
+ * 瑞士: rounds × deals; 打立: its levels, how they rise, the line), and how many go on to the next. */
+export function stageWords(st) {
+  const parts = [];
+  if (st.format === "dali") {
+    const levels = st.levels || [];
+    if (levels.length) parts.push(t("match_plan_levels", { n: levels.length, first: levels[0], last: levels[levels.length - 1] }));
+    const step = st.level_step || {};
+    if (step.seconds) parts.push(t("match_plan_step_s", { n: step.seconds }));
+    else if (step.deals) parts.push(t("match_plan_step_deals", { n: step.deals }));
+    if (st.out_factor) parts.push(t("match_plan_line", { n: st.out_factor }));
+  } else if (Array.isArray(st.rounds)) {
+    st.rounds.forEach((r, i) => parts.push(t("match_plan_round", { n: i + 1, deals: r.deals })
+      + (r.advance ? " " + t("match_plan_advance", { n: r.advance }) : "")));
+  } else if (st.rounds) {
+    parts.push(t("match_plan_swiss", { rounds: st.rounds, deals: st.deals }));
+  }
+  if (st.advance) parts.push(t("match_plan_advance", { n: st.advance }));
+  return t("match_format_" + st.format) + (parts.length ? t("match_plan_colon") + parts.join(t("match_plan_sep")) : "");
+}
+
+/** How the match starts and how large its field is: full at ``max_entrants`` (with bots after a while), or at
+ * its time with at least ``min_entrants`` (and late registration in an 打立 first stage). */
+function startWords(info, defn) {
+  const entry = defn?.entry || {};
+  const parts = [];
+  if (info.start === "when_full") {
+    parts.push(t("match_rule_when_full", { n: info.max_entrants }));
+    if (entry.bots === "fill_after") parts.push(t("match_rule_fill_bots", { s: entry.fill_after_s }));
+  } else {
+    if (info.start_at) parts.push(t("match_rule_at_time", { time: fmtTime(info.start_at * 1000) }));
+    parts.push(info.max_entrants ? t("match_rule_field", { min: info.min_entrants, max: info.max_entrants })
+      : t("match_rule_min", { min: info.min_entrants }));
+    if (entry.late_reg) parts.push(t("match_rule_late", { n: entry.late_reg }));
+  }
+  if (info.teams) parts.push(t("match_rule_teams"));
+  return parts.join(t("match_plan_sep"));
+}
+
+/** The match's plan on its card: how it starts, its stages, its prizes (what the server knows before the start). */
+function planBox(info) {
+  const defn = info.definition || {};
+  const stages = defn.stages || [];
+  return h("div.match-plan",
+    h("p.match-rule", h("span.l", t("match_plan_start")), " ", startWords(info, defn)),
+    stages.length ? h("div.match-structure", h("span.l", t("match_plan_stages")),
+      h("ol", stages.map((st, i) => h("li", { dataset: { format: st.format, stage: i + 1 } }, stageWords(st))))) : null,
+    h("p.match-prizes", h("span.l", t("match_prize")), " ", prizeWords(info)));
+}
+
+/** The match as the table's top bar shows it: its name, where it is (stage, round or 打立 level) and the
+ * player's place in the live standings (``view``: the match's card or its last pushed standings). */
+export function matchBar(view, userId) {
+  const parts = { name: matchName(view.name, view.game), round: null, place: null };
+  const si = view.stage_info;
+  if (si) {
+    const stage = si.stages > 1 ? t("match_bar_stage", { n: si.index + 1 }) + " " : "";
+    if (si.format === "dali") parts.round = stage + t("match_bar_level", { n: si.level, base: si.base });
+    else if (view.round !== null && view.round !== undefined) {
+      parts.round = stage + t("match_bar_round", { n: view.round + 1, of: si.rounds });
+    } else if (stage) parts.round = stage.trim();
+  }
+  const rows = (view.standings || []).filter((r) => r.status !== "removed");
+  const mine = userId !== undefined && userId !== null ? rows.find((r) => (r.users || []).includes(userId)) : null;
+  if (mine && mine.place) parts.place = t("match_bar_place", { n: mine.place, of: rows.length });
+  return parts;
+}
+
 function buttons(m, refresh) {
   const act = async (what) => {
     try {
@@ -90,12 +183,26 @@ function teamEntry(m, input, refresh) {
     refreshUser(); // a confirmed team paid its fee
     refresh();
   };
+  // 谢绝: the invitation ends for both, and the captain is told
+  const decline = async (captain) => {
+    try {
+      await api("POST", `matches/${encodeURIComponent(m.id)}/decline`, { captain });
+      toast(t("match_team_decline_done"), "info", 3500, "match-decline");
+    } catch (ex) {
+      toast(errorText(ex.code, ex.params), "error", 5000, "match-decline");
+    }
+    refresh();
+  };
   const invitedBy = (m.me_invited_by || []).map((c) => h("p.team-invited-by", { dataset: { captain: c.id } },
     t("match_team_invited_by", { name: displayName(c.name) }), " ",
     h("button.btn.small.primary", { type: "button", dataset: { action: "accept-team", captain: c.id },
-      onclick: (e) => { e.currentTarget.disabled = true; send({ captain: c.id }, "match_registered"); } }, t("match_team_accept"))));
+      onclick: (e) => { e.currentTarget.disabled = true; send({ captain: c.id }, "match_registered"); } }, t("match_team_accept")), " ",
+    h("button.btn.small.ghost", { type: "button", dataset: { action: "decline-team", captain: c.id },
+      onclick: (e) => { e.currentTarget.disabled = true; decline(c.id); } }, t("match_team_decline"))));
   const inviting = m.me_inviting ? h("p.team-inviting", { dataset: { partner: m.me_inviting.id } },
     t("match_team_waiting", { name: displayName(m.me_inviting.name) })) : null;
+  const declined = (m.me_declined_by || []).map((p) => h("p.team-declined", { dataset: { partner: p.id } },
+    t("match_team_declined_by", { name: displayName(p.name) })));
   input.placeholder = t("match_team_partner");
   const form = h("form.team-invite", {
     onsubmit: (e) => {
@@ -104,7 +211,8 @@ function teamEntry(m, input, refresh) {
       if (name) send({ partner_name: name }, "match_team_invited");
     },
   }, input, " ", h("button.btn.small.primary", { type: "submit", dataset: { action: "invite-team", match: m.id } }, t("match_team_invite")));
-  return h("div.team-entry", { dataset: { match: m.id } }, h("p.muted", t("match_team_note")), ...invitedBy, inviting, form);
+  return h("div.team-entry", { dataset: { match: m.id } }, h("p.muted", t("match_team_note")), ...invitedBy, ...declined,
+    inviting, form);
 }
 
 /** Each bot entrant's number (电脑1, 电脑2, …): the number of its entrant id (``bot:3``), which stays with it from
@@ -133,13 +241,16 @@ export function matchesPage(root) {
         return h("div.panel", { dataset: { status: st } }, h("h2", t("match_status_" + st)),
           // on a phone each match is a card (css: table.match-list), the cells named by their data-label
           rows.length ? h("div.scroll", h("table.grid.match-list", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_game")),
-            h("th", t("match_entrants")), h("th", t("match_fee")), h("th", t("match_start")), h("th", ""))),
+            h("th", t("match_entrants")), h("th", t("match_fee")), h("th", t("match_start")), h("th", t("match_format")),
+            h("th", t("match_prize")), h("th", ""))),
           h("tbody", rows.map((m) => h("tr", { dataset: { match: m.id } },
             h("td.name", h("a", { href: `#/matches/${m.id}` }, matchName(m.name, m.game))), h("td.game", { dataset: { label: t("match_game") } }, gameWords(m.game)),
             h("td.entrants", { dataset: { label: t("match_entrants") } },
               m.entrants !== undefined ? `${m.entrants}${m.max_entrants ? " / " + m.max_entrants : ""}` : ""),
             h("td.fee", { dataset: { label: t("match_fee") } }, m.fee !== undefined ? String(m.fee) : ""),
             h("td.start", { dataset: { label: t("match_start") } }, fmtStart(m)),
+            h("td.format", { dataset: { label: t("match_format") } }, (m.stages || []).map((f) => t("match_format_" + f)).join(" → ")),
+            h("td.prize", { dataset: { label: t("match_prize") } }, prizeWords(m, true)),
             h("td.act", buttons(m, refresh))))))) : h("p.muted", t("match_none")));
       });
       fill(box, h("h1", t("nav_matches")), ...sections);
@@ -267,7 +378,7 @@ export function matchPage(root, { id }) {
     fill(box, h("div.panel",
       h("h1", matchName(info.name, info.game)), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
       h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
-      stageLine(view), countdown(view, info), waiting,
+      stageLine(view), countdown(view, info), waiting, planBox({ ...info, prizes: view.prizes ?? info.prizes }),
       myTable ? h("p", h("a.btn.small", { href: "#/table", onclick: () => { store.tableId = myTable; } }, t("match_my_table"))) : null,
       info.teams && !info.me ? teamEntry(info, partnerInput, load) : buttons({ ...info, status: info.status }, load),
       h("table.grid.standings", h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("points")),
@@ -312,8 +423,9 @@ export function matchPage(root, { id }) {
   };
   const off = conn.on((msg) => {
     if (msg.type === "_gap" && !cancelled) load(); // messages were lost: read the card again
-    // a team invitation to this match: the card shows it, with 接受
-    else if (msg.type === "match_event" && msg.match === id && !cancelled && (msg.event || {}).type === "team_invite") load();
+    // a team invitation to this match (the card shows it, with 接受 and 谢绝), or one's own declined
+    else if (msg.type === "match_event" && msg.match === id && !cancelled
+      && ["team_invite", "team_declined"].includes((msg.event || {}).type)) load();
     else if (msg.type === "match_standings" && msg.match === id) {
       standings = msg;
       pushes += 1;

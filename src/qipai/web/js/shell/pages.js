@@ -406,6 +406,21 @@ function feeCell(m) {
   return h("td.fee", { dataset: { refunded: refunded ? "1" : "0" } }, refunded ? t("match_fee_refunded", { fee }) : String(fee));
 }
 
+/** One's own result in a match of the profile's list: once the match is over, one's final place (and the prize
+ * won), not that the match is over; a cancelled match says so; before the end, one's state in it. */
+function matchResult(m) {
+  if (m.match_status === "cancelled") return t("match_phase_cancelled");
+  if (m.match_status === "finished" && m.place) {
+    const place = t("match_result_place", { n: m.place });
+    return m.prize > 0 ? `${place} · ${t("match_result_prize", { n: m.prize })}` : place;
+  }
+  if (m.match_status === "finished" && (m.status === "removed" || m.status === "declined" || m.status === "invited")) {
+    return entrantState(m.status, m.match_status);
+  }
+  if (m.match_status === "finished") return t("match_phase_finished");
+  return entrantState(m.status, m.match_status);
+}
+
 export function profilePage(root) {
   const box = h("section.profile", h("p.muted", "…"));
   fill(root, box);
@@ -471,12 +486,11 @@ export function profilePage(root) {
         card,
         h("div.game-cards", cards),
         mine.matches.length ? h("div.panel.my-matches", h("h2", t("my_matches")),
-          h("div.scroll", h("table.grid", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_state")),
+          h("div.scroll", h("table.grid", h("thead", h("tr", h("th", t("match_name")), h("th", t("match_result")),
             h("th", t("rank")), h("th", t("match_fee")), h("th", t("match_prize")))),
           h("tbody", mine.matches.map((m) => h("tr", { dataset: { match: m.match, status: m.status } },
             h("td", h("a", { href: `#/matches/${encodeURIComponent(m.match)}` }, matchName(m.name, m.game))),
-            h("td.state", m.match_status === "cancelled" ? t("match_phase_cancelled")
-              : m.match_status === "finished" ? t("match_phase_finished") : entrantState(m.status, m.match_status)),
+            h("td.state", { dataset: { place: m.place ?? "" } }, matchResult(m)),
             h("td.place", m.place ? String(m.place) : "—"), feeCell(m),
             h("td.prize", String(m.prize ?? 0)))))))) : null,
         h("div.panel", h("h2", t("history_title")),

@@ -2,7 +2,7 @@
 // felt (name, title, points, badges, timer, ready mark, chat bubbles), the viewer's bar, the action row and the
 // hand area, the ready step between deals, the settlement, history and leave dialogs, quick chat and sound.
 // A game's view (games.js) fills the slots it is given; the frame never looks inside an observation.
-import { h, add, fill, clear, modal, toast, fmtDelta } from "./util.js";
+import { h, add, fill, clear, modal, toast, fmtDelta, api } from "./util.js";
 import { t, displayName, phraseText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
@@ -10,6 +10,7 @@ import { gameName, titleName } from "./games.js";
 import { pref, setPref } from "./prefs.js";
 import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
+import { matchBar } from "./matches.js";
 
 /** qipai.host.table.PHRASES: the quick-chat phrases and emotes (ids; the words are in i18n.js). */
 export const PHRASES = ["hurry", "nice_play", "well_played", "sorry", "oops", "again", "thanks", "wait", "good_luck", "bye"];
@@ -31,6 +32,8 @@ export class TableFrame {
     this.lastChatSent = -Infinity;
     this.prevMyTurn = null; // (no "your turn" chime for a table just drawn: only when the turn comes)
     this.lastTick = -1;
+    this.match = null; // a match table: its match's card and live standings, for the top bar (followMatch)
+    if (this.live) this.offMatch = conn.on((msg) => this.matchMessage(msg));
     this.build();
     this.view = module.mount(this.slots, this.ctx());
     this.tick = setInterval(() => this.updateTimers(), 250);
@@ -41,6 +44,7 @@ export class TableFrame {
   destroy() {
     this.destroyed = true;
     clearInterval(this.tick);
+    this.offMatch?.();
     document.removeEventListener("keydown", this.onKey);
     this.view?.destroy?.();
     document.getElementById("settlement")?._close?.();
@@ -158,6 +162,7 @@ export class TableFrame {
     e.classList.toggle("taken-over", takenOver);
     e.dataset.takenOver = takenOver ? "1" : "0";
     this.renderMark();
+    this.followMatch();
     this.renderTop();
     this.renderSeats();
     this.renderMe();
@@ -238,11 +243,63 @@ export class TableFrame {
   }
 
   // ------------------------------------------------------------------------------------------ top bar
+  /** A match table names its match (``match_id``): read the match's card (its name, round, standings) for the
+   * top bar, once per match; the match's players get its standings pushed (matchMessage), a spectator does not
+   * and reads the card again at each new deal. */
+  followMatch() {
+    const id = this.live ? this.model?.table?.match_id : null;
+    if (!id) { this.match = null; return; }
+    const deal = this.model.state?.deal ?? null;
+    if (this.match?.id === id) {
+      if (this.model.spectating && deal !== this.match.deal) { this.match.deal = deal; this.loadMatch(); }
+      return;
+    }
+    this.match = { id, card: null, view: null, deal, pushes: 0 };
+    this.loadMatch();
+  }
+
+  async loadMatch() {
+    const m = this.match;
+    if (!m) return;
+    const before = m.pushes;
+    try {
+      const card = await api("GET", `matches/${encodeURIComponent(m.id)}`);
+      if (this.destroyed || this.match !== m) return;
+      m.card = card;
+      if (m.pushes === before) m.view = null; // the card read now is newer than any push before it
+      this.renderTop();
+    } catch {
+      // (the bar just says less)
+    }
+  }
+
+  matchMessage(msg) {
+    const m = this.match;
+    if (!m || this.destroyed) return;
+    if (msg.type === "match_standings" && msg.match === m.id) {
+      m.view = msg;
+      m.pushes += 1;
+      if (m.card) this.renderTop();
+    } else if (msg.type === "_gap") this.loadMatch();
+  }
+
+  /** The match in the top bar: its name, the round (or 打立 level) and one's place in the live standings. */
+  matchBarEl() {
+    const m = this.match;
+    if (!m || !m.card) return null;
+    const bar = matchBar({ ...m.card, ...(m.view || {}) }, store.user?.id);
+    return h("span.match-bar", { dataset: { match: m.id } },
+      h("b.match-bar-name", bar.name),
+      bar.round ? h("span.match-bar-round", bar.round) : null,
+      bar.place ? h("span.match-bar-place", bar.place) : null);
+  }
+
   renderTop() {
     const { table, spectating } = this.model;
     const opts = table?.options || {};
     const code = table?.invite_code;
     fill(this.tinfo,
+      this.matchBarEl(),
       h("span.preset", this.view.tableTitle ? this.view.tableTitle(this.model) : ""),
       opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
       code && this.live ? h("span.invite", { title: t("invite_code") }, `${t("invite_code")} `, h("b.code", code),
