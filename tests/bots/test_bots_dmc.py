@@ -804,3 +804,36 @@ def test_net_bidding_bids_by_the_networks_own_odds(monkeypatch: pytest.MonkeyPat
     assert asked == ["odds"] and len(seen) == before
     with pytest.raises(ValueError, match="trained for"):
         real(load_qnet(), [0] * 15, PRESETS["four_player"], random.Random(1))
+
+
+def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
+    """``dmc:bid=net`` on a table with doubling (``chengdu``: 倒/反/斡/垒) doubles when :func:`side_value`, the
+    network's chance that the seat's side wins (the landlord from its own hand, a farmer over sampled landlord
+    hands), reaches ``DOUBLE_AT``, else passes; the farmers' and the landlord's chances read the same position
+    from the two sides."""
+    import random
+
+    from qipai.games.doudizhu.bots.bidding import DOUBLE_AT
+    from qipai.games.doudizhu.bots.dmc import side_value
+
+    doubled = passed = 0
+    for seed in range(8):
+        g = Game.new(PRESETS["chengdu"], seed)
+        bot = make_bot("dmc:bid=net", 2)
+        while g.phase in ("bid", "double"):
+            seat = g.to_act
+            assert seat is not None
+            obs, legal = g.observe(seat), g.legal_actions()
+            choice = bot.act(obs, legal)
+            assert choice in legal
+            if g.phase == "double" and len(legal) > 1:
+                v = read_view(obs)
+                kitty = counts_of_tokens(list(obs["kitty"])) if obs.get("kitty") else None
+                p = side_value(load_qnet(), v, kitty, random.Random(0))
+                mine = "pass" if choice == "pass" else "double"
+                if abs(p - DOUBLE_AT) > 0.08:  # (clear of the threshold: the bot's own samples agree)
+                    assert mine == ("double" if p >= DOUBLE_AT else "pass"), (seed, seat, p, choice)
+                doubled += mine == "double"
+                passed += mine == "pass"
+            g.apply(choice, seat)
+    assert doubled and passed

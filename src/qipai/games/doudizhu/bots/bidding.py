@@ -47,6 +47,10 @@ CALIBRATION: dict[int, tuple[float, float]] = {3: (-0.087, 0.941), 4: (-0.020, 0
 BID_AT = (0.45, 0.50, 0.55)
 """The calibrated win probability from which the bot bids 1, 2 and 3."""
 
+DOUBLE_AT = 0.55
+"""The side's win probability from which ``dmc:bid=net`` doubles (倒/反/斡/垒: each doubles the stake, so worth it
+above one half; the margin keeps the estimate's noise from doubling a loss)."""
+
 
 def _deck(rules: Rules) -> list[int]:
     return [rules.decks * (1 if r >= 13 else 4) for r in range(NUM_RANKS)]
@@ -154,4 +158,5 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["BID_AT", "CALIBRATION", "MIN_SAMPLES", "OddsBot", "bid_for", "calibrated", "landlord_odds", "odds_bid"]
+__all__ = ["BID_AT", "CALIBRATION", "DOUBLE_AT", "MIN_SAMPLES", "OddsBot", "bid_for", "calibrated", "landlord_odds",
+           "odds_bid"]
