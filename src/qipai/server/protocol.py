@@ -245,6 +245,7 @@ ERROR_CODES: dict[str, str] = {
     "server_busy": "the server could not do it now; try again",
     # accounts
     "unauthorized": "not logged in (or the session ended)",
+    "too_many_connections": "the account or the client address has as many WebSockets open as it may",
     "already_authenticated": "an auth message with another session on a connection that is logged in already",
     "bad_name": "a name that may not be used (length, characters, mixed scripts, reserved prefix)",
     "bad_password": "a password that may not be used (6 to 128 characters)",
