@@ -400,6 +400,60 @@ def play(
     raise typer.Exit(code)
 
 
+@app.command()
+def online(
+    url: Annotated[str, typer.Argument(help="The server, e.g. http://localhost:8000 (or host:port).")],
+    name: Annotated[str | None, typer.Option(help="Your account name (asked for when missing).")] = None,
+    password_stdin: Annotated[bool, typer.Option(
+        "--password-stdin", help="Read the password from the first line of standard input (never from the "
+        "command line).")] = False,
+    guest: Annotated[bool, typer.Option("--guest", help="Play as a guest (游客): no account needed.")] = False,
+    register: Annotated[bool, typer.Option("--register", help="Make the account NAME first.")] = False,
+    lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+) -> None:
+    """Play on a qipai server from the terminal: quick match, or a private table with friends (type help)."""
+    import asyncio
+    import getpass
+    import sys
+
+    from .tui.online import LoginError, OnlineOptions, run_online
+
+    lang = _check_lang(lang)
+    if guest and (register or name or password_stdin):
+        _fail("--guest plays without an account: leave out --name, --register and --password-stdin")
+    from .tui.reader import LineReader
+
+    password = None
+    stdin = None
+    if not guest:
+        stdin = LineReader(sys.stdin)  # the same reader reads the game's lines after these
+        if name is None:
+            if password_stdin:
+                _fail("--password-stdin needs --name")
+            typer.echo("名字: " if lang == "zh" else "Name: ", nl=False)
+            try:
+                name = (stdin.readline() or "").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise typer.Exit(1) from None
+        try:
+            if password_stdin:
+                password = stdin.readline() or ""
+            else:
+                password = getpass.getpass("密码: " if lang == "zh" else "Password: ")
+        except (EOFError, KeyboardInterrupt):
+            raise typer.Exit(1) from None
+    opts = OnlineOptions(url=url, name=name, password=password, guest=guest, register=register, lang=lang,
+                         stdin=stdin)
+    try:
+        code = asyncio.run(run_online(opts))
+    except LoginError as e:
+        typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    raise typer.Exit(code)
+
+
 # --- arena command (bots) ---
 
 

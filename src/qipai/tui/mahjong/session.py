@@ -110,6 +110,61 @@ def parse_command(line: str) -> tuple[str, str]:
     return "unknown", text
 
 
+ACTION_WORDS = ("pass", "hu", "peng", "peng ting", "chi", "chi ting", "tile", "discard", "ting")
+"""The names of :func:`parse_command` that are moves (the rest are table commands)."""
+
+
+def typed_action(name: str, rest: str, obs: dict[str, Any], legal: list[str],
+                 lang: str) -> tuple[str | None, str | None]:
+    """What a parsed line (:func:`parse_command`: a move's ``name`` and the rest, ``empty``, or a number choosing
+    from ``legal``) means as an action of the observation's seat: ``(action, None)``, or ``(None, one line
+    saying what is wrong)`` (``(None, None)``: nothing to do).  The rules themselves are checked by the engine
+    (or the server).
+
+    >>> obs = {"phase": "play", "must": "discard", "drawn": "5m", "hand": "1m 2m 5m"}
+    >>> typed_action("empty", "", obs, [], "en"), typed_action("tile", "2M", obs, [], "en")
+    (('discard 5m', None), ('discard 2m', None))
+    """
+    claim = obs["phase"] == "claim"
+    if name == "empty":
+        if claim or obs.get("must") in ("win", "dailou"):
+            return "pass", None
+        if obs.get("must") == "discard" and obs.get("drawn"):
+            return f"discard {obs['drawn']}", None
+        if obs.get("must") == "discard" and obs.get("hand"):
+            return None, tr(lang, "err_no_drawn", example=hand_text(obs["hand"]).split()[-1])
+        return None, None
+    if name.isdigit() or (name == "unknown" and rest.isdigit()):
+        i = int(rest) - 1
+        return (legal[i] if 0 <= i < len(legal) else None), None
+    if name in ("pass", "hu", "peng", "peng ting"):
+        return name, None
+    if name in ("chi", "chi ting"):
+        chis = [a for a in legal if a.startswith("chi ") and a.endswith(" ting") == (name == "chi ting")]
+        if rest:
+            tiles = rest.lower().replace(" ", "")
+            return f"chi {tiles}" + (" ting" if name == "chi ting" else ""), None
+        if len(chis) == 1:
+            return chis[0], None
+        if chis:
+            return None, tr(lang, "err_which_chi", opts=" · ".join(action_words(a, lang) for a in chis))
+        return name, None  # the engine says why not
+    parts = rest.split()
+    tile = read_tile(parts[0]) if parts else None
+    if tile is None:
+        verb = action_words("discard" if name == "tile" else name, lang)
+        return None, tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=verb)
+    if name == "ting":
+        extra = ""
+        if len(parts) >= 3 and parts[1].lower() in ("zhidui", "支对"):
+            y = read_tile(parts[2])
+            extra = f" zhidui {y}" if y else ""
+        return f"ting {tile}{extra}", None
+    if obs.get("must") == "ting":
+        return f"ting {tile}", None
+    return f"discard {tile}", None
+
+
 @dataclass
 class MahjongOptions(SeatOptions):
     """How a mahjong terminal table is set up (the ``qipai play --game mahjong`` options; the bots default to
@@ -327,47 +382,11 @@ class MahjongSession(BotTable):
         assert g is not None
         lang = self.lang
         name, rest = parse_command(line)
-        claim = obs["phase"] == "claim"
-        if name == "empty":
-            if claim or obs.get("must") in ("win", "dailou"):
-                return "pass"
-            if obs.get("must") == "discard" and obs.get("drawn"):
-                return f"discard {obs['drawn']}"
-            if obs.get("must") == "discard" and obs.get("hand"):
-                self.error(tr(lang, "err_no_drawn", example=hand_text(obs["hand"]).split()[-1]))
-            return None
-        if name.isdigit() or (name == "unknown" and rest.isdigit()):
-            i = int(rest) - 1
-            return legal[i] if 0 <= i < len(legal) else None
-        if name in ("pass", "hu", "peng", "peng ting"):
-            return name
-        if name in ("chi", "chi ting"):
-            chis = [a for a in legal if a.startswith("chi ") and a.endswith(" ting") == (name == "chi ting")]
-            if rest:
-                tiles = rest.lower().replace(" ", "")
-                return f"chi {tiles}" + (" ting" if name == "chi ting" else "")
-            if len(chis) == 1:
-                return chis[0]
-            if chis:
-                self.error(tr(lang, "err_which_chi", opts=self.options_text(chis)))
-                return None
-            return name  # the engine says why not
-        if name in ("tile", "discard", "ting"):
-            parts = rest.split()
-            tile = read_tile(parts[0]) if parts else None
-            if tile is None:
-                verb = action_words("discard" if name == "tile" else name, lang)
-                self.error(tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=verb))
-                return None
-            if name == "ting":
-                extra = ""
-                if len(parts) >= 3 and parts[1].lower() in ("zhidui", "支对"):
-                    y = read_tile(parts[2])
-                    extra = f" zhidui {y}" if y else ""
-                return f"ting {tile}{extra}"
-            if obs.get("must") == "ting":
-                return f"ting {tile}"
-            return f"discard {tile}"
+        if name in ACTION_WORDS or name == "empty" or name.isdigit() or (name == "unknown" and rest.isdigit()):
+            action, err = typed_action(name, rest, obs, legal, lang)
+            if err is not None:
+                self.error(err)
+            return action
         if name == "auto":
             g.set_autoplay(HUMAN, not g.in_autoplay(HUMAN))
             self.out(tr(lang, "auto_on" if g.in_autoplay(HUMAN) else "auto_off"), style="cyan")

@@ -1,0 +1,343 @@
+"""The words of ``qipai online`` in English and Chinese: the lobby, the table around the game, and every error
+code the server may send (:data:`qipai.server.protocol.ERROR_CODES`), worded as the browser words them
+(``src/qipai/web/js/shell/errors.js``) from the error's ``params``.
+
+>>> error_words("en", "not_enough_points", {"need": 100, "have": 40})
+'Not enough points: you need at least 100, you have 40'
+>>> error_words("zh", "bad_login", {})
+'用户名或密码不对'
+>>> error_words("en", "no_such_code", {})
+'Something went wrong (no_such_code)'
+>>> display_name("bot:heuristic:2", "zh"), display_name("guest-00ab12cd", "en"), display_name("alice", "en")
+('电脑2号', 'Guest 5709', 'alice')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Params = Mapping[str, Any]
+Wording = str | Callable[[Params], str]
+
+
+def _n(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+def _need(zh: bool) -> Callable[[Params], str]:
+    def f(p: Params) -> str:
+        if zh:
+            return f"积分不够：这里至少要 {_n(p.get('need'))} 分" + (
+                f"，你有 {_n(p.get('have'))} 分" if p.get("have") is not None else "")
+        return f"Not enough points: you need at least {_n(p.get('need'))}" + (
+            f", you have {_n(p.get('have'))}" if p.get("have") is not None else "")
+    return f
+
+
+ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
+    # accounts and sessions
+    "bad_login": ("用户名或密码不对", "Wrong name or password"),
+    "account_blocked": ("这个账号已被管理员封禁，请联系管理员",
+                        "This account is blocked by the server's operator: contact them"),
+    "name_taken": (lambda p: f"用户名“{_n(p.get('name'))}”已经有人用了",
+                   lambda p: f"The name “{_n(p.get('name'))}” is taken"),
+    "bad_name": ("这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",
+                 "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone "
+                 "else's"),
+    "bad_password": (lambda p: "密码不能含控制字符（如制表符、换行）" if p.get("reason") == "control"
+                     else "密码要 6 到 128 个字符",
+                     lambda p: "A password may not hold control characters (a tab, a line break)"
+                     if p.get("reason") == "control" else "A password is 6 to 128 characters long"),
+    "no_password": ("游客账号没有密码可改", "A guest account has no password to change"),
+    "not_a_guest": ("这个账号已经是注册账号了，不用再保存", "This account is registered already: nothing to save"),
+    "login_backoff": (lambda p: f"这个账号登录失败太多次，请 {_n(p.get('seconds')) or '稍'} 秒后再试",
+                      lambda p: f"Too many failed log-ins for this account: try again in "
+                      f"{_n(p.get('seconds')) or 'a few'} s"),
+    "rate_limited": ("操作太快了，请稍等一下", "Too fast: wait a moment"),
+    "flood": ("消息太多，连接被关闭", "Too many messages: the connection was closed"),
+    "unauthorized": ("请先登录（或登录已过期）", "Please log in first (or the session ended)"),
+    "too_many_connections": ("这个账号（或这个网络）打开的窗口太多了：关掉几个再试",
+                             "Too many windows are open for this account (or this network): close some and try "
+                             "again"),
+    "already_authenticated": ("这个连接已经登录了", "This connection is logged in already"),
+    "unknown_user": ("没有这个玩家", "No such player"),
+    "unknown_game": ("没有这个游戏", "No such game"),
+    "no_relief": ("救济只给积分不够进任何房间的玩家，每天一次",
+                  "Relief is for players below every room's minimum, once a day"),
+    "server_busy": ("服务器忙，请再试一次", "The server is busy: try again"),
+    "server_error": ("服务器处理这条消息时出错，什么也没改变", "The server failed on this message; nothing changed"),
+    "taken_over": ("你在另一个窗口打开了这桌，这个窗口不再控制座位（输入 takeover 拿回来）",
+                   "Another window of yours controls your seat now (type takeover to take it back)"),
+    # lobby and tables
+    "unknown_room": (lambda p: f"没有房间 {_n(p.get('room'))}：输入 rooms 看有哪些",
+                     lambda p: f"No room {_n(p.get('room'))}: type rooms to list them"),
+    "unknown_table": ("这张牌桌已经不在了", "That table is gone"),
+    "unknown_invite": (lambda p: f"没有牌桌用邀请码 {_n(p.get('invite'))}，请检查一下",
+                       lambda p: f"No open table has the invite code {_n(p.get('invite'))}: check it"),
+    "private_table": ("这是私人桌：要有邀请码才能看", "A private table: watching needs its invite code"),
+    "not_enough_points": (_need(True), _need(False)),
+    "already_seated": ("你已经坐在另一张牌桌上，先离开那张桌", "You already sit at another table: leave it first"),
+    "leaving_table": ("你在这一局中离开了牌桌：本局结束后座位才空出来",
+                      "You left the table during this deal: your seat is freed when the deal ends"),
+    "table_full": ("这张桌子坐满了", "This table has no free seat"),
+    "table_closed": ("这张牌桌已经关了", "This table is closed"),
+    "deal_running": ("这桌正在打牌：等这一局结束再坐下", "A deal is running at this table: sit down between deals"),
+    "not_seated": ("你没有坐在这张桌上", "You have no seat at this table"),
+    "left_match": ("你已离开本场比赛，座位由托管打完", "You left this match: your seat plays on in auto-play"),
+    "not_at_table": ("你不在这张桌上，也没有在观战", "You neither sit at nor watch this table"),
+    "seated_here": ("你就坐在这张桌上", "You sit at this table already"),
+    "not_allowed": ("只有开桌的人可以这样做", "Only the table's creator may do that"),
+    "bad_options": ("这些规则选项不能用", "These rule options do not work"),
+    "points_option": ("为积分而打的桌子不能改变算分的规则",
+                      "A table that plays for points keeps the room's scoring rules"),
+    # playing
+    "no_deal": ("这桌现在没有牌局", "No deal is running at this table"),
+    "stale": ("牌桌已经变了，正在刷新", "The table moved on: refreshing"),
+    "not_your_turn": ("还没轮到你", "It is not your turn"),
+    "bad_action": ("这不是出牌动作：请用 auto 或 leave", "Not a move: use auto or leave"),
+    "illegal_action": ("这一步不符合规则", "That move is against the rules"),
+    "no_change": ("已经是这样了", "Already so"),
+    "unknown_phrase": ("没有这句快捷语：输入 say 看有哪些", "No such phrase: type say to list them"),
+    "chat_rate_limited": ("说得太快了，歇一会儿", "You are chatting too fast: wait a moment"),
+    "storage_unavailable": ("服务器暂时无法保存，什么也没改变，请稍后再试",
+                            "The server cannot save right now; nothing changed — try again in a moment"),
+    "storage_restored": ("服务器恢复正常", "The server is back"),
+    "table_elsewhere": ("这桌在另一台服务器上：请连接那台", "This table runs on another server: connect to it"),
+    "table_moved": ("这桌转到另一台服务器了：请重新连接", "This table moved to another server: reconnect"),
+    "node_draining": ("这台服务器正在交接牌桌，请稍后再试",
+                      "This server is handing its tables over: try again shortly"),
+    "no_cluster": ("服务器只有一台", "The server runs alone"),
+    # matches
+    "unknown_match": ("没有这场比赛", "No such match"),
+    "match_closed": ("这场比赛已截止报名（或现在不能这样做）", "Registration for this match has closed"),
+    "match_full": ("这场比赛人数已满", "This match is full"),
+    "already_registered": ("你已经报名了这场比赛", "You are registered in this match already"),
+    "not_registered": ("你没有报名这场比赛", "You are not an entrant of this match"),
+    "match_entry": ("这场比赛不接受这次报名", "The match refuses this registration"),
+    "in_match": ("你正在比赛中，比赛会安排你的牌桌", "You are playing in a match: it seats you at its tables"),
+    "settlement_failed": ("这一局的结果无法记录：没有人得失积分，牌桌关闭",
+                          "This deal's result could not be recorded: nobody was paid and the table closes"),
+    # records
+    "unknown_deal": ("没有这一局", "No such deal"),
+    "not_your_deal": ("只能看自己打过的牌局", "You can read the records of your own deals only"),
+    "deal_aborted": ("这一局中途作废，没有结算", "This deal was abandoned unfinished and was not settled"),
+    "deal_failed": ("这一局的结果没能记录，没有人得失积分",
+                    "This deal's result could not be recorded; nobody was paid"),
+    "no_review": ("这个游戏的牌局还不能复盘", "Deals of this game have no review yet"),
+    # the request itself
+    "bad_request": ("请求不对", "Bad request"),
+    "bad_json": ("请求的数据格式不对", "The request is not valid JSON"),
+    "not_json": ("请求必须是 JSON", "The request must be JSON"),
+    "bad_origin": ("请求来自别的网站，已拒绝", "The request comes from another site: refused"),
+    "bad_field": (lambda p: f"字段 {_n(p.get('field'))} 的值不对",
+                  lambda p: f"Field {_n(p.get('field'))} has a wrong value"),
+    "missing_field": (lambda p: f"缺少字段 {_n(p.get('field'))}", lambda p: f"Missing field {_n(p.get('field'))}"),
+    "bad_param": (lambda p: f"参数 {_n(p.get('param'))} 不对", lambda p: f"Parameter {_n(p.get('param'))} is wrong"),
+    "too_large": ("内容太长了", "Too large"),
+    "not_found": ("没有这个接口", "No such endpoint"),
+    "bad_message": ("消息格式不对", "Malformed message"),
+    "unknown_type": ("服务器不认识这种消息", "The server does not know this message"),
+    "bad_version": ("协议版本不对：请更新 qipai", "Protocol version mismatch: update qipai"),
+}
+"""Error code → (Chinese, English) wording: a text, or a function of the error's ``params``."""
+
+
+def error_words(lang: str, code: str, params: Params | None = None) -> str:
+    """An error ``code`` from the server in ``lang``, worded from its ``params`` (never the server's English
+    ``message``); an unknown code is named."""
+    w = ERROR_WORDS.get(code)
+    if w is None:
+        return f"出错了（{code}）" if lang == "zh" else f"Something went wrong ({code})"
+    s = w[0] if lang == "zh" else w[1]
+    return s(params or {}) if callable(s) else s
+
+
+PHRASES = ("hurry", "nice_play", "sorry", "again", "thanks", "bye", "wait", "good_luck", "well_played", "oops",
+           "emote:smile", "emote:cry", "emote:angry", "emote:thumbs_up", "emote:flower", "emote:shock")
+"""The quick-chat phrases the server accepts (``qipai.host.table.PHRASES``)."""
+
+PHRASE_WORDS: dict[str, tuple[str, str]] = {
+    "hurry": ("快点吧，等得花儿都谢了", "Hurry up, please!"),
+    "nice_play": ("打得好！", "Nice play!"),
+    "sorry": ("不好意思，失误了", "Sorry, my mistake"),
+    "again": ("再来一局！", "One more deal!"),
+    "thanks": ("谢谢配合", "Thanks, partner"),
+    "bye": ("我先走了，下次再玩", "I have to go, see you"),
+    "wait": ("等一下，我想想", "Wait, let me think"),
+    "good_luck": ("祝大家好运", "Good luck, everyone"),
+    "well_played": ("配合得真好", "Well played, partner"),
+    "oops": ("哎呀，手滑了", "Oops, slipped"),
+    "emote:shock": ("[吃惊]", "[shocked]"),
+    "emote:smile": ("[微笑]", "[smile]"),
+    "emote:cry": ("[哭了]", "[crying]"),
+    "emote:angry": ("[生气]", "[angry]"),
+    "emote:thumbs_up": ("[点赞]", "[thumbs up]"),
+    "emote:flower": ("[送花]", "[a flower]"),
+}
+
+
+def phrase_words(phrase: str, lang: str) -> str:
+    """A quick-chat phrase id in words."""
+    w = PHRASE_WORDS.get(phrase)
+    return phrase if w is None else w[0] if lang == "zh" else w[1]
+
+
+def display_name(name: str, lang: str) -> str:
+    """A seat or account name as a player reads it: bot seats (``bot:<bot>:<n>``) and guests (``guest-<hex>``)
+    in words, as the browser shows them; anything else as it is."""
+    m = re.fullmatch(r"bot:([\w-]+):(\d+)", name)
+    if m:
+        return f"电脑{m[2]}号" if lang == "zh" else f"Bot {m[2]}"
+    m = re.fullmatch(r"bot:([\w-]+)", name)
+    if m:
+        return f"电脑（{m[1]}）" if lang == "zh" else f"Bot ({m[1]})"
+    m = re.fullmatch(r"guest-([0-9a-fA-F]{4,})", name)
+    if m:
+        n = f"{int(m[1][-5:], 16) % 10000:04d}"
+        return f"游客{n}" if lang == "zh" else f"Guest {n}"
+    return name
+
+
+_EN: dict[str, str] = {
+    "connecting": "Connecting to {url} …",
+    "logged_in": "Logged in as {name} ({kind}).",
+    "guest": "guest",
+    "registered": "registered",
+    "welcome_table": "You sit at a table already: back to it.",
+    "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
+                   "for friends) · join CODE (a friend's table) · me (your points) · help · quit"),
+    "lobby_prompt": "lobby",
+    "rooms_head": "Rooms:",
+    "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} tables, {players} players",
+    "no_rooms": "No rooms on this server.",
+    "me_line": "{name}{guest}: {games}",
+    "me_game": "{game} {points} points ({title}, {played} played, {wins} won)",
+    "need_arg": "Type {cmd} {arg}.",
+    "unknown_lobby": "{text!r} is not a lobby command: type help.",
+    "joined": "You sit at table {table} ({game}, room {room}), seat {seat}.",
+    "invite": "Invite code: {code} — your friends type: join {code}",
+    "seats": "Seats: {seats}",
+    "seat_empty": "(empty)",
+    "tag_bot": "bot",
+    "tag_away": "away",
+    "tag_ready": "ready",
+    "tag_you": "you",
+    "deal_start": "Deal {n}",
+    "between_prompt": "Enter: ready (准备) · bots · say · leave · help",
+    "waiting_prompt": "waiting for players · bots · say · leave · help",
+    "watch_prompt": "{name} to act · auto · say · leave · help",
+    "auto_prompt": "auto-play (托管) plays for you · type auto to take back control",
+    "ready_sent": "Ready (准备): the next deal starts when everyone is ready.",
+    "is_ready": "{name} is ready.",
+    "table_help": ("At the table: your moves as the prompt says · auto (托管 on/off) · say PHRASE (quick chat; "
+                   "say alone lists them) · seats · bots (creator: bots take the empty seats) · leave · help"),
+    "not_your_turn": "Not your turn: wait for {name} (or type help).",
+    "not_your_turn_anyone": "Not your turn: wait (or type help).",
+    "auto_on": "Auto-play on (托管): the server plays for you. Type auto to take back control.",
+    "auto_off": "Auto-play off: you play again.",
+    "leave_confirm": "Leave during the deal? Auto-play finishes it for you (or the rules' escape penalty applies). "
+                     "Type yes to leave: ",
+    "leave_cancel": "You stay.",
+    "left": "You left the table.",
+    "leaving_after": "You leave the table when this deal ends (auto-play finishes it).",
+    "removed": "You were removed from the table ({reason}).",
+    "closed": "The table closed ({reason}).",
+    "chat": "{name} says: {text}",
+    "phrases": "Phrases: {list}",
+    "bots_asked": "Bots take the empty seats.",
+    "you_won": "You win {n} points.",
+    "you_lost": "You lose {n} points.",
+    "you_even": "Your points do not change.",
+    "changes": "{name}: {delta:+d} → {points} ({title})",
+    "deal_over": "Deal over.",
+    "deadline": " ({s} s)",
+    "forced": "You cannot beat it: the server passes for you in {s} s (or type your move).",
+    "taken_over": "Another window of yours controls your seat now: type takeover to take it back.",
+    "took_over": "You control your seat again.",
+    "session_closed": "The session ended ({reason}).",
+    "connection_lost": "The connection to the server was lost.",
+    "bye": "Bye.",
+    "in_lobby": "Back in the lobby.",
+    "no_table": "You sit at no table: try quick ROOM, create ROOM or join CODE.",
+    "at_table": "You sit at a table: leave it first.",
+    "notice_storage_unavailable": "The server cannot save moves right now: the table pauses.",
+    "notice_storage_restored": "The server is back: play on.",
+    "refused": "Refused: {msg}",
+    "not_legal_now": "{text!r} is not allowed now.",
+    "unknown_game_view": "This terminal client does not know the game {game!r}: play it in the browser.",
+}
+
+_ZH: dict[str, str] = {
+    "connecting": "正在连接 {url} …",
+    "logged_in": "已登录：{name}（{kind}）。",
+    "guest": "游客",
+    "registered": "注册用户",
+    "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
+    "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
+                   "join 邀请码 加入好友的桌 · me 我的积分 · help 帮助 · quit 退出"),
+    "lobby_prompt": "大厅",
+    "rooms_head": "房间：",
+    "room_line": "  {id:<16} {game:<10} 底分 {stake:<5} 至少 {min} 分 · {tables} 桌 {players} 人",
+    "no_rooms": "这个服务器没有房间。",
+    "me_line": "{name}{guest}：{games}",
+    "me_game": "{game} {points} 分（{title}，{played} 局，胜 {wins}）",
+    "need_arg": "请输入 {cmd} {arg}。",
+    "unknown_lobby": "{text!r} 不是大厅命令：输入 help。",
+    "joined": "你坐在牌桌 {table}（{game}，房间 {room}），{seat} 号座。",
+    "invite": "邀请码：{code} —— 好友输入：join {code}",
+    "seats": "座位：{seats}",
+    "seat_empty": "（空）",
+    "tag_bot": "电脑",
+    "tag_away": "离线",
+    "tag_ready": "已准备",
+    "tag_you": "你",
+    "deal_start": "第 {n} 局",
+    "between_prompt": "回车：准备 · bots 电脑补位 · say 快捷语 · leave 离开 · help",
+    "waiting_prompt": "等待玩家 · bots 电脑补位 · say 快捷语 · leave 离开 · help",
+    "watch_prompt": "等待 {name} · auto 托管 · say 快捷语 · leave 离开 · help",
+    "auto_prompt": "托管中 · 输入 auto 解除托管",
+    "ready_sent": "已准备：大家都准备好就开始下一局。",
+    "is_ready": "{name} 已准备。",
+    "table_help": ("牌桌上：按提示出牌 · auto 托管/解除托管 · say 快捷语（只输入 say 列出全部）· seats 座位 · "
+                   "bots 电脑补位（开桌的人）· leave 离开 · help 帮助"),
+    "not_your_turn": "还没轮到你：等待 {name}（或输入 help）。",
+    "not_your_turn_anyone": "还没轮到你：请等一下（或输入 help）。",
+    "auto_on": "已托管：服务器替你出牌。输入 auto 解除托管。",
+    "auto_off": "已解除托管：你自己出牌。",
+    "leave_confirm": "本局还没打完，要离开吗？托管会替你打完（或按规则算逃跑）。输入 yes 离开：",
+    "leave_cancel": "继续打。",
+    "left": "你离开了牌桌。",
+    "leaving_after": "本局结束后你离开牌桌（托管替你打完）。",
+    "removed": "你被移出了牌桌（{reason}）。",
+    "closed": "牌桌关闭了（{reason}）。",
+    "chat": "{name}：{text}",
+    "phrases": "快捷语：{list}",
+    "bots_asked": "电脑补上空位。",
+    "you_won": "你赢了 {n} 分。",
+    "you_lost": "你输了 {n} 分。",
+    "you_even": "你的积分不变。",
+    "changes": "{name}：{delta:+d} → {points}（{title}）",
+    "deal_over": "本局结束。",
+    "deadline": "（{s} 秒）",
+    "forced": "要不起：{s} 秒后服务器替你不出（也可以自己输入）。",
+    "taken_over": "你在另一个窗口打开了这桌：输入 takeover 拿回座位。",
+    "took_over": "座位回到这个窗口了。",
+    "session_closed": "登录已结束（{reason}）。",
+    "connection_lost": "和服务器的连接断了。",
+    "bye": "再见。",
+    "in_lobby": "回到大厅。",
+    "no_table": "你没有坐在牌桌上：输入 quick 房间、create 房间 或 join 邀请码。",
+    "at_table": "你坐在牌桌上：先离开。",
+    "notice_storage_unavailable": "服务器暂时无法保存：牌桌暂停。",
+    "notice_storage_restored": "服务器恢复正常：继续打。",
+    "refused": "不行：{msg}",
+    "not_legal_now": "现在不能 {text!r}。",
+    "unknown_game_view": "终端客户端还不会玩 {game!r}：请用浏览器。",
+}
+
+
+def tr(lang: str, key: str, **kw: Any) -> str:
+    """``key`` in ``lang`` filled with ``kw``."""
+    return (_ZH if lang == "zh" else _EN)[key].format(**kw)
