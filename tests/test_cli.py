@@ -66,7 +66,7 @@ def test_selfplay_every_preset_prints_deal_and_outcome(tmp_path: Path) -> None:
 
 def test_selfplay_in_chinese_and_bad_options() -> None:
     out = run("selfplay", "--rules", "chengdu", "--seed", "7", "--lang", "zh")
-    assert out.returncode == 0 and "号位" in out.stdout and "得分" in out.stdout
+    assert out.returncode == 0 and "电脑1号" in out.stdout and "得分" in out.stdout
     assert run("selfplay", "--rules", "nope").returncode == 2
     bad = run("selfplay", "--bots", "random,random")
     assert bad.returncode == 2 and "--bots needs 1 or 3 names" in bad.stderr
@@ -108,7 +108,7 @@ def test_replay_prints_and_refuses_a_bad_record(tmp_path: Path) -> None:
     rec = tmp_path / "deal.json"
     assert run("selfplay", "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
     out = run("replay", str(rec), "--lang", "en")
-    assert out.returncode == 0 and "seat" in out.stdout and "winner:" in out.stdout
+    assert out.returncode == 0 and "Bot 1" in out.stdout and "winner:" in out.stdout
     data = json.loads(rec.read_text())
     i = next(i for i, a in enumerate(data["actions"]) if a["action"].startswith("play "))
     data["actions"][i]["action"] = "play 2222"

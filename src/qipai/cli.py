@@ -180,7 +180,7 @@ def selfplay(
     names = _seat_bots(bots, r.players)
     if record is not None:
         _check_out(record, "--record")
-    from .games.doudizhu.bots.arena import make_bot
+    from .games.doudizhu.bots.arena import BotSpec, make_bot
 
     try:  # a bot with options (search:time=0.5) as the arena reads it
         seats = [make_bot(name, seed * 31 + i) for i, name in enumerate(names)]
@@ -193,14 +193,34 @@ def selfplay(
         seat = g.to_act
         assert seat is not None
         g.apply(seats[seat].act(g.observe(seat), g.legal_actions()), seat)
+    data = {**g.record(), **_bot_players([BotSpec.parse(n).name for n in names])}
+    seat_names = _record_seat_names(data, lang)
     if not quiet:
-        for line in describe_deal(g, lang):
+        for line in describe_deal(g, lang, seat_names):
             typer.echo(line)
-    for line in describe_outcome(g, lang):
+    for line in describe_outcome(g, lang, seat_names):
         typer.echo(line)
     if record:
-        _write_out(record, g.record())
+        _write_out(record, data)
         typer.echo(f"record: {record}")
+
+
+def _bot_players(kinds: list[str]) -> dict[str, Any]:
+    """A self-played record's ``players`` and ``you`` (docs/records.md): a bot in every seat, named as the server
+    names its bots (``bot:random:1`` for seat 0), nobody's own record."""
+    return {"players": [{"name": f"bot:{k}:{i + 1}", "bot": k} for i, k in enumerate(kinds)], "you": None}
+
+
+def _record_seat_names(data: dict[str, Any], lang: str) -> list[str] | None:
+    """The seats' names from a Dou Dizhu record's players (你 / You for its ``you``), or ``None`` when the record
+    does not name every seat (the replay then numbers them: ``seat 0``)."""
+    from .tui.records import record_names
+
+    players = data.get("players")
+    if not isinstance(players, list):
+        return None
+    names = record_names(data, lang, [""] * len(players))
+    return names if names and all(names) else None
 
 
 def _bot_list(bots: str) -> list[str]:
@@ -257,7 +277,7 @@ def _selfplay_other(game: str, preset: str | None, option: list[str] | None, see
         play_out(g, seats, 4 * factory.info.max_actions, f"the {game} hand")
     except RuntimeError as e:
         _fail(str(e))
-    data = g.record()
+    data = {**g.record(), **_bot_players(names)}
     for line in replay_lines(data, lang):
         if not (quiet and line.startswith(" ")):  # --quiet: the outcome's own lines, not each trick or payment
             typer.echo(line)
@@ -317,9 +337,10 @@ def replay(
         for line in review_lines(review_deal(data, review, samples=samples), lang):
             typer.echo(line)
         return
-    for line in describe_deal(g, lang):
+    seat_names = _record_seat_names(data, lang)
+    for line in describe_deal(g, lang, seat_names):
         typer.echo(line)
-    for line in describe_outcome(g, lang):
+    for line in describe_outcome(g, lang, seat_names):
         typer.echo(line)
     if not g.is_over:  # a record cut short (a deal left unfinished): say so rather than stop mid-trick
         typer.echo("（记录到此为止，这一局没有打完）" if lang == "zh" else

@@ -37,6 +37,10 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
     assert len(hist) == 1 and hist[0]["delta"] == delta and hist[0]["deal_id"] == over["deal"]
     rec = await alice.get(f"/api/deals/{over['deal']}")
     assert rec["status"] == "over" and rec["you"] == seat
+    # the record names its players from the store (qipai replay names the seats by them) and its reader
+    players = rec["record"]["players"]
+    assert players == [{"name": s["name"], "bot": s["bot"]} for s in rec["seats"]] and rec["record"]["you"] == seat
+    assert players[seat] == {"name": "alice", "bot": None} and all(p["bot"] for i, p in enumerate(players) if i != seat)
     replayed = get_factory("doudizhu").replay(rec["record"])
     assert replayed.is_over and replayed.outcome() == outcome
     steps = (await alice.get(f"/api/deals/{over['deal']}/replay"))["steps"]

@@ -258,3 +258,30 @@ def test_host_events_and_claims_that_lost(tmp_path: Path) -> None:
     assert_in_order(en, [f"#{s}'s {a} loses to a higher claim" for _, s, a in lost])
     assert_in_order(zh, [f"#{s} 要{a.replace('chi ', '吃 ').replace('peng', '碰')}，被优先的要求压过"
                          for _, s, a in lost])
+
+
+PLAYERS = [{"name": "Ann", "bot": None}, {"name": "bot:efficiency:2", "bot": "efficiency"},
+           {"name": "guest-0001e240", "bot": None}, {"name": "bot:efficiency", "bot": "efficiency"}]
+"""A deal's players as ``GET /api/deals/{id}`` adds them to its record from the store (docs/records.md)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replay_names_the_players_the_record_carries(tmp_path: Path, lang: str) -> None:
+    """The replay named the seats ``#0``…``#3`` although the record (a server's, a terminal table's) says who
+    played: each seat now by its player — the record's own reader (``you``) as 你 / You, a bot seat as 电脑2号 /
+    Bot 2, a guest as 游客3456 / Guest 3456, a bot account by its level — in the steps and the settlement.  A record
+    that names nobody still numbers its seats."""
+    rec = bot_deal(5, {})
+    text = replay(write(tmp_path / "named.json", {**rec, "players": PLAYERS, "you": 0}), lang)
+    assert text.returncode == 0, text.stderr
+    you, bot, guest, account = (["你", "电脑2号", "游客3456", "电脑（普通）"] if lang == "zh"
+                                else ["Ann (you)", "Bot 2", "Guest 3456", "Bot (normal)"])
+    starts = [line.strip() for line in text.stdout.splitlines()[2:6]]
+    assert all(line.startswith(name) for line, name in zip(starts, (you, bot, guest, account), strict=True)), starts
+    assert "#" not in text.stdout and ("Ann" not in text.stdout or lang == "en"), text.stdout
+    score_word = "得分" if lang == "zh" else "Scores"
+    scores = next(line for line in text.stdout.splitlines() if score_word in line)
+    assert all(n in scores for n in (you, bot, guest, account)), scores
+    # without players: numbered as before
+    plain = replay(write(tmp_path / "plain.json", rec), lang).stdout
+    assert "#0" in plain and "#3" in plain and you not in plain.splitlines()[2]

@@ -8,7 +8,9 @@ screen instead of assuming them.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pexpect
+import pytest
 
 QIPAI = Path(sys.executable).with_name("qipai")
 if not QIPAI.exists():  # pragma: no cover - an installed qipai elsewhere
@@ -186,7 +189,7 @@ def test_whole_deal_typed_plays_hint_errors_auto_history(tmp_path: Path) -> None
     child.close()
     assert child.exitstatus == 0
     text = replay(path)
-    assert "winner: landlord (seat 0)" in text
+    assert "winner: the landlord, Player (you)" in text
     assert "spring" in text
 
 
@@ -218,8 +221,8 @@ def test_escape_penalty_on_quit(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     text = replay(path)
-    assert "seat 0 escapes" in text
-    assert "scores: 0: -3, 1: +0, 2: +0" in text
+    assert "Player (you) escapes" in text
+    assert "scores: Player (you): -3, Bot 1: +0, Bot 2: +0" in text
 
 
 def test_follow_errors_and_quit_without_penalty(tmp_path: Path) -> None:
@@ -255,7 +258,7 @@ def test_follow_errors_and_quit_without_penalty(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    assert "winner: landlord (seat 2)" in replay(path)
+    assert "winner: the landlord, Bot 2" in replay(path)
 
 
 def test_timer_runs_out(tmp_path: Path) -> None:
@@ -302,3 +305,27 @@ def test_chinese_four_players(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replay_names_the_players_the_record_carries(tmp_path: Path, lang: str) -> None:
+    """``qipai replay`` of a Dou Dizhu record named its seats ``seat 0`` / ``0 号位`` although the record says who
+    played (a terminal table's: you and its bots; a server's, from ``GET /api/deals/{id}``): each seat by its
+    player now, the record's reader (``you``) as 你 / You (docs/records.md)."""
+    rec = tmp_path / "deal.json"
+    made = subprocess.run([str(QIPAI), "selfplay", "--seed", "3", "--record", str(rec), "--quiet"], env=env(),
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    data = json.loads(rec.read_text(encoding="utf-8"))
+    data.update(players=[{"name": "bot:heuristic:1", "bot": "heuristic"}, {"name": "Ann", "bot": None},
+                         {"name": "guest-0001e240", "bot": None}], you=1)
+    rec.write_text(json.dumps(data), encoding="utf-8")
+    out = subprocess.run([str(QIPAI), "replay", str(rec), "--lang", lang], capture_output=True, text=True,
+                         env=env(), timeout=30)
+    assert out.returncode == 0, out.stderr
+    names = ["电脑1号", "你", "游客3456"] if lang == "zh" else ["Bot 1", "Ann (you)", "Guest 3456"]
+    hands = out.stdout.splitlines()[1:4]
+    assert [h.strip().split("：" if lang == "zh" else ":")[0] for h in hands] == names, hands
+    scores = out.stdout.splitlines()[-1]
+    assert all(n in scores for n in names), scores
+    assert not re.search(r"seat \d|\d 号位", out.stdout) and ("Ann" not in out.stdout or lang == "en"), out.stdout

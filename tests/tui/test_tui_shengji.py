@@ -6,6 +6,7 @@ depends only on the seed and on what the test types.  ``hand_limit=1`` makes the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -13,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 import qipai
 from qipai.games.shengji.cards import SUIT_SYMBOLS, SUITS, card, order
@@ -139,7 +141,7 @@ def test_a_whole_hand_declaring_during_the_deal(tmp_path: Path) -> None:
     path = record_path(child)
     child.expect(pexpect.EOF)
     text = replay(tmp_path / path if not path.is_absolute() else path)
-    assert "Hand 1 · level 3 · trump" in text and "seat 0 @" in text and "Match over" in text
+    assert "Hand 1 · level 3 · trump" in text and "Player (you) @" in text and "Match over" in text
 
 
 def test_chinese_and_nobody_declaring(tmp_path: Path) -> None:
@@ -322,3 +324,23 @@ def test_the_replay_tells_a_failed_throw_at_its_trick() -> None:
     lines = replay_lines(g.record(), "en")
     at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("4. "))
     assert "throw fails" in lines[at + 1], lines[at - 1:at + 3]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_replay_names_the_players_the_record_carries(tmp_path: Path, lang: str) -> None:
+    """``qipai replay`` named a hand's seats ``seat 0`` / ``0 号`` although the record says who played: each seat by
+    its player now — the record's reader (``you``) as 你 / You, a bot seat as 电脑3号 / Bot 3, a guest as 游客3456 /
+    Guest 3456 (docs/records.md) — in the declarations, the tricks and the settlement."""
+    rec = tmp_path / "hand.json"
+    out = subprocess.run([sys.executable, "-m", "qipai.cli", "selfplay", "--game", "shengji", "--seed", "4",
+                          "--record", str(rec), "--quiet"], capture_output=True, text=True, env=env(), timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(rec.read_text(encoding="utf-8"))
+    data.update(players=[{"name": "guest-0001e240", "bot": None}, {"name": "Ann", "bot": None},
+                         {"name": "bot:heuristic:3", "bot": "heuristic"}, {"name": "Bo", "bot": None}], you=1)
+    rec.write_text(json.dumps(data), encoding="utf-8")
+    text = replay(rec, lang)
+    names = ["游客3456", "你", "电脑3号", "Bo"] if lang == "zh" else ["Guest 3456", "Ann (you)", "Bot 3", "Bo"]
+    tricks = [line for line in text.splitlines() if re.match(r"^ +\d+\. ", line)]
+    assert tricks and all(n in "\n".join(tricks) for n in names), text
+    assert not re.search(r"seat \d|\d 号", text) and ("Ann" not in text or lang == "en"), text

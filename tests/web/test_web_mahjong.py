@@ -689,10 +689,11 @@ RING = """(root) => {
 }"""
 
 
-def rivers_ring_the_middle(page: Page, what: str, root: str = ".tablev.live") -> dict[str, Any]:
+def rivers_ring_the_middle(page: Page, what: str, root: str = ".tablev.live", across: int = 6) -> dict[str, Any]:
     """The four rivers lie around the middle of the felt (a desktop), each between its seat and the middle and close
-    to it, in rows of six; the middle is the felt's centre.  (They lay in the corners beside the seat boxes, under
-    them, with the middle of the table empty.)"""
+    to it, in rows of six (the opposite seat's and the viewer's in rows of ``across``: twelve on a short window);
+    the middle is the felt's centre.  (They lay in the corners beside the seat boxes, under them, with the middle of
+    the table empty.)"""
     g = page.evaluate(RING, root)
     felt, mid, rv, seats = g["felt"], g["mid"], g["rivers"], g["seats"]
     near = 0.06 * felt["w"]  # a river's gap to the middle: a few tiles at most
@@ -716,24 +717,29 @@ def rivers_ring_the_middle(page: Page, what: str, root: str = ".tablev.live") ->
         assert r["t"] < mid["cy"] < r["b"] and abs(r["cy"] - mid["cy"]) <= 0.05 * felt["h"], (what, r, mid)
     for r in (top, bottom):
         assert abs(r["cx"] - mid["cx"]) <= 2, (what, r, mid)
-    # rows of six (twenty tiles: 6 6 6 2), upright tiles (none squeezed)
+    # rows of six (twenty tiles: 6 6 6 2; in rows of twelve, 12 8), upright tiles (none squeezed)
     for pos, lines in g["lines"].items():
         n = sum(lines)
-        assert lines == [6] * (n // 6) + ([n % 6] if n % 6 else []), (what, pos, lines)
+        k = across if pos in ("top", "bottom") else 6
+        assert lines == [k] * (n // k) + ([n % k] if n % k else []), (what, pos, lines)
         for w, h in g["tiles"][pos]:
             assert w >= 20 and abs(h / w - 1.36) < 0.05, (what, pos, w, h)
     return g
 
 
 @pytest.mark.parametrize("lang,size", [("zh", (1280, 800)), ("en", (1366, 768)), ("zh", (1920, 1080)),
-                                       ("en", (1024, 700))])
+                                       ("en", (1024, 700)), ("zh", (1280, 560)), ("en", (1280, 640)),
+                                       ("zh", (1366, 640)), ("en", (1024, 600))])
 def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServer, lang: str,
                                             size: tuple[int, int]) -> None:
     """A desktop's table as a real one (and JJ's, 欢乐's): the four rivers around the middle, each in front of its
     seat — the viewer's above the hand, the opposite seat's under its box, the left and right seats' beside the
     middle — in rows of six, the wall and the 宝 in the middle; at the felt's fullest (twenty discards a seat, four
     melds, a claim window; then another seat's turn with its clock) nothing overlaps, from the seat and for a
-    spectator.  (The rivers lay in the corners beside the seat boxes and the middle was empty.)"""
+    spectator.  (The rivers lay in the corners beside the seat boxes and the middle was empty.)  A short window (a
+    laptop's under the browser's bars, down to 560 px) keeps the ring, the opposite seat's river and the viewer's in
+    rows of twelve: the rivers ran off the felt, over the claimed discard and under the viewer's bar."""
+    across = 12 if size[1] < 700 else 6
     page, errors = logged_in(browser, server, lang, False)
     page.set_viewport_size({"width": size[0], "height": size[1]})
     g = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
@@ -750,8 +756,8 @@ def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServe
     ft.open()
     expect(page.locator(".tablev.live .mj-claim-on")).to_be_visible()
     expect(page.locator(".tablev.live .mj-compass")).to_contain_text(str(g.observe(0)["wall"]))
-    rivers_ring_the_middle(page, "claim")
     nothing_overlaps(page, "claim")
+    rivers_ring_the_middle(page, "claim", across=across)
     in_viewport(page, ".tablev.live :is(.act-main > *, .hand .mj-tile, .seat, .mj-river, .mj-melds)")
     shot(page, f"mahjong-{lang}-{size[0]}-ring-claim.png")
     # another seat's turn, its clock on its box: the clock keeps off the rivers and melds too
@@ -761,7 +767,7 @@ def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServe
     ft2.extra_state = {"deadline_ms": 30_000}
     ft2.open()
     expect(page.locator('.tablev.live .seat[data-pos="top"] .timer.on')).to_be_visible()
-    rivers_ring_the_middle(page, "top's turn")
+    rivers_ring_the_middle(page, "top's turn", across=across)
     nothing_overlaps(page, "top's turn")
     clock = page.locator('.tablev.live .seat[data-pos="top"] .timer.on').bounding_box()
     assert clock is not None
@@ -777,7 +783,7 @@ def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServe
     ft3.extra_obs = {"melds": [melds] * 4, "rivers": rivers}
     ft3.open()
     expect(page.locator(".tablev.live .seat")).to_have_count(4)
-    rivers_ring_the_middle(page, "spectator")
+    rivers_ring_the_middle(page, "spectator", across=across)
     nothing_overlaps(page, "spectator")
     shot(page, f"mahjong-{lang}-{size[0]}-ring-spectator.png")
     assert not errors, errors

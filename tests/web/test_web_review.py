@@ -89,13 +89,15 @@ def review_of(actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
     return out
 
 
-def serve_deal(page: Page) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
-    """Answer the replay page's requests for deal DEAL from the engine's deal."""
+def serve_deal(page: Page, others: list[dict[str, Any]] | None = None) -> tuple[list[tuple[int, str]],
+                                                                              list[dict[str, Any]]]:
+    """Answer the replay page's requests for deal DEAL from the engine's deal (``others``: seats 1 and 2 as the
+    deal's record has them, two heuristic bots by default)."""
     steps, actions = played_deal()
     uid = user_id(page)
     name = page.evaluate("() => window.qipai.store.user.name")
-    seats = [{"name": name, "user_id": uid, "bot": None}] + [
-        {"name": f"bot:heuristic:{i + 1}", "user_id": None, "bot": "heuristic"} for i in (1, 2)]
+    seats = [{"name": name, "user_id": uid, "bot": None}] + (others or [
+        {"name": f"bot:heuristic:{i + 1}", "user_id": None, "bot": "heuristic"} for i in (1, 2)])
     deal = {"id": DEAL, "game": "doudizhu", "options": {"preset": "classic", "stake": 1}, "seats": seats,
             "deal_index": 0, "status": "over", "you": 0}
     replay = {"deal": DEAL, "game": "doudizhu", "you": 0, "players": seats, "steps": steps, "outcome": None}
@@ -169,5 +171,35 @@ def test_review_reads_suited_plays_and_hides_missing_estimates(browser: Browser,
     straight = item(page, actions, MINE[0])
     expect(straight.locator(".played")).to_have_text("you: plays 5 6 7 8 9 (straight)")
     expect(item(page, actions, MINE[1]).locator(".best")).to_have_text("the computer: plays 3 3 3 4 (triple + single)")
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_replay_names_every_seat_never_by_a_bare_number(browser: Browser, server: ThreadServer,
+                                                             lang: str) -> None:
+    """The replay captions each step with the seat's player: the viewer by the name, a bot as 电脑2号 / Bot 2; a
+    seat whose record names nobody (an older deal) as 3号位 / Seat 3 — the captions said ``#2`` and ``#3``."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN" if lang == "zh" else "en-US")
+    ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    as_guest(page, server.url)
+    me = page.evaluate("async () => (await import('/js/shell/i18n.js')).displayName(window.qipai.store.user.name)")
+    serve_deal(page, [{"name": None, "user_id": None, "bot": "heuristic"},
+                      {"name": None, "user_id": 77, "bot": None}])
+    page.goto(page.url.split("#")[0] + f"#/replay/{DEAL}")
+    expect(page.locator(".replay-table .tablev")).to_be_visible()
+    steps = int(page.locator('.replay-controls input[type="range"]').get_attribute("max") or 0)
+    captions = []
+    for k in range(1, steps + 1):
+        page.locator('.replay-controls input[type="range"]').fill(str(k))
+        captions.append(page.locator(".step-what").inner_text())
+    text = "\n".join(captions)
+    bot, nobody = ("电脑2号", "3号位") if lang == "zh" else ("Bot 2", "Seat 3")
+    assert bot in text and nobody in text, captions
+    assert not re.search(r"#\d", text), captions
+    assert any(c.startswith(me) for c in captions), captions  # the viewer's own plays under the viewer's name
     assert not errors, errors
     ctx.close()

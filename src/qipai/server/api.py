@@ -492,8 +492,14 @@ async def _played_deal(request: Request, *, match_public: bool = False) -> tuple
 
 @endpoint
 async def deal_record(request: Request) -> Response:
+    """The deal as stored, its ``record`` with the seats' ``players`` (each seat's ``name`` and ``bot``, from the
+    store's seats) and ``you`` (the caller's seat) added, so that ``qipai replay`` names the players in it."""
     deal, seat = await _played_deal(request, match_public=True)
-    return JSONResponse({**deal, "you": seat})
+    record = deal.get("record")
+    if isinstance(record, dict):
+        record = {**record, "players": [{"name": s.get("name"), "bot": s.get("bot")} for s in deal["seats"]],
+                  "you": seat}
+    return JSONResponse({**deal, "record": record, "you": seat})
 
 
 def _own_view(game: Any, seat: int) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.game import IllegalAction
 from ..core.registry import get_factory
+from .records import record_names
 
 TERMINAL_GAMES = {"mahjong": "qipai.tui.mahjong", "shengji": "qipai.tui.shengji"}
 """Game name → the package of its terminal session."""
@@ -45,13 +46,17 @@ def replay_lines(record: Mapping[str, Any], lang: str) -> list[str]:
                          f"{', '.join(sorted(TERMINAL_GAMES))}")
     mod = importlib.import_module(TERMINAL_GAMES[name])
     steps = getattr(mod, "replay_lines", None)
+    players = record.get("players")
+    # the seats by the players' names where the record carries them (docs/records.md), else the game's own words
+    names = record_names(record, lang, [""] * len(players)) if isinstance(players, list) else None
+    names = names if names and all(names) else None
     try:
         if steps is not None:
-            return [t.plain for t in steps(record, lang)]
+            return [t.plain for t in steps(record, lang, names)]
         game = get_factory(name).replay(record)
     except IllegalAction as e:
         raise ValueError(str(e)) from None
     out = game.outcome()
     if out is None:
         raise ValueError("the record ends before the hand is over")
-    return [t.plain for t in mod.record_lines(out, lang)]
+    return [t.plain for t in mod.record_lines(out, lang, names)]

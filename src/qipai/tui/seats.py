@@ -22,7 +22,7 @@ from ..bots import Bot, bot_names, get_bot, split_bots
 from ..core.game import GameFactory, autoplay_bot_for
 from ..core.options import OptionError, options_from_text, pairs_from_text
 from .reader import LineReader, ask_line
-from .records import RecordError, show_records, write_record
+from .records import RecordError, show_records, with_players, write_record
 from .table import SetupError
 
 HUMAN = 0
@@ -177,7 +177,9 @@ class BotTable:
                 self.error(self.tr(self.lang, "err_unknown", text=(line or "").strip()))
 
     def save_record(self, record: dict[str, Any], label: str) -> None:
-        """Write a finished deal's record as ``STARTED-GAME-seedSEED-LABEL.json`` (unless records are off)."""
+        """Write a finished deal's record as ``STARTED-GAME-seedSEED-LABEL.json`` (unless records are off), with
+        its players: you in seat 0, the bots in the others (``qipai replay`` names them)."""
+        record = with_players(record, [None, *self.bot_kinds], HUMAN)
         try:
             path = write_record(self.opts.records, f"{self.started}-{self.GAME}-seed{self.seed}-{label}", record)
         except RecordError as e:

@@ -44,7 +44,7 @@ from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, _cut, check_play, parse_command, ranks_label
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader, ask_line
-from .records import RecordError, show_records, write_record
+from .records import RecordError, show_records, with_players, write_record
 from .render import (
     DealSummary,
     TableFacts,
@@ -596,7 +596,9 @@ class TableSession:
         """Write the deal's JSON record into the records folder."""
         try:
             path = write_record(self.opts.records,
-                                f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}", game.record())
+                                f"{self.started}-{self.opts.preset}-seed{self.seed}-deal{self.deal_no}",
+                                with_players(game.record(), [None] + [BotSpec.parse(b).name for b in self.bot_kinds],
+                                             HUMAN))
         except RecordError as e:
             self.error(tr(self.lang, "record_failed", error=str(e)))
             return

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,12 +171,12 @@ def settlement_lines(out: dict[str, Any], names: list[str], lang: str) -> list[s
 
 
 REPLAY_NAMES = [f"#{i}" for i in range(4)]
-"""The seats as a record replay names them."""
+"""The seats as a record replay names them when the record names no players (see docs/records.md)."""
 
 
-def record_lines(outcome: dict[str, Any], lang: str) -> list[Any]:
-    """A finished deal's settlement described (rich Texts), seats named ``#0``…``#3``."""
-    return [Text(x) for x in settlement_lines(outcome, REPLAY_NAMES, lang)]
+def record_lines(outcome: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Any]:
+    """A finished deal's settlement described (rich Texts), seats named by ``names`` (``#0``…``#3`` without)."""
+    return [Text(x) for x in settlement_lines(outcome, list(names or REPLAY_NAMES), lang)]
 
 
 def rules_text(rules: Rules) -> str:
@@ -208,10 +208,10 @@ class _Row:
     text: str = ""
     discarded: bool = False
 
-    def render(self, lang: str) -> str:
+    def render(self, lang: str, names: Sequence[str]) -> str:
         if self.seat is None:
             return self.text
-        line = tr(lang, "rp_turn", name=REPLAY_NAMES[self.seat], steps=tr(lang, "rp_sep").join(self.steps))
+        line = tr(lang, "rp_turn", name=names[self.seat], steps=tr(lang, "rp_sep").join(self.steps))
         notes = [n for n in self.notes if n]
         if notes:
             line += tr(lang, "rp_notes", notes=tr(lang, "rp_notes_sep").join(notes))
@@ -233,8 +233,9 @@ class _Story:
     """The rows of a replay, built from the engine's log step by step: one row per turn (a draw or a claim, then
     the discard, 听 or win), the claim window's answers as notes on the discard's row."""
 
-    def __init__(self, final: MahjongGame, lang: str) -> None:
+    def __init__(self, final: MahjongGame, lang: str, names: Sequence[str]) -> None:
         self.lang = lang
+        self.names = names
         self.rows: list[_Row] = []
         self.turn: _Row | None = None
         """The row of the turn under way (where its discard, win or declined win go)."""
@@ -297,19 +298,19 @@ class _Story:
         elif words[0] in ("chi", "peng"):
             tile = str(e.get("tile", ""))
             tiles = words[1] if words[0] == "chi" else format_tiles([parse_tile(tile)] * 3)
-            src = REPLAY_NAMES[e["source"]] if isinstance(e.get("source"), int) else "?"
+            src = self.names[e["source"]] if isinstance(e.get("source"), int) else "?"
             key = "rp_" + words[0] + ("_ting" if words[-1] == "ting" else "")
             self.step(seat, tr(lang, key, tiles=tiles, tile=tile, src=src), new=True)
         elif a == "hu":
             out = self.outcome
-            how = how_text(out, REPLAY_NAMES, lang) if out is not None and out.get("winner") == seat else "?"
+            how = how_text(out, list(self.names), lang) if out is not None and out.get("winner") == seat else "?"
             self.step(seat, tr(lang, "rp_hu", how=how))
         elif a == "pass":
             row = self.step(seat, tr(lang, "rp_pass_win"))
             if auto and timed_out == seat:
                 row.notes.append(tr(lang, "rp_timed_out"))
         elif a == "leave":
-            self.table("rp_leave", host=True, name=REPLAY_NAMES[seat])
+            self.table("rp_leave", host=True, name=self.names[seat])
 
     def answer(self, step: int, seat: int, text: str) -> None:
         """A claim-window answer as a note on the discard's row: a pass (or a time-out, which passes) at once; a
@@ -319,7 +320,7 @@ class _Story:
             return
         if text in ("pass", TIMEOUT):
             row.notes.append(tr(self.lang, "rp_passes_timeout" if text == TIMEOUT else "rp_passes",
-                                name=REPLAY_NAMES[seat]))
+                                name=self.names[seat]))
         else:
             row.notes.append("")  # filled in by settle_claims if the claim lost
             self.claims.append(_Claim(row, len(row.notes) - 1, step, seat, text))
@@ -330,23 +331,23 @@ class _Story:
         waiting = set(g.window.steps.values()) if g.phase == "claim" and g.window is not None else set()
         for c in self.claims:
             if c.step not in g.carried and c.step not in waiting:
-                c.row.notes[c.note] = tr(self.lang, "rp_outranked", name=REPLAY_NAMES[c.seat],
+                c.row.notes[c.note] = tr(self.lang, "rp_outranked", name=self.names[c.seat],
                                          claim=action_words(c.text, self.lang))
 
 
-def replay_lines(record: Mapping[str, Any], lang: str) -> list[Text]:
+def replay_lines(record: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Text]:
     """A mahjong record told step by step for ``qipai replay``: the rules, the dealer, the wall and each seat's
     starting hand; then one line per turn (the tile drawn and the discard, a chow or pung with its tiles and
     whose discard it took, 听, the win and how), the claim windows' passes (and claims that lost to a higher one)
     in brackets after the discard, each 宝 set or replaced with its tile (a record is open information),
     auto-play and leaving; then the settlement, or — for a record that stops before the deal is over — a line
-    saying so.  Seats are named ``#0``…``#3``.
+    saying so.  Seats are named by ``names`` (the record's players, see docs/records.md), else ``#0``…``#3``.
 
     The record is first replayed by the game's factory, so a record with an illegal step raises
     :class:`~qipai.games.mahjong.state.RecordError` (a ``ValueError``) naming that step."""
     final = FACTORY.replay(record)  # refuses a bad record, naming its first illegal step
     g = replay_record(record, upto=0)
-    names = REPLAY_NAMES
+    names = list(names or REPLAY_NAMES)
     hands, live = g.initial
     head = [FACTORY.info.titles.get(lang, FACTORY.info.titles["en"])]
     if not g.given:
@@ -356,7 +357,7 @@ def replay_lines(record: Mapping[str, Any], lang: str) -> list[Text]:
     for s, h in enumerate(hands):
         mark = tr(lang, "rp_dealer_mark") if s == g.dealer else ""
         lines.append(tr(lang, "rp_hand", name=names[s], dealer=mark, hand=hand_text(format_tiles(h))))
-    story = _Story(final, lang)
+    story = _Story(final, lang, names)
     steps = record.get("actions") or []
     for i, item in enumerate(steps):
         before = len(g.log)
@@ -372,7 +373,7 @@ def replay_lines(record: Mapping[str, Any], lang: str) -> list[Text]:
         for j, e in enumerate(new):
             story.event(e, new[j + 1] if j + 1 < len(new) else None, timed_out)
     story.settle_claims(g)
-    lines += [row.render(lang) for row in story.rows]
+    lines += [row.render(lang, names) for row in story.rows]
     out = g.outcome()
     if out is None:
         lines.append(tr(lang, "rp_unfinished", n=len(steps)))

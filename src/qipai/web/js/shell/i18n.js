@@ -326,6 +326,7 @@ const ZH = {
   last: "结束",
   guest_tag: "游客",
   bot_seat: "电脑{n}号",
+  seat_no: "{n}号位",
   bot_account: "电脑（{bot}）",
   guest_name: "游客{id}",
   bot_kind_easy: "入门",
@@ -661,6 +662,7 @@ const EN = {
   last: "End",
   guest_tag: "guest",
   bot_seat: "Bot {n}",
+  seat_no: "Seat {n}",
   bot_account: "Bot ({bot})",
   guest_name: "Guest {id}",
   bot_kind_easy: "easy",
@@ -755,6 +757,12 @@ export function displayName(name) {
   const g = /^guest-([0-9a-f]{4,})$/i.exec(name);
   if (g) return t("guest_name", { id: String(parseInt(g[1].slice(-5), 16) % 10000).padStart(4, "0") });
   return name;
+}
+
+/** A seat of a table or a deal record (``{name, bot}``) in words: its player's name (a bot's as 电脑2号), or — a
+ * record that names nobody there — a bot as 电脑N号 and anyone else as N号位, never a bare ``#N``. */
+export function seatLabel(seat, s) {
+  return displayName(s?.name) || (s?.bot ? t("bot_seat", { n: seat + 1 }) : t("seat_no", { n: seat + 1 }));
 }
 
 document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";

@@ -3,7 +3,7 @@
 // (``replayMinor(step, prev)``: the buttons and the autoplay pass over them, the slider still reaches them) and
 // offer jumps (``replayJumps(steps)`` → [{action, text, index}], e.g. Shengji's "skip to play").
 import { h, fill, api } from "./util.js";
-import { t, displayName, errorText } from "./i18n.js";
+import { t, seatLabel, errorText } from "./i18n.js";
 import { loadGames, gameInfo, loadView } from "./games.js";
 import { TableFrame } from "./table.js";
 
@@ -45,7 +45,8 @@ export function replayPage(root, { id }) {
       const what = h("span.step-what", { "aria-live": "polite" });
       const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": t("step", { n: "", total: "" }) });
       const playBtn = h("button.btn.small", { type: "button", "data-action": "autoplay-replay" }, t("autoplay_replay"));
-      const seatName = (seat) => (seat === null || seat === undefined ? "" : displayName(seats[seat]?.name) || `#${seat + 1}`);
+      // each seat by its player's name (the deal's seats, as the store keeps them; a bot's as 电脑2号)
+      const seatName = (seat) => (seat === null || seat === undefined ? "" : seatLabel(seat, seats[seat]));
       const modelAt = (k) => {
         const s = steps[k];
         const obs = frame.view.replayState ? frame.view.replayState(s, steps, k) : s.observation;

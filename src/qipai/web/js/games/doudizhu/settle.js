@@ -2,7 +2,7 @@
 // shares, then for each seat its own multiplier as the product of named factors and how its score follows
 // (a farmer: stake × bid × own multiplier; the landlord: the sum of what the farmers pay or receive).
 import { h, add, fmtDelta } from "../../shell/util.js";
-import { displayName } from "../../shell/i18n.js";
+import { displayName, seatLabel } from "../../shell/i18n.js";
 import { standingAfter } from "../../shell/games.js";
 import { t, factorName, parseFactor } from "./words.js";
 import { cardEl, sortHand } from "./cards.js";
@@ -15,7 +15,7 @@ function namer(result, model) {
     const c = (result.changes || []).find((x) => x.seat === seat);
     if (c?.name) return displayName(c.name);
     const s = model.table?.seats?.[seat];
-    return s ? displayName(s.name) : `#${seat + 1}`;
+    return seatLabel(seat, s);
   };
 }
 

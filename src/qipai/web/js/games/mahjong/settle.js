@@ -2,7 +2,7 @@
 // loser his own fans and share (base × 2^fans); every payment with whom it was for (包三家: the feeder pays each
 // loser's share); the four hands face up.
 import { h, add, fmtDelta } from "../../shell/util.js";
-import { displayName } from "../../shell/i18n.js";
+import { displayName, seatLabel } from "../../shell/i18n.js";
 import { standingAfter } from "../../shell/games.js";
 import { t, fanName } from "./words.js";
 import { tileEl, parseTiles, sortTiles, tileName, meldEl } from "./tiles.js";
@@ -12,7 +12,7 @@ function namer(result, model) {
     const c = (result.changes || []).find((x) => x.seat === seat);
     if (c?.name) return displayName(c.name);
     const s = model.table?.seats?.[seat];
-    return s ? displayName(s.name) : `#${seat + 1}`;
+    return seatLabel(seat, s);
   };
 }
 

@@ -2,7 +2,7 @@
 // last-trick bonus (扣底) and penalties, the score, what it did to the levels, the next banker, each seat's
 // platform points (at a match table: its match points).
 import { h, add, fmtDelta } from "../../shell/util.js";
-import { displayName } from "../../shell/i18n.js";
+import { displayName, seatLabel } from "../../shell/i18n.js";
 import { standingAfter } from "../../shell/games.js";
 import { t } from "./words.js";
 import { suitWords, teamOf } from "./view.js";
@@ -18,7 +18,7 @@ export function settlementContent(result, model) {
     const c = changes.find((x) => x.seat === seat);
     if (c?.name) return displayName(c.name);
     const s = model.table?.seats?.[seat];
-    return s ? displayName(s.name) : `#${seat + 1}`;
+    return seatLabel(seat, s);
   };
   const teamName = (team) => `${name(team)} · ${name(team + 2)}`;
   const scores = o.scores || [];
