@@ -807,7 +807,7 @@ def test_net_bidding_bids_by_the_networks_own_odds(monkeypatch: pytest.MonkeyPat
 
 
 def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
-    """``dmc:bid=net`` on a table with doubling (``chengdu``: 倒/反/斡/垒) doubles when :func:`side_value`, the
+    """``dmc:bid=netdouble`` on a table with doubling (``chengdu``: 倒/反/斡/垒) doubles when :func:`side_value`, the
     network's chance that the seat's side wins (the landlord from its own hand, a farmer over sampled landlord
     hands), reaches ``DOUBLE_AT``, else passes; the farmers' and the landlord's chances read the same position
     from the two sides."""
@@ -819,7 +819,7 @@ def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
     doubled = passed = 0
     for seed in range(8):
         g = Game.new(PRESETS["chengdu"], seed)
-        bot = make_bot("dmc:bid=net", 2)
+        bot = make_bot("dmc:bid=netdouble", 2)
         while g.phase in ("bid", "double"):
             seat = g.to_act
             assert seat is not None

@@ -124,8 +124,9 @@ DMC_OPTIONS = OptionSet([Option("weights", str, "", doc="an .npz file of bench/t
                          Option("clock", str, "cpu", choices=("cpu", "wall"),
                                 doc="how the rollouts' (and the other bot's) time is measured (the arena: CPU "
                                     "time)"),
-                         Option("bid", str, "heuristic", choices=("heuristic", "odds", "net"),
-                                doc="how bids are chosen (net: the network's own odds of the hand)"),
+                         Option("bid", str, "heuristic", choices=("heuristic", "odds", "net", "netdouble"),
+                                doc="how bids are chosen (net: the network's own odds of the hand; netdouble: "
+                                    "doubling by them too)"),
                          Option("other", str, "heuristic", choices=("heuristic", "search"),
                                 doc="who plays the tables the network was not trained for (four players)")])
 

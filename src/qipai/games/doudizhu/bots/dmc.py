@@ -569,8 +569,8 @@ class DmcBot:
                  search_cards: int = 0, search_time: float = 1.0, rollouts: float = 0.0, top: int = ROLLOUT_TOP,
                  samples: int = 0, clock: str = "wall", margin: float = 0.0, depth: int = 0,
                  bidding: str = "heuristic", other: str = "heuristic", blend: float = 0.0) -> None:
-        if bidding not in ("heuristic", "odds", "net"):
-            raise ValueError(f"dmc bidding must be heuristic, odds or net, not {bidding!r}")
+        if bidding not in ("heuristic", "odds", "net", "netdouble"):
+            raise ValueError(f"dmc bidding must be heuristic, odds, net or netdouble, not {bidding!r}")
         if other not in OTHERS:
             raise ValueError(f"dmc other must be one of {', '.join(OTHERS)}, not {other!r}")
         if not 0.0 <= blend <= 4.0:
@@ -608,9 +608,10 @@ class DmcBot:
         :attr:`search_time` seconds a move; 0: never)."""
         self.bidding = bidding
         """How bids are chosen: ``heuristic`` (the hand-strength rules), ``odds`` (:func:`~.bidding.odds_bid`,
-        within the rollouts' time or :attr:`search_time` a bid) or ``net`` (the network's own odds,
-        :func:`landlord_value`, and doubling from its side's odds, :func:`side_value`, on the tables it was
-        trained for; elsewhere ``odds``)."""
+        within the rollouts' time or :attr:`search_time` a bid), ``net`` (the network's own odds,
+        :func:`landlord_value`, on the tables it was trained for; elsewhere ``odds``) or ``netdouble`` (``net``,
+        and doubling from its side's odds, :func:`side_value`: measured weaker than the heuristic's doubling,
+        docs/bots.md)."""
         self.other = other
         """Who plays the tables the network was not trained for: ``heuristic`` or ``search``."""
         self.search_time = search_time
@@ -625,7 +626,7 @@ class DmcBot:
             from .search import SearchBot
 
             self._other = SearchBot(seed, time_budget=search_time, clock=clock,
-                                    bidding="odds" if bidding == "net" else bidding)
+                                    bidding="odds" if bidding in ("net", "netdouble") else bidding)
         self.last_values: dict[str, float] = {}
         self.last_rollouts: dict[str, float] = {}
         self.last_samples = 0
@@ -634,20 +635,22 @@ class DmcBot:
         """Choose one of ``legal_actions``."""
         if self._other is not None and len(legal_actions) > 1 and not trained_for(rules_of(observation)):
             return str(self._other.act(observation, legal_actions))
-        if self.bidding == "net" and observation.get("phase") in ("bid", "double") and len(legal_actions) > 1:
+        phase = observation.get("phase")
+        if self.bidding in ("net", "netdouble") and phase in ("bid", "double") and len(legal_actions) > 1:
             rules = rules_of(observation)
             if rules.players == 3 and trained_for(rules):
                 from .bidding import DOUBLE_AT, bid_for
 
-                if observation.get("phase") == "bid":
+                if phase == "bid":
                     hand = counts_of_tokens(observation.get("hand") or [])
                     return bid_for(landlord_value(self.net, hand, rules, self._rng), legal_actions)
-                kitty = observation.get("kitty")
-                p = side_value(self.net, read_view(observation), counts_of_tokens(list(kitty)) if kitty else None,
-                               self._rng)
-                verb = next((a for a in legal_actions if a != "pass"), "pass")
-                return verb if p >= DOUBLE_AT else "pass"
-        if self.bidding in ("odds", "net") and observation.get("phase") == "bid" and len(legal_actions) > 1:
+                if self.bidding == "netdouble":
+                    kitty = observation.get("kitty")
+                    p = side_value(self.net, read_view(observation),
+                                   counts_of_tokens(list(kitty)) if kitty else None, self._rng)
+                    verb = next((a for a in legal_actions if a != "pass"), "pass")
+                    return verb if p >= DOUBLE_AT else "pass"
+        if self.bidding != "heuristic" and phase == "bid" and len(legal_actions) > 1:
             from .bidding import odds_bid
 
             budget = self.rollouts or self.search_time
