@@ -74,10 +74,15 @@ def test_noise_is_seeded_and_bounded() -> None:
 @pytest.mark.parametrize("level,rollouts,budget", [("hard", 0.0, 0.25), ("expert", 0.5, 1.0)])
 def test_strong_levels_answer_within_their_budget(level: str, rollouts: float, budget: float) -> None:
     """``hard`` is the learned values alone, ``expert`` with 0.5 s of rollouts, on three-player tables; on
-    four-player ones the search at 0.25 s and 1 s; both bid by odds within their budget."""
+    four-player ones the search at 0.25 s and 1 s; both bid by odds within their budget (three players: the
+    network's own, ``bid=net``)."""
     bot = level_bot(level, 2)
     assert isinstance(bot, DmcBot) and (bot.rollouts, bot.other, bot.search_time) == (rollouts, "search", budget)
-    assert bot.bidding == "odds"
+    assert bot.bidding == "net"
+    three = Game.new(PRESETS["classic"], 9)
+    t = time.thread_time()
+    assert bot.act(three.observe(three.to_act), three.legal_actions()) in three.legal_actions()
+    assert time.thread_time() - t < budget + 0.5
     # a four-player bid by odds (48 play-outs take about 0.4 s) stops at the budget too
     four = Game.new(PRESETS["four_player"], 9)
     gc.collect()

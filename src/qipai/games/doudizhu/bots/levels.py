@@ -10,14 +10,16 @@ level       bot                                                         time per
 ==========  ==========================================================  ===================================
 ``easy``    ``heuristic``, a random legal action 30% of the time        under 1 ms
 ``normal``  ``heuristic``                                               under 1 ms
-``hard``    ``dmc``, the learned values, bids by odds; four players:    under 1 ms (four players: at most
-            ``search``, 0.25 s per decision                             about 0.25 s)
-``expert``  ``dmc``, 0.5 s of rollouts per decision, bids by odds;      about 0.5 s (four players: at
-            four players: ``search``, 1 s per decision                  most about 1 s)
+``hard``    ``dmc``, the learned values, bids by their odds; four       under 1 ms (four players: at most
+            players: ``search``, 0.25 s per decision                    about 0.25 s)
+``expert``  ``dmc``, 0.5 s of rollouts per decision, bids by the       about 0.5 s (four players: at
+            values' odds; four players: ``search``, 1 s per decision    most about 1 s)
 ==========  ==========================================================  ===================================
 
-The ``hard`` and ``expert`` levels bid by calibrated odds (:mod:`~qipai.games.doudizhu.bots.bidding`), within
-their budget; on four-player tables the heuristic's bidding takes the landlord far too rarely.  Both play
+The ``hard`` and ``expert`` levels bid by odds: on three-player tables the learned network's own chance of
+winning the hand as landlord (``dmc:bid=net``, :func:`~qipai.games.doudizhu.bots.dmc.landlord_value`), elsewhere
+the calibrated play-out odds (:mod:`~qipai.games.doudizhu.bots.bidding`) within their budget; on four-player
+tables the heuristic's bidding takes the landlord far too rarely.  Both play
 three-player tables with the learned values (:mod:`~qipai.games.doudizhu.bots.dmc`), ``expert`` with 0.5 s of
 rollouts on top (the strongest bot here), and the tables the network was not trained for with the search.
 
@@ -27,7 +29,7 @@ docs/bots.md.
 
 >>> sorted(LEVELS)
 ['easy', 'expert', 'hard', 'normal']
->>> level_of_bot("dmc:bid=odds,other=search,time=0.25,clock=wall")
+>>> level_of_bot("dmc:bid=net,other=search,time=0.25,clock=wall")
 'hard'
 >>> bot = level_bot("easy", seed=3)
 >>> bot.act({"phase": "bid", "hand": [], "players": 3, "seat": 0, "card_counts": [17, 17, 17]}, ["pass"])
@@ -42,8 +44,8 @@ from ....bots.base import NoisyBot as _Noisy
 LEVELS: dict[str, str] = {
     "easy": "noisy:p=0.3",
     "normal": "heuristic",
-    "hard": "dmc:bid=odds,other=search,time=0.25,clock=wall",
-    "expert": "dmc:rollouts=0.5,margin=0.03,clock=wall,bid=odds,other=search,time=1.0",
+    "hard": "dmc:bid=net,other=search,time=0.25,clock=wall",
+    "expert": "dmc:rollouts=0.5,margin=0.03,clock=wall,bid=net,other=search,time=1.0",
 }
 """Level → the arena spec of its bot."""
 
