@@ -302,8 +302,16 @@ def action_line(game: Game, ev: dict[str, Any], facts: TableFacts) -> Text | Non
         return Text(tr(lang, "act_trick", name=facts.names[ev["winner"]]), style="dim")
     if e == "landlord":
         return Text(tr(lang, "act_landlord", name=name, bid=ev["bid"]), style="bold yellow")
+    return other_event_line(ev, name, lang)
+
+
+def other_event_line(ev: dict[str, Any], name: str, lang: str) -> Text | None:
+    """The line of a public event that needs nothing but itself and its seat's ``name``: a redeal, the game
+    dissolved, a doubling, a shown hand, auto-play on or off, an escape (``None`` for other events).  The local
+    table's :func:`action_line` and the online client's view both end with it."""
+    e = ev.get("event")
     if e == "redeal":
-        return Text(tr(lang, "act_redeal", n=ev["count"]), style="yellow")
+        return Text(tr(lang, "act_redeal", n=ev.get("count", "")), style="yellow")
     if e == "dissolved":
         return Text(tr(lang, "act_dissolved"), style="yellow")
     if e == "double":

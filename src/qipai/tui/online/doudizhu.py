@@ -30,7 +30,7 @@ from ...games.doudizhu.rules import PRESETS, Rules
 from ...games.doudizhu.text import factor_name
 from ..commands import _cut, check_play, parse_command, ranks_label
 from ..i18n import kind_name, refusal, tr, tr_text
-from ..render import TrickView, card_label, cards_text, doubling_word, trick_text
+from ..render import TrickView, card_label, cards_text, doubling_word, other_event_line, trick_text
 from .base import GameView, Reply, State
 
 _CHOICES_ZH = {("bid", "pass"): "不叫", ("bid", "call"): "叫地主", ("double", "pass"): "不加倍",
@@ -189,20 +189,7 @@ class DouDizhuView(GameView):
                 t.append("  ")
                 t.append_text(tr_text(lang, "act_kitty", cards=cards_text(kitty, lang)))
             return t
-        if e == "redeal":
-            return Text(tr(lang, "act_redeal", n=ev.get("count", "")), style="yellow")
-        if e == "dissolved":
-            return Text(tr(lang, "act_dissolved"), style="yellow")
-        if e == "double":
-            what = tr(lang, "act_double_pass") if ev["name"] == "pass" else doubling_word(ev["name"], lang)
-            return Text(tr(lang, "act_double", name=name, what=what), style="magenta")
-        if e == "show":
-            return tr_text(lang, "act_show", name=name, cards=cards_text(ev["hand"], lang))
-        if e == "autoplay":
-            return Text(tr(lang, "act_autoplay_on" if ev["on"] else "act_autoplay_off", name=name), style="cyan")
-        if e == "escape":
-            return Text(tr(lang, "act_escape", name=name), style="bold red")
-        return None
+        return other_event_line(dict(ev), name, lang)
 
     def bid_word(self, value: int, rules: Rules) -> str:
         """``no bid``, ``bid 2`` or ``call landlord``."""
