@@ -230,3 +230,64 @@ def test_every_error_code_has_words_in_both_languages() -> None:
     for code in [*ERROR_CODES, *NOTICE_CODES]:
         for lang in ("zh", "en"):
             assert error_words(lang, code, {}) and code not in error_words(lang, code, {})
+
+
+async def test_a_window_taken_over_only_watches_until_takeover(start: ServerMaker) -> None:
+    server = await start(bot_delay=0.3)
+    await Client.register(server, "alice")
+    first = Player(server, name="alice", password="secret-pw", lang="en")
+    await first.expect(r"lobby > ")
+    first.type("quick classic-1")
+    await first.expect(r"Deal 1")
+    second = Player(server, name="alice", password="secret-pw", lang="en")
+    await second.expect(r"You sit at table ")
+    await first.expect(r"Another window of yours controls your seat now")
+    # the first window no longer asks for moves, draws no turn and sends nothing
+    since = len(first.screen)
+    await asyncio.sleep(0.5)
+    first.type("pass")
+    first.type("3")
+    await first.expect(r"type takeover to play here > $", since=since)
+    await asyncio.sleep(0.5)
+    later = first.screen[since:]
+    assert "Your turn." not in later and "Refused" not in later, later
+    assert not re.search(r"\(\d+ s\) > ", later), later
+    assert later.count("Another window of yours controls your seat now") == 2, later
+    first.type("takeover")
+    await first.expect(r"You control your seat again\.", since=since)
+    assert first.client.taken is False
+    assert await second.quit() == 0 and await first.quit() == 0
+
+
+async def test_a_very_long_line_at_ones_turn_is_not_echoed_whole(start: ServerMaker) -> None:
+    server = await start()
+    p = Player(server, guest=True, lang="en")
+    await p.expect(r"lobby > ")
+    p.type("quick classic-1")
+    typed: list[int] = []
+
+    def long_line_in_play(q: Player) -> list[str]:
+        st = q.client.state
+        if st is not None and st.get("phase") == "play" and not st.get("forced") and not typed:
+            typed.append(len(q.screen))
+            return ["x" * 10_000, "7" * 5000 + "Z", "3:" + "k" * 5000, "hint", ""]
+        return ["hint", ""]
+
+    await p.play_until(r"Cannot read\s+'", long_line_in_play)
+    await p.expect(r"Unknown kind", since=typed[0])
+    shown = p.screen[typed[0]:]
+    assert re.search(r"Cannot read\s+'xxxxxxx", shown) and "x" * 100 not in shown, shown[:500]
+    assert "7" * 100 not in shown and "k" * 100 not in shown, shown[:500]
+    assert await p.quit() == 0
+
+
+def test_the_shengji_help_lists_only_what_the_online_table_reads() -> None:
+    from qipai.tui.online.base import Seats
+    from qipai.tui.online.shengji import ShengjiView
+
+    for lang in ("en", "zh"):
+        view = ShengjiView(lang, Seats(["You", "B", "C", "D"], 0, [1000, None, None, None]))
+        text = view.help()
+        assert "hint" in text and "last" in text
+        assert "history" not in text and "历史" not in text
+        assert view.info("history", None) is None  # no such command here

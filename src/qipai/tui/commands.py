@@ -167,10 +167,10 @@ def check_play(
     """
     parts = text.split(":")
     if len(parts) > 3:
-        return None, tr(lang, "err_unreadable", token=text)
+        return None, tr(lang, "err_unreadable", token=_cut(text))
     ranks, bad = read_ranks(parts[0])
     if ranks is None:
-        return None, tr(lang, "err_unreadable", token=bad)
+        return None, tr(lang, "err_unreadable", token=_cut(bad or ""))
     if not ranks:
         return None, tr(lang, "err_empty")
     kind = None
@@ -179,12 +179,12 @@ def check_play(
         kind = KIND_OF_NAME.get(kname) or KIND_OF_NAME.get(parts[1].strip())
         if kind is None:
             kinds = ", ".join(k for k in KINDS if k in rules.kinds)
-            return None, tr(lang, "err_unknown_kind", kind=parts[1].strip(), kinds=kinds)
+            return None, tr(lang, "err_unknown_kind", kind=_cut(parts[1].strip()), kinds=kinds)
     main = None
     if len(parts) == 3:
         m_ranks, bad = read_ranks(parts[2])
         if m_ranks is None or len(m_ranks) != 1:
-            return None, tr(lang, "err_unreadable", token=parts[2].strip())
+            return None, tr(lang, "err_unreadable", token=_cut(parts[2].strip()))
         main = m_ranks[0]
     want = [0] * NUM_RANKS
     for r in ranks:

@@ -257,6 +257,9 @@ class OnlineClient:
         self.auto = False
         self.confirm: str | None = None
         self.ready: list[bool | None] | None = None
+        self.taken = False
+        """Another window of this account controls the seat (``taken_over``): this one only watches until
+        ``takeover``."""
         # the screen
         self.prompt_shown: str | None = None
         self.pending: set[asyncio.Future[None]] = set()
@@ -298,6 +301,8 @@ class OnlineClient:
             return tr(lang, "leave_confirm")
         if self.table is None:
             return tr(lang, "lobby_prompt") + " > "
+        if self.taken:
+            return tr(lang, "taken_prompt") + " > "
         st = self.state
         if st is not None and self.view is not None and st.get("phase") != "over":
             if self.auto:
@@ -413,9 +418,8 @@ class OnlineClient:
                 self.emit(tr(lang, "lobby_help"), style="dim")
         elif kind == "joined":
             self.seat = int(m["seat"])
-            self.table = {"id": m["table"], "seats": [], "ready": None, "game": ""}
-            if m.get("invite_code"):
-                self.emit(tr(lang, "invite", code=m["invite_code"]), style="bold green")
+            self.table = {"id": m["table"], "seats": [], "ready": None, "game": ""}  # (its snapshot follows and
+            # says the invite code)
         elif kind == "snapshot":
             first = self.table is None or self.table.get("id") != m["table"]["id"] or not self.table.get("game")
             self.set_table(m["table"], announce=first)
@@ -455,8 +459,11 @@ class OnlineClient:
             if key in ("notice_storage_unavailable", "notice_storage_restored"):
                 self.emit(tr(lang, key), style="yellow")
         elif kind == "taken_over":
+            self.taken = True
             self.emit(tr(lang, "taken_over"), style="yellow")
         elif kind == "took_over":
+            self.taken = False
+            self.turn_key = None  # the snapshot that follows draws the turn again
             self.emit(tr(lang, "took_over"), style="green")
         elif kind == "closed_session":
             self.emit(tr(lang, "session_closed", reason=m.get("reason")), style="bold red")
@@ -575,7 +582,7 @@ class OnlineClient:
         if mine != self.auto:
             self.auto = mine
             self.emit(tr(self.lang, "auto_on" if mine else "auto_off"), style="cyan")
-        if st.get("your_turn") and not self.auto:
+        if st.get("your_turn") and not self.auto and not self.taken:
             decision = st.get("decision")
             key = (int(st.get("deal") or 0), int(decision if decision is not None else st.get("version") or 0))
             if key != self.turn_key:
@@ -601,7 +608,8 @@ class OnlineClient:
             if seat == self.seat:
                 d = int(c.get("delta") or 0)
                 key = "you_won" if d > 0 else "you_lost" if d < 0 else "you_even"
-                self.emit(tr(lang, key, n=abs(d)), style="bold green" if d > 0 else "bold red" if d < 0 else "")
+                self.emit(tr(lang, key, n=abs(d), s="" if abs(d) == 1 else "s"),
+                          style="bold green" if d > 0 else "bold red" if d < 0 else "")
             if c.get("points") is None:  # a bot's account
                 continue
             self.emit(tr(lang, "changes", name=name, delta=int(c.get("delta") or 0), points=c.get("points"),
@@ -703,6 +711,13 @@ class OnlineClient:
             return
         view = self.view
         if running and st is not None and view is not None:
+            if self.taken:  # only watching: what is shown, no move
+                shown = view.info(line, st)
+                if shown is None and word:
+                    shown = [Text(tr(lang, "taken_over"), style="yellow")]
+                for item in shown or []:
+                    self.emit(item)
+                return
             if st.get("your_turn") and not self.auto:
                 reply = view.read(line, st)
                 for item in reply.out:

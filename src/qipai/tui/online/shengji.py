@@ -234,4 +234,5 @@ class ShengjiView(GameView):
         return tr(self.lang, "refused", reason=reason_words(self.lang, str(reason))) if reason else None
 
     def help(self) -> str:
-        return tr(self.lang, "help")
+        # ``history`` (every hand of a local match) is the terminal game's own: a server table has none here
+        return "\n".join(x for x in tr(self.lang, "help").splitlines() if not x.lstrip().startswith("history"))
