@@ -471,6 +471,7 @@ def online(
         typer.secho(f"error: {e}", fg=typer.colors.RED, err=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
+        typer.echo("\n再见。" if lang == "zh" else "\nBye.")  # (off the ^C the terminal printed)
         raise typer.Exit(130) from None
     raise typer.Exit(code)
 

@@ -211,6 +211,8 @@ async def test_login_failures_are_one_clear_line(start: ServerMaker) -> None:
     code, _, err = await run_cli("online", f"127.0.0.1:{port}", "--guest", "--lang", "en")
     assert code == 1 and err.startswith(f"error: cannot reach the server at http://127.0.0.1:{port}: ")
     assert err.count("\n") == 1 and "Traceback" not in err
+    code, _, err = await run_cli("online", f"127.0.0.1:{port}", "--guest", "--lang", "zh")
+    assert code == 1 and err.startswith(f"error: 连不上服务器 http://127.0.0.1:{port}：")
     code, _, err = await run_cli("online", "ftp://example", "--guest", "--lang", "en")
     assert (code, err.count("\n")) == (1, 1) and "is not a server address" in err
     code, _, err = await run_cli("online", server.http + "/nothing-here", "--guest", "--lang", "en")

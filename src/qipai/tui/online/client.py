@@ -125,14 +125,18 @@ async def login(opts: OnlineOptions, http: httpx.AsyncClient) -> tuple[dict[str,
     else:
         path = "/api/register" if opts.register else "/api/login"
         body = {"name": opts.name or "", "password": opts.password or ""}
+    zh = opts.lang == "zh"
     try:
         r = await http.post(path, json=body)
     except (httpx.ConnectError, httpx.ConnectTimeout) as e:
-        raise LoginError(f"cannot reach the server at {base}: {_reason(e)}") from None
+        raise LoginError(f"连不上服务器 {base}：{_reason(e)}" if zh
+                         else f"cannot reach the server at {base}: {_reason(e)}") from None
     except httpx.TimeoutException:
-        raise LoginError(f"the server at {base} does not answer (waited {opts.timeout:g} s)") from None
+        raise LoginError(f"服务器 {base} 没有回应（等了 {opts.timeout:g} 秒）" if zh
+                         else f"the server at {base} does not answer (waited {opts.timeout:g} s)") from None
     except httpx.HTTPError as e:
-        raise LoginError(f"cannot talk to the server at {base}: {_reason(e)}") from None
+        raise LoginError(f"无法和服务器 {base} 通信：{_reason(e)}" if zh
+                         else f"cannot talk to the server at {base}: {_reason(e)}") from None
     if r.status_code in (200, 201):
         try:
             data = r.json()
@@ -141,7 +145,8 @@ async def login(opts: OnlineOptions, http: httpx.AsyncClient) -> tuple[dict[str,
             pass
     err = _error_of(r)
     if err is None or err[0] == "not_found":
-        raise LoginError(f"{base} does not look like a qipai server (HTTP {r.status_code} from {path})")
+        raise LoginError(f"{base} 看起来不是 qipai 服务器（{path} 回答 HTTP {r.status_code}）" if zh
+                         else f"{base} does not look like a qipai server (HTTP {r.status_code} from {path})")
     return_words = error_words(opts.lang, err[0], err[1])
     raise LoginError(return_words)
 
