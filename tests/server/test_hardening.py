@@ -389,7 +389,14 @@ async def test_the_newest_window_takes_the_seat_and_the_older_can_take_it_back(s
     took = await a.wait_for(lambda m: m["type"] == "took_over", since=mark)
     assert took["ref"] == 5
     await b.wait_for(lambda m: m["type"] == "taken_over")
+    # the window with the seat closes: the other one has it again, and is told so (it was left saying
+    # "another window plays this seat"), and its moves count
+    mark = b.mark()
     await a.close()
+    assert (await b.wait_for(lambda m: m["type"] == "took_over", since=mark))["ref"] is None
+    await b.send({"type": "chat", "table": table, "phrase": "hurry", "id": "heard"})
+    await b.wait_for(lambda m: m["type"] == "chat", since=mark)
+    assert not [m for m in b.msgs[mark:] if m["type"] == "error"]
     await b.close()
 
 

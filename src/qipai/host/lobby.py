@@ -1509,7 +1509,9 @@ class Lobby:
             if not conns:
                 del self.conns[uid]
             elif conn.active and not any(c.active for c in conns):
-                max(conns, key=lambda c: c.opened).active = True  # the newest window left takes the seat
+                heir = max(conns, key=lambda c: c.opened)  # the newest window left takes the seat, and is told
+                heir.active = True
+                heir.send({"type": "took_over", "ref": None})
         if self.director is not None:
             self.director.forget_conn(conn)
         for tid in list(conn.spectating):
