@@ -809,8 +809,8 @@ def test_net_bidding_bids_by_the_networks_own_odds(monkeypatch: pytest.MonkeyPat
 def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
     """``dmc:bid=netdouble`` on a table with doubling (``chengdu``: 倒/反/斡/垒) doubles when :func:`side_value`, the
     network's chance that the seat's side wins (the landlord from its own hand, a farmer over sampled landlord
-    hands), reaches ``DOUBLE_AT``, else passes; the farmers' and the landlord's chances read the same position
-    from the two sides."""
+    hands it would have bid on), reaches ``DOUBLE_AT``, else passes.  Weighing the bidding lowers a farmer's
+    chance: the landlord's hand is no random one."""
     import random
 
     from qipai.games.doudizhu.bots.bidding import DOUBLE_AT
@@ -829,7 +829,7 @@ def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
             if g.phase == "double" and len(legal) > 1:
                 v = read_view(obs)
                 kitty = counts_of_tokens(list(obs["kitty"])) if obs.get("kitty") else None
-                p = side_value(load_qnet(), v, kitty, random.Random(0))
+                p = side_value(load_qnet(), v, kitty, random.Random(0), called=v.seat != v.landlord)
                 mine = "pass" if choice == "pass" else "double"
                 if abs(p - DOUBLE_AT) > 0.08:  # (clear of the threshold: the bot's own samples agree)
                     assert mine == ("double" if p >= DOUBLE_AT else "pass"), (seed, seat, p, choice)
@@ -837,3 +837,15 @@ def test_net_doubling_doubles_by_the_sides_own_odds() -> None:
                 passed += mine == "pass"
             g.apply(choice, seat)
     assert doubled and passed
+    g = Game.new(PRESETS["chengdu"], 0)
+    bidder = make_bot("normal", 0)
+    while g.phase == "bid":
+        seat = g.to_act
+        assert seat is not None
+        g.apply(bidder.act(g.observe(seat), g.legal_actions()), seat)
+    obs = g.observe(g.to_act)
+    v = read_view(obs)
+    assert v.seat != v.landlord
+    kitty = counts_of_tokens(list(obs["kitty"]))
+    assert side_value(load_qnet(), v, kitty, random.Random(0), called=True) < \
+        side_value(load_qnet(), v, kitty, random.Random(0)) - 0.05

@@ -525,10 +525,12 @@ def landlord_value(net: ActionValues, hand: Sequence[int], rules: Rules, rng: ra
 
 
 def side_value(net: ActionValues, v: View, kitty: Sequence[int] | None, rng: random.Random,
-               samples: int = NET_ODDS_SAMPLES) -> float:
+               samples: int = NET_ODDS_SAMPLES, called: bool = False) -> float:
     """The network's chance that this seat's side wins, before the first lead (the doubling phase): the
     landlord's value of its best opening lead, for the landlord its own hand, for a farmer over ``samples``
-    landlord hands dealt from the cards it cannot see (the shown kitty in each), as ``(1 ± v) / 2``."""
+    landlord hands dealt from the cards it cannot see (the shown kitty in each), as ``(1 ± v) / 2``.  ``called``:
+    a farmer keeps only the hands the network would have bid on (:func:`_would_have_bid`: the landlord bid, so
+    its hand is no random one; with a hidden kitty, every hand)."""
     _three_trained(v.rules)
     if v.landlord is None:
         raise ValueError("the side's odds are for a deal whose landlord is known")
@@ -537,12 +539,40 @@ def side_value(net: ActionValues, v: View, kitty: Sequence[int] | None, rng: ran
         return float(np.clip((1.0 + opening_values(net, [(v.hand, shown)], v.rules)[0]) / 2.0, 0.0, 1.0))
     pool = [r for r in range(NUM_RANKS) for _ in range(v.unseen[r] - shown[r])]
     deals = []
-    for _ in range(samples):
+    for _ in range(samples * (CALLED_DRAWS if called else 1)):
         hand = list(shown)
         for r in rng.sample(pool, v.rules.hand_size + v.rules.kitty_size - sum(shown)):
             hand[r] += 1
         deals.append((hand, shown))
+    if called and sum(shown) == v.rules.kitty_size:
+        deals = _would_have_bid(net, deals, v.rules, rng)[:samples]
     return float(np.clip((1.0 - opening_values(net, deals, v.rules).mean()) / 2.0, 0.0, 1.0))
+
+
+CALLED_DRAWS = 3
+"""Landlord hands a farmer's :func:`side_value` draws for each one it keeps when it weighs the bidding."""
+
+
+def _would_have_bid(net: ActionValues, deals: list[tuple[list[int], list[int]]], rules: Rules,
+                    rng: random.Random, kitties: int = 4) -> list[tuple[list[int], list[int]]]:
+    """The sampled landlord hands whose dealt cards (the hand less the shown kitty) the network would have bid
+    on (its :func:`landlord_value` over ``kitties`` kitties at least the lowest bid's ``BID_AT[0]``): the hands a
+    landlord who took the kitty by bidding may hold.  All of them when too few pass (under a quarter)."""
+    from .bidding import BID_AT
+
+    deck = [rules.decks * (1 if r >= 13 else 4) for r in range(NUM_RANKS)]
+    trial = []
+    for hand, kitty in deals:
+        dealt = [h - k for h, k in zip(hand, kitty, strict=True)]
+        rest = [r for r in range(NUM_RANKS) for _ in range(deck[r] - dealt[r])]
+        for _ in range(kitties):
+            extra = [0] * NUM_RANKS
+            for r in rng.sample(rest, rules.kitty_size):
+                extra[r] += 1
+            trial.append(([d + e for d, e in zip(dealt, extra, strict=True)], extra))
+    odds = (1.0 + opening_values(net, trial, rules).reshape(len(deals), kitties).mean(axis=1)) / 2.0
+    kept = [d for d, p in zip(deals, odds, strict=True) if p >= BID_AT[0]]
+    return kept if len(kept) * 4 >= len(deals) else deals
 
 
 def trained_for(rules: Rules) -> bool:
@@ -647,7 +677,7 @@ class DmcBot:
                 if self.bidding == "netdouble":
                     kitty = observation.get("kitty")
                     p = side_value(self.net, read_view(observation),
-                                   counts_of_tokens(list(kitty)) if kitty else None, self._rng)
+                                   counts_of_tokens(list(kitty)) if kitty else None, self._rng, called=True)
                     verb = next((a for a in legal_actions if a != "pass"), "pass")
                     return verb if p >= DOUBLE_AT else "pass"
         if self.bidding != "heuristic" and phase == "bid" and len(legal_actions) > 1:
