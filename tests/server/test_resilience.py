@@ -312,7 +312,9 @@ async def test_restart_between_deals_keeps_the_table_and_its_match(start_server:
 async def test_a_leaver_mid_deal_is_let_go_after_a_restart(start_server: StartServer) -> None:
     """Leaving during a deal frees the seat when the deal ends, also when the server restarts in between (the
     player once came back seated, and was dealt the next hand)."""
-    first = await start_server(bot_delay=0.05)
+    # (the first server's bots and auto-play wait: its deal must still run when it stops, however slow the
+    # machine — under CI's load fast ones once finished the deal first, and the empty table closed)
+    first = await start_server(bot_delay=5.0, autoplay_delay=5.0)
     alice = await Client.register(first, "goer")
     await alice.connect()
     await alice.send({"type": "quick_match", "room": "classic-1"})
