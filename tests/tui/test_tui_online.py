@@ -135,7 +135,7 @@ async def test_guest_quick_match_plays_a_deal_to_the_settlement(start: ServerMak
     assert "Hint 1/" in played or "Hint: " in played
     settled = p.screen[p.screen.index("Deal 1 is over."):]
     assert re.search(r"The (landlord \(.+\)|farmers) wins?\.", settled)
-    m = re.search(r"You (win|lose) (\d+) points\.|Your points do not change\.", settled)
+    m = re.search(r"You (win|lose) (\d+) points?\.|Your points do not change\.", settled)
     assert m, settled
     delta = 0 if m[1] is None else int(m[2]) * (1 if m[1] == "win" else -1)
     assert f"You: {delta:+d} → {1000 + delta} " in settled
@@ -168,7 +168,7 @@ async def test_friends_at_a_private_table_by_invite_code_with_a_bot(start: Serve
                                 bob.play_until(r"第 1 局结束。", hint_and_enter))
     assert re.search(r"bob: |bob: pass", a) and re.search(r"alice：", b)
     assert "你的手牌（按点数）" in b
-    for who, text in ((alice, "You (win|lose) \\d+ points\\.|Your points do not change\\."),
+    for who, text in ((alice, "You (win|lose) \\d+ points?\\.|Your points do not change\\."),
                       (bob, "你(赢|输)了 \\d+ 分。|你的积分不变。")):
         await who.expect(text)
     assert await alice.quit() == 0 and await bob.quit() == 0
