@@ -581,17 +581,20 @@ class Lobby:
                 await self.cluster.release(tid, token)
         return n
 
-    async def _between_deals(self, t: Table) -> None:
+    async def _between_deals(self, t: Table, seats: list[dict[str, Any]]) -> None:
         """A table restored between deals (start-up or take-over): its history, its match points (a match
         table's seats show them until the director starts the next deal), and its players come back and ready
-        (准备), or have ``restore_grace`` seconds to."""
+        (准备), or have ``restore_grace`` seconds to; those who readied before (``seats``' stored ``ready``) are
+        not asked again."""
         t.results = await self.store.table_results(t.id)
         t.deal_index = len(t.results)
         if t.managed:
             t._match_points_from(await self.store.points_after_last_deal(t.id))
         t.start_at = t.now() + self.settings.next_deal_delay
         t.ready_until = t.now() + self.settings.restore_grace
-        t.ready = None if t.managed else {i: s is not None and not s.human for i, s in enumerate(t.seats)}
+        readied = {i for i, x in enumerate(seats) if x.get("ready")}
+        t.ready = None if t.managed else {i: s is not None and (not s.human or i in readied)
+                                          for i, s in enumerate(t.seats)}
 
     async def restore_table(self, table_id: str, token: int | None) -> bool:
         """Run here a table from the database: its running deal rebuilt from the journal (clocks going on from
@@ -627,7 +630,7 @@ class Lobby:
         if t is None or (not t.humans() and not t.managed):
             await self.store.close_table(info.id, None if token is None else (info.id, token))
             return False
-        await self._between_deals(t)
+        await self._between_deals(t, seats)
         await self._attach(t)
         log.info("took over table %s between deals", t.id)
         await self._welcome_back(t)
@@ -870,7 +873,7 @@ class Lobby:
             if t is None or (not t.humans() and not t.managed):
                 await self.store.close_table(info.id)
                 continue
-            await self._between_deals(t)
+            await self._between_deals(t, seats)
             await self._attach(t)
             restored.append(t.id)
             log.info("restored table %s between deals (deal %d next)", t.id, t.deal_index)

@@ -905,8 +905,14 @@ class Table:
         seat = self._acting_seat(user_id)
         if self.running:
             raise TableError("deal_running", "a deal is running")
-        if self.ready is not None:
+        if self.ready is not None and not self.ready.get(seat):
             self.ready[seat] = True
+            # kept for the node that brings the table back after a restart or a takeover (the ready counts here
+            # even when the database cannot keep it now)
+            try:
+                await self.lobby.store.set_ready(self.id, seat, self.fence)
+            except (DBAPIError, InterfaceError, OperationalError, OSError) as e:
+                log.warning("table %s: could not store seat %d's ready: %s", self.id, seat, e)
         self.broadcast_table()
         self.kick()
 

@@ -188,6 +188,9 @@ class Seat(Base):
     leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The seat's player has left: of a match, whose seat plays on in auto-play to its end; or during a deal,
     the seat being freed when the deal ends (kept here so that a restart does not forget it)."""
+    ready: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """准备 between deals: its player readied for the next deal (sitting down is readying); cleared when a deal
+    starts, kept here so that the node bringing the table back after a restart or a takeover does not ask again."""
 
 
 class Deal(Base):

@@ -314,7 +314,7 @@ class RunningDeal:
 
 
 def _seat(x: Seat) -> dict[str, Any]:
-    return {"user_id": x.user_id, "bot": x.bot, "leaving": bool(x.leaving)}
+    return {"user_id": x.user_id, "bot": x.bot, "leaving": bool(x.leaving), "ready": bool(x.ready)}
 
 
 def _user(u: User) -> UserInfo:
@@ -1098,18 +1098,26 @@ class Store:
             await s.flush()
             for i in range(seats):
                 user_id, bot = taken[i] if taken is not None and i < len(taken) else (None, None)
-                s.add(Seat(table_id=t.id, seat=i, user_id=user_id, bot=bot))
+                taken_seat = user_id is not None or bot is not None
+                s.add(Seat(table_id=t.id, seat=i, user_id=user_id, bot=bot, ready=taken_seat))
 
     async def set_seat(self, table_id: str, seat: int, user_id: int | None, bot: str | None,
                        fence: Fence = None, *, leaving: bool = False) -> None:
         """Who holds the seat; ``leaving``: its player has left (a match seat kept in auto-play to the match's
-        end, or a seat to free when the deal ends), which a restart must not forget."""
+        end, or a seat to free when the deal ends), which a restart must not forget.  Taking a seat is readying
+        for the next deal (准备); a freed seat is not ready."""
         async with self.sessions.begin() as s:
             await self._fence(s, fence)
             await s.execute(
                 update(Seat).where(Seat.table_id == table_id, Seat.seat == seat)
-                .values(user_id=user_id, bot=bot, leaving=leaving)
+                .values(user_id=user_id, bot=bot, leaving=leaving, ready=user_id is not None or bot is not None)
             )
+
+    async def set_ready(self, table_id: str, seat: int, fence: Fence = None) -> None:
+        """准备: the seat's player is ready for the next deal (until a deal starts: :meth:`start_deal`)."""
+        async with self.sessions.begin() as s:
+            await self._fence(s, fence)
+            await s.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(ready=True))
 
     @staticmethod
     async def _leaving(s: AsyncSession, table_id: str) -> tuple[int, ...]:
@@ -1126,7 +1134,7 @@ class Store:
                 .values(status="closed", closed_at=utcnow(), invite_code=None)
             )
             await s.execute(update(Seat).where(Seat.table_id == table_id).values(user_id=None, bot=None,
-                                                                                   leaving=False))
+                                                                                   leaving=False, ready=False))
 
     async def set_match_state(self, table_id: str, state: dict[str, Any], fence: Fence = None) -> None:
         async with self.sessions.begin() as s:
@@ -1198,6 +1206,8 @@ class Store:
         async with self.sessions.begin() as s:
             await self._fence(s, fence)
             s.add(d)
+            # 准备 is for one deal: the next one asks again
+            await s.execute(update(Seat).where(Seat.table_id == table_id, Seat.ready.is_(True)).values(ready=False))
         return d.id
 
     async def append_journal(self, rows: Sequence[JournalRow]) -> set[str]:
