@@ -10,7 +10,7 @@ from typing import Any
 
 from qipai.core.registry import get_factory
 
-from server_helpers import Client, Database, Msg, Remote, StartServer, free_port, spawn_server
+from server_helpers import Client, Database, Msg, Remote, StartServer, free_port, private_table, spawn_server
 
 
 def seat_actions(record: dict[str, Any], seat: int) -> list[str]:
@@ -207,8 +207,10 @@ async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
         await alice.send({"type": "quick_match", "room": "classic-1"})
         joined = await alice.wait_for(lambda m: m["type"] == "joined")
         await act_a_few_times(alice, joined["table"], 3)
+        # killed while the deal waits for alice (bots acting at once could otherwise end it first)
+        turn = await my_turn(alice, since=len(alice.msgs) - 1)
         seen = max(versions(alice.msgs))
-        deal_id = alice.latest_state()["deal"]
+        deal_id = turn["deal"]
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         await alice.close()
@@ -216,6 +218,7 @@ async def test_crash_mid_deal_loses_nothing(db: Database) -> None:
         again = Client(remote, alice.token, alice.user)
         await again.connect()
         snap = await again.wait_for(lambda m: m["type"] == "snapshot")
+        assert snap["state"] is not None, snap
         assert snap["state"]["deal"] == deal_id and snap["state"]["version"] >= seen
         over = await again.play_until_over()
         assert over["deal"] == deal_id
@@ -395,3 +398,33 @@ async def test_a_draining_node_plays_an_unwatched_deal_without_pauses(start_serv
             break
         await asyncio.sleep(0.05)
     assert game.is_over
+
+
+async def test_a_ready_before_a_restart_is_kept(start_server: StartServer) -> None:
+    """准备 before a restart between deals: the table comes back with the player ready, and deals the next hand
+    once the others ready, without asking him again (the ready flags lived only in the stopped node: a player
+    who had readied waited ``restore_grace`` seconds, or had to ready again)."""
+    kw = {"ready_timeout": 60.0, "restore_grace": 60.0, "next_deal_delay": 0.2, "bot_delay": 0.05}
+    first = await start_server(**kw)
+    (ann, bob), table = await private_table(first, "classic-1", ["ann", "bob"], {}, bots=True)
+    overs = await asyncio.gather(ann.play_until_over(), bob.play_until_over())
+    seat, bob_seat = (first.lobby.tables[table].seat_of(c.user["id"]) for c in (ann, bob))
+    since = len(ann.msgs)
+    await ann.send({"type": "ready", "table": table})
+    await ann.wait_for(lambda m: m["type"] == "table" and m["table"]["ready"][seat] is True, since=since)
+    for c in (ann, bob):
+        await c.close()
+    await first.stop()
+    second = await start_server(**kw)
+    restored = second.lobby.tables[table]
+    assert not restored.running and restored.ready is not None
+    assert restored.ready.get(seat) is True and restored.ready.get(bob_seat) is False
+    again = [Client(second, c.token, c.user) for c in (ann, bob)]
+    for c in again:
+        await c.connect()
+        await c.wait_for(lambda m: m["type"] == "snapshot")
+    await again[1].send({"type": "ready", "table": table})  # only bob readies on the new node
+    st = await again[0].wait_for(lambda m: m["type"] == "state", timeout=20)  # (the grace is a minute)
+    assert st["deal"] != overs[0]["deal"]
+    for c in again:
+        await c.close()
