@@ -21,6 +21,7 @@ from starlette.routing import Route
 from qipai.core.game import SplitObservation, apply_step
 from qipai.core.registry import game_names
 from qipai.host.director import MatchRun, run_from_row
+from qipai.host.limits import RateLimiter
 from qipai.host.lobby import Lobby, RemoteSeat
 from qipai.host.table import Table, TableError
 from qipai.server import auth
@@ -877,6 +878,125 @@ async def match_decline(request: Request) -> Response:
     return JSONResponse(await d.decline(mid, user.id, captain))
 
 
+# --------------------------------------------------------------------------------------------- friends (好友)
+FRIENDS_MAX = 200
+"""At most this many friends and requests sent, together, per account."""
+
+
+def _friend_rate(request: Request, user: UserInfo) -> None:
+    """Friend requests and invitations: a burst of 10, then one every 3 seconds per account."""
+    limiter: RateLimiter | None = getattr(request.app.state, "friend_limiter", None)
+    if limiter is None:
+        limiter = request.app.state.friend_limiter = RateLimiter(1 / 3, 10)
+    if not limiter.allow(str(user.id)):
+        raise ApiError("rate_limited", "too many friend requests or invitations: wait a little", 429)
+
+
+async def _friend_view(lobby: Lobby, u: UserInfo) -> dict[str, Any]:
+    """A friend as the list shows him: online (connected to this node, or seated anywhere) and at which table."""
+    table = lobby.user_table.get(u.id)
+    if table is None and lobby.cluster.networked:
+        table = await lobby.cluster.seat_of(u.id)
+    return {"id": u.id, "name": u.name, "online": bool(lobby.conns_of(u.id)) or table is not None, "table": table}
+
+
+@endpoint
+async def friends(request: Request) -> Response:
+    """好友: ``{"friends": [{"id", "name", "online", "table"}], "incoming": [...], "outgoing": [...]}``."""
+    user = await need_user(request)
+    lobby = lobby_of(request)
+    lists = await lobby.store.friends_of(user.id)
+    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u) for u in lists["friends"]]}
+    for k in ("incoming", "outgoing"):
+        out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
+    out["max"] = FRIENDS_MAX
+    return JSONResponse(out)
+
+
+def _friend_target(u: UserInfo | None, me: UserInfo, name: str) -> UserInfo:
+    if u is None or u.is_bot:
+        raise ApiError("unknown_user", f"nobody is called {name[:32]!r}", 404, name=name[:32])
+    if u.id == me.id:
+        raise ApiError("bad_request", "you cannot be your own friend")
+    return u
+
+
+@endpoint
+async def friend_request(request: Request) -> Response:
+    """``{"name"}``: ask a player to be friends (``state`` ``requested``), or accept his request if he had
+    asked first (``accepted``); ``friends`` when you were already.  Guests cannot: friends are kept with an
+    account (save the guest first)."""
+    user = await need_user(request)
+    data = await body(request)
+    only_fields(data, "name")
+    name = field(data, "name", str).strip()
+    if user.is_guest:
+        raise ApiError("guest_account", "friends are kept with an account: save your guest account first", 403)
+    lobby = lobby_of(request)
+    other = _friend_target(await lobby.store.find_user(name) if 0 < len(name) <= 64 else None, user, name)
+    if other.is_guest:
+        raise ApiError("guest_account", f"{other.name} plays as a guest and cannot keep friends", 409,
+                       name=other.name)
+    _friend_rate(request, user)
+    if not await lobby.store.are_friends(user.id, other.id) and await lobby.store.friend_count(user.id) >= FRIENDS_MAX:
+        raise ApiError("too_many_friends", f"at most {FRIENDS_MAX} friends and requests", 409, max=FRIENDS_MAX)
+    state = await lobby.store.request_friend(user.id, other.id)
+    me = {"id": user.id, "name": user.name}
+    if state == "requested":
+        lobby.tell_user(other.id, {"type": "friend", "event": "request", "user": me})
+    elif state == "accepted":
+        lobby.tell_user(other.id, {"type": "friend", "event": "accepted", "user": me})
+    return JSONResponse({"state": state, "user": {"id": other.id, "name": other.name}},
+                        status_code=201 if state == "requested" else 200)
+
+
+@endpoint
+async def friend_accept(request: Request) -> Response:
+    """Accept the request of user ``id``."""
+    user = await need_user(request)
+    other_id = _path_id(request, "user_id", "a user id")
+    lobby = lobby_of(request)
+    if other_id > ID_MAX or not await lobby.store.accept_friend(user.id, other_id):
+        raise ApiError("no_request", f"user {other_id} has not asked you to be friends", 404, user=other_id)
+    lobby.tell_user(other_id, {"type": "friend", "event": "accepted", "user": {"id": user.id, "name": user.name}})
+    return JSONResponse({"state": "friends", "user": other_id})
+
+
+@endpoint
+async def friend_remove(request: Request) -> Response:
+    """Unfriend user ``id``, decline his request, or withdraw yours."""
+    user = await need_user(request)
+    other_id = _path_id(request, "user_id", "a user id")
+    lobby = lobby_of(request)
+    if other_id > ID_MAX or not await lobby.store.remove_friend(user.id, other_id):
+        raise ApiError("not_friends", f"user {other_id} is neither your friend nor asked", 404, user=other_id)
+    lobby.tell_user(other_id, {"type": "friend", "event": "removed", "user": {"id": user.id, "name": user.name}})
+    return JSONResponse({"removed": other_id})
+
+
+@endpoint
+async def friend_invite(request: Request) -> Response:
+    """Invite friend ``id`` to your private table: he is sent its invite code (``friend`` ``invite``)."""
+    user = await need_user(request)
+    other_id = _path_id(request, "user_id", "a user id")
+    lobby = lobby_of(request)
+    if other_id > ID_MAX or not await lobby.store.are_friends(user.id, other_id):
+        raise ApiError("not_friends", f"user {other_id} is not your friend", 404, user=other_id)
+    cur = lobby._current(user.id)
+    if cur is None:
+        raise ApiError("not_at_table", "sit at a private table first, then invite friends to it", 409)
+    t = cur[0]
+    if not t.info.invite_code:
+        raise ApiError("no_invite_code", "only a private table (开房) has an invite: create one for friends", 409)
+    if not t.empty_seats():
+        raise ApiError("table_full", "this table has no free seat", 409)
+    _friend_rate(request, user)
+    lobby.tell_user(other_id, {"type": "friend", "event": "invite", "user": {"id": user.id, "name": user.name},
+                               "table": t.id, "room": t.info.room, "game": t.info.game,
+                               "invite_code": t.info.invite_code})
+    return JSONResponse({"invited": other_id, "table": t.id})
+
+
 @endpoint
 async def match_withdraw(request: Request) -> Response:
     """Withdraw before the start (the fee comes back) or quit a running match (退赛)."""
@@ -959,6 +1079,11 @@ routes = [
     Route("/api/relief", relief, methods=["POST"]),
     Route("/api/me", me),
     Route("/api/users/{user_id}", user_profile),
+    Route("/api/friends", friends),
+    Route("/api/friends", friend_request, methods=["POST"]),
+    Route("/api/friends/{user_id}/accept", friend_accept, methods=["POST"]),
+    Route("/api/friends/{user_id}/invite", friend_invite, methods=["POST"]),
+    Route("/api/friends/{user_id}/remove", friend_remove, methods=["POST"]),
     Route("/api/leaderboard", leaderboard),
     Route("/api/history", history),
     Route("/api/deals/{deal_id}", deal_record),

@@ -573,9 +573,24 @@ class MatchStandingsMsg(ServerBase):
     ref: Any = None
 
 
+class FriendMsg(ServerBase):
+    """好友: ``event`` ``request`` (``user`` asks you to be friends), ``accepted`` (``user`` is your friend now),
+    ``removed`` (``user`` unfriended you, declined or withdrew a request) or ``invite`` (your friend ``user``
+    invites you to the private table ``table`` of ``room``/``game``: join it with ``invite_code``)."""
+
+    type: Literal["friend"]
+    event: Literal["request", "accepted", "removed", "invite"]
+    user: dict[str, Any]
+    table: str | None = None
+    room: str | None = None
+    game: str | None = None
+    invite_code: str | None = None
+
+
 ServerMessage = Annotated[
     Welcome | Pong | Error | Joined | Left | SnapshotMsg | TableMsg | StateMsg | DealOver | Closed | Notice | TakenOver
-    | TookOver | ClosedSession | AccountChanged | Checked | ChatMsg | Moved | MatchEventMsg | MatchStandingsMsg,
+    | TookOver | ClosedSession | AccountChanged | Checked | ChatMsg | Moved | MatchEventMsg | MatchStandingsMsg
+    | FriendMsg,
     Field(discriminator="type"),
 ]
 server_adapter: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

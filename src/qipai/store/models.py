@@ -8,7 +8,8 @@ game: the leaderboards), ``user_roles`` (games played and won per game and role,
 deal: seed, options, context, seats, and once over its outcome and JSON record), ``journal`` (every accepted
 action of a running deal, written before it is broadcast) and ``deal_players`` (each seat's score change per
 deal, bots included: the history); ``matches``, ``match_players`` and ``match_money`` (tournaments: each match's
-state, its players' records with the final place, and its fees, refunds and prizes by idempotency key).
+state, its players' records with the final place, and its fees, refunds and prizes by idempotency key);
+``friends`` (好友: friendships and friend requests).
 
 The schema is created and upgraded by the Alembic migrations in :mod:`qipai.store.migrations`; a test
 checks that the migrations and these models agree.
@@ -307,3 +308,18 @@ class MatchMoney(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (Index("ix_match_money_match", "match_id"),)
+
+
+class Friend(Base):
+    """好友: ``user_id`` asked ``friend_id`` to be friends (``requested``), or they are (``friends``: then the row
+    exists both ways)."""
+
+    __tablename__ = "friends"
+
+    user_id: Mapped[int] = mapped_column(BigId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    friend_id: Mapped[int] = mapped_column(BigId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16))
+    """``requested`` (waiting for ``friend_id`` to accept) or ``friends``."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_friends_friend", "friend_id", "state"),)

@@ -21,6 +21,7 @@ from qipai.store.gate import Gate, Sessions
 from qipai.store.models import (
     Deal,
     DealPlayer,
+    Friend,
     GameTable,
     JournalEntry,
     LedgerEntry,
@@ -590,6 +591,75 @@ class Store:
         async with self.sessions() as s:
             return set((await s.scalars(select(User.id).where(User.id.in_(list(user_ids)),
                                                               User.blocked_at.is_not(None)))).all())
+
+    # ----------------------------------------------------------------- friends (好友)
+    async def friends_of(self, user_id: int) -> dict[str, list[UserInfo]]:
+        """The user's ``friends``, the requests others sent him (``incoming``) and those he sent (``outgoing``),
+        each by name."""
+        async with self.sessions() as s:
+            mine = (await s.execute(select(Friend.friend_id, Friend.state, User)
+                                    .join(User, User.id == Friend.friend_id)
+                                    .where(Friend.user_id == user_id))).all()
+            theirs = (await s.execute(select(User).join(Friend, Friend.user_id == User.id)
+                                      .where(Friend.friend_id == user_id, Friend.state == "requested"))).scalars().all()
+        out: dict[str, list[UserInfo]] = {
+            "friends": [_user(u) for _, st, u in mine if st == "friends"],
+            "incoming": [_user(u) for u in theirs],
+            "outgoing": [_user(u) for _, st, u in mine if st == "requested"],
+        }
+        for v in out.values():
+            v.sort(key=lambda u: u.name.casefold())
+        return out
+
+    async def friend_count(self, user_id: int) -> int:
+        """Friends and requests sent, together (the cap on both)."""
+        async with self.sessions() as s:
+            return int(await s.scalar(select(func.count()).select_from(Friend).where(Friend.user_id == user_id))
+                       or 0)
+
+    async def request_friend(self, user_id: int, friend_id: int) -> str:
+        """``user_id`` asks ``friend_id`` to be friends: ``requested`` (asked, or asked before), ``accepted`` (the
+        other had asked him: they are friends now) or ``friends`` (they were already)."""
+        async with self.sessions.begin() as s:
+            mine = await s.get(Friend, (user_id, friend_id))
+            if mine is not None:
+                return "friends" if mine.state == "friends" else "requested"
+            theirs = await s.get(Friend, (friend_id, user_id))
+            if theirs is not None:
+                theirs.state = "friends"
+                s.add(Friend(user_id=user_id, friend_id=friend_id, state="friends"))
+                return "accepted"
+            s.add(Friend(user_id=user_id, friend_id=friend_id, state="requested"))
+            return "requested"
+
+    async def accept_friend(self, user_id: int, requester_id: int) -> bool:
+        """Accept ``requester_id``'s request; ``False`` when there is none (already friends counts as done)."""
+        async with self.sessions.begin() as s:
+            theirs = await s.get(Friend, (requester_id, user_id))
+            if theirs is None:
+                return False
+            if theirs.state == "friends":
+                return True
+            theirs.state = "friends"
+            mine = await s.get(Friend, (user_id, requester_id))
+            if mine is None:
+                s.add(Friend(user_id=user_id, friend_id=requester_id, state="friends"))
+            else:
+                mine.state = "friends"
+            return True
+
+    async def remove_friend(self, user_id: int, other_id: int) -> bool:
+        """Unfriend, decline a request or withdraw one: every row between the two goes; ``False`` if none was."""
+        async with self.sessions.begin() as s:
+            gone = await s.execute(delete(Friend).where(or_(
+                (Friend.user_id == user_id) & (Friend.friend_id == other_id),
+                (Friend.user_id == other_id) & (Friend.friend_id == user_id))))
+            return bool(getattr(gone, "rowcount", 0))
+
+    async def are_friends(self, user_id: int, other_id: int) -> bool:
+        async with self.sessions() as s:
+            row = await s.get(Friend, (user_id, other_id))
+            return row is not None and row.state == "friends"
 
     # ----------------------------------------------------------------- the operator's account commands
     async def find_user(self, name: str) -> UserInfo | None:

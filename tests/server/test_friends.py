@@ -1,0 +1,109 @@
+"""好友: friend requests, the friends list with where each friend sits, unfriending, and invitations to a private
+table, over real HTTP and WebSocket connections."""
+
+from __future__ import annotations
+
+import httpx
+
+from server_helpers import Client, StartServer
+
+
+async def delete(c: Client, user_id: int, status: int = 200) -> dict:
+    return dict(await c.post(f"/api/friends/{user_id}/remove", status=status))
+
+
+async def refused(c: Client, path: str, body: dict | None, status: int, code: str) -> dict:
+    async with c.api() as h:
+        r = await h.post(path, json=body if body is not None else {})
+    assert r.status_code == status, (path, r.status_code, r.text)
+    assert r.json()["error"]["code"] == code, r.text
+    return dict(r.json())
+
+
+async def test_request_accept_list_invite_and_unfriend(start_server: StartServer) -> None:
+    server = await start_server()
+    ann, bob = await Client.register(server, "ann"), await Client.register(server, "Bob")
+    await bob.connect()
+    made = await ann.post("/api/friends", {"name": "bob"}, status=201)  # any case
+    assert made["state"] == "requested" and made["user"]["id"] == bob.user["id"]
+    note = await bob.wait_for(lambda m: m["type"] == "friend")
+    assert note["event"] == "request" and note["user"] == {"id": ann.user["id"], "name": "ann"}
+    assert (await ann.post("/api/friends", {"name": "Bob"}, status=201))["state"] == "requested"  # asked before
+    lists = await bob.get("/api/friends")
+    assert lists["friends"] == [] and [u["name"] for u in lists["incoming"]] == ["ann"]
+    assert [u["name"] for u in (await ann.get("/api/friends"))["outgoing"]] == ["Bob"]
+
+    await ann.connect()
+    since = ann.mark()
+    assert (await bob.post(f"/api/friends/{ann.user['id']}/accept"))["state"] == "friends"
+    told = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
+    assert told["event"] == "accepted" and told["user"]["name"] == "Bob"
+    mine = await ann.get("/api/friends")
+    assert mine["incoming"] == [] and mine["outgoing"] == []
+    assert mine["friends"] == [{"id": bob.user["id"], "name": "Bob", "online": True, "table": None}]
+
+    # an invitation needs a private table with a free seat; the friend joins with the code he is sent
+    await refused(ann, f"/api/friends/{bob.user['id']}/invite", None, 409, "not_at_table")
+    made_table = await ann.post("/api/tables", {"room": "classic-1"})
+    since = bob.mark()
+    assert (await ann.post(f"/api/friends/{bob.user['id']}/invite"))["table"] == made_table["table"]
+    inv = await bob.wait_for(lambda m: m["type"] == "friend" and m["event"] == "invite", since=since)
+    assert inv["invite_code"] == made_table["invite_code"] and inv["table"] == made_table["table"]
+    assert inv["game"] == "doudizhu" and inv["room"] == "classic-1"
+    joined = await bob.post("/api/tables/join", {"invite": inv["invite_code"]})
+    assert joined["table"] == made_table["table"]
+    seen = (await ann.get("/api/friends"))["friends"][0]
+    assert seen["table"] == made_table["table"] and seen["online"]
+
+    since = ann.mark()
+    assert (await delete(bob, ann.user["id"]))["removed"] == ann.user["id"]
+    gone = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
+    assert gone["event"] == "removed" and gone["user"]["id"] == bob.user["id"]
+    assert (await ann.get("/api/friends"))["friends"] == []
+    await refused(ann, f"/api/friends/{bob.user['id']}/invite", None, 404, "not_friends")
+    await delete(bob, ann.user["id"], status=404)
+    for c in (ann, bob):
+        await c.close()
+
+
+async def test_asking_back_makes_friends(start_server: StartServer) -> None:
+    server = await start_server()
+    ann, bob = await Client.register(server, "ann"), await Client.register(server, "bob")
+    await ann.post("/api/friends", {"name": "bob"}, status=201)
+    back = await bob.post("/api/friends", {"name": "ann"})
+    assert back["state"] == "accepted"
+    assert [u["name"] for u in (await ann.get("/api/friends"))["friends"]] == ["bob"]
+    assert (await ann.post("/api/friends", {"name": "bob"}))["state"] == "friends"
+    # declining: the request's receiver removes it
+    cy = await Client.register(server, "cy")
+    await cy.post("/api/friends", {"name": "ann"}, status=201)
+    await delete(ann, cy.user["id"])
+    assert (await cy.get("/api/friends"))["outgoing"] == []
+    await refused(ann, f"/api/friends/{cy.user['id']}/accept", None, 404, "no_request")
+
+
+async def test_bad_friend_requests_are_refused_clearly(start_server: StartServer) -> None:
+    server = await start_server()
+    ann = await Client.register(server, "ann")
+    guest = await Client.guest(server)
+    await refused(ann, "/api/friends", {"name": "nobody-here"}, 404, "unknown_user")
+    await refused(ann, "/api/friends", {"name": "ann"}, 400, "bad_request")
+    await refused(ann, "/api/friends", {"name": 7}, 400, "bad_field")
+    await refused(ann, "/api/friends", {"name": "x", "extra": 1}, 400, "bad_field")
+    await refused(ann, "/api/friends", {"name": guest.user["name"]}, 409, "guest_account")
+    await refused(guest, "/api/friends", {"name": "ann"}, 403, "guest_account")
+    await refused(ann, "/api/friends", {"name": "x" * 10_000}, 404, "unknown_user")
+    async with ann.api() as h:
+        assert (await h.post("/api/friends/abc/accept", json={})).status_code == 400
+        assert (await h.post(f"/api/friends/{2**70}/invite", json={})).json()["error"]["code"] == "not_friends"
+    async with httpx.AsyncClient(base_url=server.http) as h:  # no session
+        assert (await h.get("/api/friends")).status_code == 401
+    # a flood of requests is cut off
+    names = [f"p{i}" for i in range(14)]
+    for n in names:
+        await Client.register(server, n)
+    codes = []
+    async with ann.api() as h:
+        for n in names:
+            codes.append((await h.post("/api/friends", json={"name": n})).status_code)
+    assert codes[:10] == [201] * 10 and 429 in codes[10:]
