@@ -246,6 +246,12 @@ ERROR_CODES: dict[str, str] = {
     # accounts
     "unauthorized": "not logged in (or the session ended)",
     "too_many_connections": "the account or the client address has as many WebSockets open as it may",
+    # friends (好友)
+    "guest_account": "a guest cannot keep friends, nor be asked (save the guest as an account first)",
+    "not_friends": "there is no friendship or request between you and this user (params: user)",
+    "no_request": "this user has not asked you to be friends (params: user)",
+    "too_many_friends": "at most this many friends and requests sent (params: max)",
+    "no_invite_code": "friends are invited to a private table (开房); this one has no invite code",
     "already_authenticated": "an auth message with another session on a connection that is logged in already",
     "bad_name": "a name that may not be used (length, characters, mixed scripts, reserved prefix)",
     "bad_password": "a password that may not be used (6 to 128 characters)",

@@ -62,6 +62,12 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                              "Too many windows are open for this account (or this network): close some and try "
                              "again"),
     "already_authenticated": ("这个连接已经登录了", "This connection is logged in already"),
+    "guest_account": ("游客不能加好友：先保存为正式账号", "Guests cannot keep friends: save the account first"),
+    "not_friends": ("你们还不是好友", "You are not friends"),
+    "no_request": ("对方没有加你为好友", "This player has not asked to be your friend"),
+    "too_many_friends": ("好友（和申请）已达上限", "You have as many friends and requests as you may"),
+    "no_invite_code": ("只能邀请好友到开房的桌子：先开一个房间",
+                       "Friends are invited to a private table: create one first"),
     "unknown_user": ("没有这个玩家", "No such player"),
     "unknown_game": ("没有这个游戏", "No such game"),
     "no_relief": ("救济只给积分不够进任何房间的玩家，每天一次",

@@ -36,6 +36,17 @@ export const ERROR_WORDS = {
     en: "Too many windows are open for this account (or this network): close some and try again",
   },
   already_authenticated: { zh: "这个连接已经登录了", en: "This connection is logged in already" },
+  guest_account: {
+    zh: "游客不能加好友：先保存为正式账号",
+    en: "Guests cannot keep friends: save the account first",
+  },
+  not_friends: { zh: "你们还不是好友", en: "You are not friends" },
+  no_request: { zh: "对方没有加你为好友", en: "This player has not asked to be your friend" },
+  too_many_friends: { zh: "好友（和申请）已达上限", en: "You have as many friends and requests as you may" },
+  no_invite_code: {
+    zh: "只能邀请好友到开房的桌子：先开一个房间",
+    en: "Friends are invited to a private table: create one first",
+  },
   unknown_user: { zh: "没有这个玩家", en: "No such player" },
   server_busy: { zh: "服务器忙，请再试一次", en: "The server is busy: try again" },
   server_error: { zh: "服务器处理这条消息时出错，什么也没改变", en: "The server failed on this message; nothing changed" },
