@@ -40,7 +40,7 @@ async def test_request_accept_list_invite_and_unfriend(start_server: StartServer
     assert told["event"] == "accepted" and told["user"]["name"] == "Bob"
     mine = await ann.get("/api/friends")
     assert mine["incoming"] == [] and mine["outgoing"] == []
-    assert mine["friends"] == [{"id": bob.user["id"], "name": "Bob", "online": True, "table": None}]
+    assert mine["friends"] == [{"id": bob.user["id"], "name": "Bob", "online": True, "table": None, "watchable": False}]
 
     # an invitation needs a private table with a free seat; the friend joins with the code he is sent
     await refused(ann, f"/api/friends/{bob.user['id']}/invite", None, 409, "not_at_table")
@@ -53,7 +53,7 @@ async def test_request_accept_list_invite_and_unfriend(start_server: StartServer
     joined = await bob.post("/api/tables/join", {"invite": inv["invite_code"]})
     assert joined["table"] == made_table["table"]
     seen = (await ann.get("/api/friends"))["friends"][0]
-    assert seen["table"] == made_table["table"] and seen["online"]
+    assert seen["table"] == made_table["table"] and seen["online"] and not seen["watchable"]  # private: by invite
 
     since = ann.mark()
     assert (await delete(bob, ann.user["id"]))["removed"] == ann.user["id"]
@@ -74,6 +74,9 @@ async def test_asking_back_makes_friends(start_server: StartServer) -> None:
     assert back["state"] == "accepted"
     assert [u["name"] for u in (await ann.get("/api/friends"))["friends"]] == ["bob"]
     assert (await ann.post("/api/friends", {"name": "bob"}))["state"] == "friends"
+    seated = await ann.post("/api/quick-match", {"room": "classic-1"})  # a public table: friends may watch it
+    seen = (await bob.get("/api/friends"))["friends"][0]
+    assert seen["table"] == seated["table"] and seen["watchable"] and seen["online"]
     # declining: the request's receiver removes it
     cy = await Client.register(server, "cy")
     await cy.post("/api/friends", {"name": "ann"}, status=201)

@@ -895,9 +895,13 @@ def _friend_rate(request: Request, user: UserInfo) -> None:
 async def _friend_view(lobby: Lobby, u: UserInfo) -> dict[str, Any]:
     """A friend as the list shows him: online (connected to this node, or seated anywhere) and at which table."""
     table = lobby.user_table.get(u.id)
+    here = lobby.tables.get(table) if table is not None else None
     if table is None and lobby.cluster.networked:
         table = await lobby.cluster.seat_of(u.id)
-    return {"id": u.id, "name": u.name, "online": bool(lobby.conns_of(u.id)) or table is not None, "table": table}
+    # a private table is watched with its invite, which only its players give (an invitation)
+    watchable = table is not None and not (here is not None and here.info.private)
+    return {"id": u.id, "name": u.name, "online": bool(lobby.conns_of(u.id)) or table is not None, "table": table,
+            "watchable": watchable}
 
 
 @endpoint

@@ -9,6 +9,7 @@ import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
 import { matchesPage, matchPage } from "./matches.js";
+import { friendsPage, friendNotices } from "./friends.js";
 import { soundLog, isMuted } from "./sound.js";
 import { motionLog } from "./motion.js";
 import { pref, setPref } from "./prefs.js";
@@ -51,7 +52,8 @@ function renderHeader() {
       ? [h("span.nav-full", full), h("span.nav-short", short)] : [full];
     return h("a", { href: hash, class: cur === hash.slice(2) ? "on" : undefined, "data-nav": hash.slice(2), title: full }, ...words);
   };
-  add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"), link("#/profile", "nav_profile"));
+  add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"),
+    link("#/friends", "nav_friends"), link("#/profile", "nav_profile"));
   if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": "table" }, "♠"));
   // a guest may save its account (保存账号) from any page: the lobby and the profile show it by the guest badge
   const saveBtn = store.user.is_guest && cur !== "lobby" && cur !== "profile"
@@ -160,6 +162,9 @@ function render() {
       break;
     case "profile":
       cleanup = profilePage(app);
+      break;
+    case "friends":
+      cleanup = friendsPage(app, { go });
       break;
     case "leaderboard":
       cleanup = leaderboardPage(app, { game: parts[2] });
@@ -281,6 +286,8 @@ conn.on((msg) => {
   // match, or one's entry removed at the start)
   if (ev.type === "match_over" || ev.type === "match_cancelled" || (ev.type === "removed" && mine([ev.entrant]))) refreshUser();
 });
+
+friendNotices({ go });
 
 conn.onStatus((s) => {
   renderNet(s);

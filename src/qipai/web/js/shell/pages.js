@@ -472,6 +472,8 @@ export function profilePage(root) {
         h("div.grow", h("h1", displayName(u.name), u.is_guest ? h("span.badge", t("guest_tag")) : null),
           u.is_guest ? h("p.muted.save-account-hint", t("save_account_hint")) : null),
         u.is_guest ? saveAccountButton() : null,
+        // (on a phone the header has no room for 好友: the profile leads there)
+        h("a.btn.small", { href: "#/friends", "data-action": "open-friends" }, t("nav_friends")),
         h("button.btn.small.ghost", { type: "button", "data-action": "logout-profile",
           onclick: () => document.querySelector('#userbox [data-action="logout"]')?.click() }, t("logout")));
       drawCard(me);

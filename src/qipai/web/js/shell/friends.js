@@ -1,0 +1,123 @@
+// 好友: the friends page (#/friends) — add by name, answer requests, see where friends sit, invite them to one's
+// private table, watch their public tables — and the notices of friend requests and invitations on every page.
+import { h, add, fill, api, toast, modal } from "./util.js";
+import { t, displayName, errorText } from "./i18n.js";
+import { conn } from "./conn.js";
+import { store, spectate } from "./store.js";
+
+/** #/friends */
+export function friendsPage(root, { go }) {
+  const box = h("section.friends", h("p.muted", "…"));
+  fill(root, box);
+  let cancelled = false;
+  const fail = (ex) => toast(errorText(ex.code, ex.params), "error", 5000, "friends");
+  const act = async (path, done) => {
+    try {
+      const r = await api("POST", path);
+      if (done) toast(done(r), "info", 3000, "friends");
+      await load();
+    } catch (ex) {
+      fail(ex);
+    }
+  };
+  const load = async () => {
+    let data;
+    try {
+      data = await api("GET", "friends");
+    } catch (ex) {
+      if (cancelled) return;
+      fill(box, h("div.panel", h("p.form-error", { dataset: { code: ex.code } }, errorText(ex.code, ex.params))));
+      return;
+    }
+    if (cancelled) return;
+    draw(data);
+  };
+  const draw = (data) => {
+    const input = h("input", { type: "text", name: "friend", maxlength: 32, placeholder: t("friends_add_placeholder"),
+      autocomplete: "off", "aria-label": t("friends_add_placeholder") });
+    const addForm = h("form.friend-add", {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        try {
+          const r = await api("POST", "friends", { name });
+          input.value = "";
+          toast(t(r.state === "requested" ? "friends_sent" : "friends_now"), "info", 3000, "friends");
+          await load();
+        } catch (ex) {
+          fail(ex);
+        }
+      },
+    }, input, " ", h("button.btn.small.primary", { type: "submit", "data-action": "add-friend" }, t("friends_add")));
+    // the table one sits at, if friends may be invited to it (a private one, a seat free)
+    const tb = !store.spectating ? store.table : null;
+    const canInvite = !!(tb && tb.invite_code && (tb.seats || []).some((s) => s == null));
+    const person = (u, ...actions) => h("li.friend", { dataset: { user: u.id } },
+      h("span.fname", displayName(u.name)), h("span.factions", ...actions));
+    const btn = (text, action, onclick, cls = ".ghost") => h(`button.btn.small${cls}`, { type: "button", "data-action": action, onclick }, text);
+    const incoming = data.incoming.length ? h("div.panel.friend-requests",
+      h("h2", t("friends_incoming")),
+      h("ul.friend-list", data.incoming.map((u) => person(u,
+        btn(t("friends_accept"), "accept-friend", () => act(`friends/${u.id}/accept`, () => t("friends_now")), ".primary"),
+        btn(t("friends_decline"), "decline-friend", () => act(`friends/${u.id}/remove`)))))) : null;
+    const friends = h("div.panel.friend-friends",
+      h("h2", t("friends_list", { n: data.friends.length })),
+      data.friends.length ? h("ul.friend-list", data.friends.map((u) => {
+        const state = u.table ? "playing" : u.online ? "online" : "offline";
+        return h("li.friend", { dataset: { user: u.id, state } },
+          h("span.dot", { class: state, "aria-hidden": "true" }),
+          h("span.fname", displayName(u.name)),
+          h("span.fstate.muted", t(`friends_${state}`)),
+          h("span.factions",
+            u.watchable && u.table !== store.tableId
+              ? btn(t("friends_watch"), "watch-friend", () => { spectate(u.table); go("#/table"); }) : null,
+            canInvite && u.table !== store.tableId
+              ? btn(t("friends_invite"), "invite-friend", () => act(`friends/${u.id}/invite`, () => t("friends_invited", { name: displayName(u.name) })), ".primary")
+              : null,
+            btn(t("friends_remove"), "remove-friend", () => modal({
+              id: "friend-remove-dialog",
+              title: t("friends_remove"),
+              body: h("p", t("friends_remove_confirm", { name: displayName(u.name) })),
+              buttons: [
+                { text: t("cancel"), action: "cancel-remove" },
+                { text: t("friends_remove"), danger: true, action: "confirm-remove", onClick: () => { act(`friends/${u.id}/remove`); } },
+              ],
+            }))));
+      })) : h("p.muted.friends-none", t("friends_none")));
+    const outgoing = data.outgoing.length ? h("div.panel.friend-outgoing",
+      h("h2", t("friends_outgoing")),
+      h("ul.friend-list", data.outgoing.map((u) => person(u,
+        btn(t("friends_cancel"), "cancel-friend", () => act(`friends/${u.id}/remove`)))))) : null;
+    fill(box,
+      h("div.panel.friend-head", h("h1", t("friends_title")),
+        store.user?.is_guest ? h("p.muted.guest-note", t("friends_guest_note")) : addForm),
+      incoming, friends, outgoing);
+  };
+  load();
+  // what friends do while the page is open: requests, answers, removals
+  const off = conn.on((msg) => { if (msg.type === "friend" && msg.event !== "invite") load(); });
+  return () => { cancelled = true; off?.(); };
+}
+
+/** The notices of friend messages, wherever the player is: a request and an acceptance lead to the friends
+ * page, an invitation to the table (its invite link). */
+export function friendNotices({ go }) {
+  conn.on((msg) => {
+    if (msg.type !== "friend" || !store.user) return;
+    const name = displayName(msg.user?.name || "");
+    if (msg.event === "request" || msg.event === "accepted") {
+      const el = toast(t(msg.event === "request" ? "friend_notice_request" : "friend_notice_accepted", { name }), "info", 10000, "friend-" + msg.event);
+      el.classList.add("link");
+      add(el, " ", h("a", { href: "#/friends", dataset: { action: "open-friends" } }, t("friend_notice_open")));
+      el.addEventListener("click", () => { go("#/friends"); el.remove(); });
+    } else if (msg.event === "invite" && msg.invite_code) {
+      const href = `#/invite/${encodeURIComponent(msg.invite_code)}`;
+      const el = toast(t("friend_notice_invite", { name }), "info", 20000, "friend-invite");
+      el.dataset.invite = msg.invite_code;
+      el.classList.add("link");
+      add(el, " ", h("a", { href, dataset: { action: "join-invite" } }, t("friend_notice_join")));
+      el.addEventListener("click", () => { location.hash = href; el.remove(); });
+    }
+  });
+}

@@ -1,0 +1,114 @@
+"""好友 in the browser, two players against a real server: a request by name, its notice and its acceptance, the
+list with who is online, an invitation to a private table that seats the friend, removing a friend, and the
+refusals worded in both languages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    db = tmp_path_factory.mktemp("web-friends") / "qipai.db"
+    s = ThreadServer(web_settings(f"sqlite+aiosqlite:///{db}")).start()
+    yield s
+    s.stop()
+
+
+def new_page(browser: Browser, lang: str, phone: bool = False) -> tuple[Page, list[str]]:
+    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
+    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}")
+            if m.type == "error" and not re.search(r"\b(401|403|404|409)\b", m.text) else None)
+    return page, errors
+
+
+def friend_row(page: Page, name: str) -> str:
+    return f'.friend-friends li.friend:has(.fname:text-is("{name}"))'
+
+
+def test_friends_request_accept_invite_and_remove(browser: Browser, server: ThreadServer) -> None:
+    ann, ann_errors = new_page(browser, "zh")
+    sign_up(ann, server.url, "annie")
+    bob, bob_errors = new_page(browser, "en", phone=True)
+    sign_up(bob, server.url, "bobby")
+
+    # ann asks bob by name, from the friends page the header leads to
+    ann.locator('#nav [data-nav="friends"]').click()
+    expect(ann.locator("section.friends .friends-none")).to_be_visible()
+    ann.fill('.friend-add input[name="friend"]', "BOBBY")
+    ann.locator('[data-action="add-friend"]').click()
+    expect(ann.locator(".toast", has_text="已发送好友申请")).to_be_visible()
+    expect(ann.locator(".friend-outgoing li.friend .fname")).to_have_text("bobby")
+    # an unknown name is worded
+    ann.fill('.friend-add input[name="friend"]', "nobody-at-all")
+    ann.locator('[data-action="add-friend"]').click()
+    expect(ann.locator(".toast.error", has_text="没有这个玩家")).to_be_visible()
+
+    # bob is told on the page he is on (the lobby), and the notice leads to his requests
+    notice = bob.locator(".toast", has_text="annie asks to be your friend")
+    expect(notice).to_be_visible()
+    notice.locator('[data-action="open-friends"]').click()
+    expect(bob.locator(".friend-requests li.friend .fname")).to_have_text("annie")
+    shot(bob, "friends-request-en.png")
+    bob.locator('.friend-requests [data-action="accept-friend"]').click()
+    expect(bob.locator(friend_row(bob, "annie"))).to_be_visible()
+    expect(bob.locator(".friend-requests")).to_have_count(0)
+    # ann's open page follows: bob is her friend, online
+    expect(ann.locator(friend_row(ann, "bobby"))).to_have_attribute("data-state", "online")
+    expect(ann.locator(".friend-outgoing")).to_have_count(0)
+
+    # ann opens a private table and invites bob from the friends page; the notice seats him
+    ann.locator('#nav [data-nav="lobby"]').click()
+    ann.locator('select[name="room"]').select_option("classic-1")
+    ann.locator('select[name="bots"]').select_option("")
+    ann.locator('[data-action="create"]').click()
+    expect(table(ann)).to_be_visible()
+    ann.locator('#nav [data-nav="friends"]').click()
+    ann.locator(f'{friend_row(ann, "bobby")} [data-action="invite-friend"]').click()
+    expect(ann.locator(".toast", has_text="已邀请 bobby")).to_be_visible()
+    shot(ann, "friends-zh.png")
+    invite = bob.locator(".toast", has_text="Your friend annie invites you to a table")
+    expect(invite).to_be_visible()
+    invite.locator('[data-action="join-invite"]').click()
+    expect(table(bob)).to_be_visible()
+    expect(table(bob)).to_have_attribute("data-you", re.compile(r"^[12]$"))
+    # seated together: ann's list says bob is at a table (and offers no invite to the table he is at)
+    ann.reload()
+    expect(ann.locator(friend_row(ann, "bobby"))).to_have_attribute("data-state", "playing")
+    expect(ann.locator(f'{friend_row(ann, "bobby")} [data-action="invite-friend"]')).to_have_count(0)
+
+    # bob removes ann, after a confirmation; ann's page follows.  On his phone the header keeps its links in
+    # view (好友 is left out of it) and the profile (我的) leads to the friends
+    nav = bob.evaluate("() => [document.getElementById('nav').scrollWidth, document.getElementById('nav').clientWidth]")
+    assert nav[0] <= nav[1], nav
+    bob.locator('#nav [data-nav="profile"]').click()
+    bob.locator('section.profile [data-action="open-friends"]').click()
+    bob.locator(f'{friend_row(bob, "annie")} [data-action="remove-friend"]').click()
+    bob.locator('[data-action="confirm-remove"]').click()
+    expect(bob.locator("section.friends .friends-none")).to_be_visible()
+    expect(ann.locator("section.friends .friends-none")).to_be_visible()
+    for p in (ann, bob):
+        p.context.close()
+    assert not ann_errors and not bob_errors, (ann_errors, bob_errors)
+
+
+def test_a_guest_is_told_to_save_the_account_first(browser: Browser, server: ThreadServer) -> None:
+    page, errors = new_page(browser, "zh")
+    as_guest(page, server.url)
+    page.goto(server.url + "/#/friends")
+    expect(page.locator("section.friends .guest-note")).to_have_text("游客不能加好友：先保存为正式账号。")
+    expect(page.locator(".friend-add")).to_have_count(0)
+    page.context.close()
+    assert not errors, errors
