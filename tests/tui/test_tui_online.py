@@ -1,6 +1,8 @@
 """``qipai online`` against a real server (in this process, on a SQLite database, with fast bots): the client is
-driven by scripted input the way a person types — ``hint`` then Enter at each Dou Dizhu turn, the first legal
-choice in mahjong — and its screen is read back.  Log-in failures run the real command in a process of its own.
+driven by scripted input the way a person types — ``hint`` then Enter at each Dou Dizhu and Shengji turn, the
+first legal choice in mahjong — and its screen is read back.  Log-in failures run the real command in a process of
+its own.  A dropped connection (closed by the server, or the server restarted on the same database) is opened
+again and the deal goes on; a spectator watches a table.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import asyncio
 import io
 import os
 import re
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -18,6 +21,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from qipai.games.doudizhu.titles import ENGLISH, title_for
 from qipai.tui.online import OnlineClient, OnlineOptions, QueueLines
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
@@ -30,14 +34,30 @@ FAST_CLIENTS = {"rate_limit": 1000.0, "rate_burst": 2000}
 ServerMaker = Callable[..., Any]
 
 
+class SamePort(LiveServer):
+    """A server started again on the port of one that stopped (its clients reconnect to the same address)."""
+
+    def __init__(self, settings: Any, port: int) -> None:
+        super().__init__(settings)
+        self.sock.close()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
+        self.port = port
+
+
 @pytest.fixture
 async def start(tmp_path: Path) -> AsyncIterator[ServerMaker]:
-    """``await start(**settings)``: a live server on a SQLite database of this test (stopped at the end)."""
+    """``await start(**settings)``: a live server on a SQLite database of this test (stopped at the end);
+    ``await start(again=server)``: that (stopped) server started again on its port and database."""
     servers: list[LiveServer] = []
 
-    async def make(**kw: Any) -> LiveServer:
-        db = Database(f"sqlite+aiosqlite:///{tmp_path / f'qipai{len(servers)}.db'}")
-        s = await LiveServer(fast_settings(db, **kw)).start()
+    async def make(again: LiveServer | None = None, **kw: Any) -> LiveServer:
+        if again is not None:
+            s = await SamePort(again.settings, again.port).start()
+        else:
+            db = Database(f"sqlite+aiosqlite:///{tmp_path / f'qipai{len(servers)}.db'}")
+            s = await LiveServer(fast_settings(db, **kw)).start()
         servers.append(s)
         return s
 
@@ -104,6 +124,23 @@ class Player:
             await asyncio.sleep(0.02)
         return self.screen[start:]
 
+    async def play_while(self, going: Callable[[Player], bool], answer: Callable[[Player], list[str]],
+                         timeout: float = 60.0) -> None:
+        """Answer every turn with ``answer``'s lines as long as ``going`` holds."""
+        end = time.monotonic() + timeout
+        while going(self):
+            if self.task.done():
+                self.task.result()
+                raise AssertionError(f"the client ended:\n{self.screen[-3000:]}")
+            if time.monotonic() > end:
+                raise AssertionError(f"still going after {timeout} s; the screen ends:\n{self.screen[-3000:]}")
+            key = self.turn()
+            if key is not None and time.monotonic() - self.sent.get(key, 0.0) > 2.0:
+                self.sent[key] = time.monotonic()
+                for line in answer(self):
+                    self.type(line)
+            await asyncio.sleep(0.02)
+
     async def quit(self) -> int:
         self.type("quit")
         return await asyncio.wait_for(self.task, 20)
@@ -138,9 +175,10 @@ async def test_guest_quick_match_plays_a_deal_to_the_settlement(start: ServerMak
     m = re.search(r"You (win|lose) (\d+) points?\.|Your points do not change\.", settled)
     assert m, settled
     delta = 0 if m[1] is None else int(m[2]) * (1 if m[1] == "win" else -1)
-    assert f"You: {delta:+d} → {1000 + delta} " in settled
+    title = ENGLISH[title_for(1000 + delta)]  # (商人 or 掌柜: in English words)
+    assert f"You: {delta:+d} → {1000 + delta} ({title})" in settled
     p.type("me")
-    await p.expect(rf"Dou Dizhu {1000 + delta} points \(\S+, 1 played")
+    await p.expect(rf"Dou Dizhu {1000 + delta} points \({title}, 1 played")
     assert await p.quit() == 0
     assert p.screen.rstrip().endswith("Bye.")
 
@@ -293,3 +331,240 @@ def test_the_shengji_help_lists_only_what_the_online_table_reads() -> None:
         assert "hint" in text and "last" in text
         assert "history" not in text and "历史" not in text
         assert view.info("history", None) is None  # no such command here
+
+
+def test_every_title_of_every_game_has_english_words() -> None:
+    from qipai.core.registry import game_names, get_factory
+    from qipai.tui.online.words import english_titles, title_words
+
+    titled = [g for g in game_names() if get_factory(g).info.title_table]  # (a test's toy game has no titles)
+    assert {"doudizhu", "shengji", "mahjong"} <= set(titled)
+    for game in titled:
+        for _, title in get_factory(game).info.title_table:
+            en = title_words(game, title, "en")
+            assert en != title and en.isascii(), (game, title, en)
+            assert title_words(game, title, "zh") == title
+        # the same words as the browser's (``title_<name>`` in the game's web words)
+        web = Path(__file__).resolve().parents[2] / "src/qipai/web/js/games" / str(get_factory(game).info.web)
+        browser = dict(re.findall(r'"title_(\S+)": "([^"]+)"', (web / "words.js").read_text(encoding="utf-8")))
+        assert browser == dict(english_titles(game)), game
+    assert title_words("doudizhu", None, "en") == "-"
+
+
+def test_a_spectators_screen_shows_every_seat_and_no_hand_in_every_game() -> None:
+    """A spectator's view (no seat: ``me`` is -1) of a real spectator's observation in the middle of a deal."""
+    import random
+
+    from qipai.core.registry import get_factory
+    from qipai.tui.online.base import Seats
+    from qipai.tui.online.client import make_view
+
+    for game, steps in (("doudizhu", 20), ("shengji", 300), ("mahjong", 30)):
+        f = get_factory(game)
+        opts = f.options({})
+        g = f.new(opts, seed=3, context=f.deal_context(opts, f.match_start(opts)) if game == "shengji" else {})
+        rng = random.Random(1)
+        for _ in range(steps):
+            seat = next(iter(g.acting))
+            g.apply(rng.choice(g.legal_actions(seat)), seat)
+        names = ["Ann", "Ben", "Cy", "Di"][:g.players]
+        view = make_view(game, "en", Seats(list(names), -1, [None] * g.players))
+        st = {"deal": 1, "version": steps, "phase": g.phase, "observation": g.observe(None), "legal": None,
+              "your_turn": False, "autoplay": [False] * g.players}
+        view.begin(st, True)
+        out = io.StringIO()
+        console = Console(file=out, width=160, color_system=None)
+        for item in [*view.events(st), *view.screen(st), *(view.info("hand", st) or [])]:
+            console.print(item)
+        shown = out.getvalue()
+        assert "Your hand" not in shown and "Your melds" not in shown, (game, shown)
+        assert all(n in shown for n in names), (game, shown)
+        if game == "mahjong":
+            assert all(len(re.findall(rf"^{n} \(\d+ tiles\)", shown, re.M)) == 2 for n in names), shown
+
+
+# ---------------------------------------------------------------------------------------------- reconnecting
+def in_play(p: Player) -> bool:
+    st = p.client.state
+    return st is not None and st.get("phase") == "play"
+
+
+async def to_the_play(p: Player) -> int:
+    """A guest's quick-match Dou Dizhu deal, played (hint, Enter) into its play phase: the deal's id."""
+    await p.expect(r"(lobby|大厅) > ")
+    p.type("quick classic-1")
+    await p.expect(r"You sit at table \S+ \(Dou Dizhu, room classic-1\), seat 0\."
+                   r"|你坐在牌桌 \S+（斗地主，房间 classic-1），0 号座。")
+    await p.play_while(lambda q: not in_play(q) or not q.sent, hint_and_enter)
+    assert p.client.deal is not None
+    return int(p.client.deal)
+
+
+async def finish_after_reconnecting(p: Player, deal: int, since: int) -> str:
+    """The deal goes on after the reconnection and the player plays it to its end: what the screen showed."""
+    answered = len(p.sent)
+    await p.expect(r"Reconnected\.", since=since)
+    played = await p.play_until(r"Deal 1 is over\.", hint_and_enter)
+    after = p.screen[since:]
+    assert p.client.deal == deal  # the deal that was cut off is the one that ended (no new deal began)
+    assert len(p.sent) > answered, after[-3000:]  # turns were answered after the reconnection
+    assert "Deal 2" not in after and "You no longer sit" not in after
+    assert "The connection to the server was lost." not in after  # (the old line: "… lost." and exit 1)
+    back = after[after.index("Reconnected."):]
+    assert "qipai · Dou Dizhu" in back  # the table drawn again from the snapshot
+    assert re.search(r"You (win|lose) \d+ points?\.|Your points do not change\.", played)
+    return after
+
+
+async def test_a_connection_closed_by_the_server_is_opened_again_and_the_deal_goes_on(start: ServerMaker) -> None:
+    server = await start(bot_delay=0.2)
+    p = Player(server, guest=True, lang="en")
+    deal = await to_the_play(p)
+    since = len(p.screen)
+    conns = server.lobby.conns[p.client.user["id"]]
+    assert len(conns) == 1
+    next(iter(conns)).close()  # the server closes the client's socket in the middle of the deal
+    after = await finish_after_reconnecting(p, deal, since)
+    assert re.search(r"The connection to the server was lost: reconnecting …\nReconnecting \(try 1\) in 0\.5 s …",
+                     after), after[:2000]
+    assert await p.quit() == 0
+
+
+async def test_a_server_restarted_mid_deal_is_reconnected_to_and_the_deal_goes_on(start: ServerMaker) -> None:
+    first = await start(bot_delay=0.2)
+    p = Player(server=first, guest=True, lang="zh")
+    deal = await to_the_play(p)
+    since = len(p.screen)
+    await first.stop()
+    await p.expect(r"和服务器的连接断了：正在重新连接……", since=since)
+    second = await start(again=first)  # the same database, the same port: the deal comes back from its journal
+    assert second.lobby.tables[p.client.table["id"]].deal_id == deal
+    await p.expect(r"已重新连接。", since=since)
+    played = await p.play_until(r"第 1 局结束。", hint_and_enter)
+    after = p.screen[since:]
+    assert re.search(r"第 \d+ 次重新连接，[\d.]+ 秒后……", after)
+    assert p.client.deal == deal and "第 2 局" not in after
+    assert re.search(r"你(赢|输)了 \d+ 分。|你的积分不变。", played)
+    assert await p.quit() == 0
+
+
+async def test_when_the_server_stays_away_the_client_says_so_and_exits_1(start: ServerMaker) -> None:
+    server = await start()
+    p = Player(server, guest=True, lang="en", reconnect_for=2.0)
+    await p.expect(r"lobby > ")
+    await server.stop()
+    code = await asyncio.wait_for(p.task, 20)
+    shown = p.screen
+    assert code == 1
+    tries = re.findall(r"Reconnecting \(try (\d)\) in ([\d.]+) s …", shown)
+    assert tries[:2] == [("1", "0.5"), ("2", "1")] and len(tries) in (2, 3), shown
+    assert re.search(r"Could not reconnect to the server within 2 s: giving up\.\nBye\.\n$", shown), shown
+
+
+# ---------------------------------------------------------------------------------------------- watching
+async def test_a_spectator_watches_a_deal_cannot_act_and_leaves(start: ServerMaker) -> None:
+    server = await start(bot_delay=0.25)
+    a = await Client.guest(server)
+    await a.connect()
+    await a.send({"type": "quick_match", "room": "classic-1"})
+    table = (await a.wait_for(lambda m: m["type"] == "joined"))["table"]
+    await a.wait_for(lambda m: m["type"] == "state")
+    await a.send({"type": "autoplay", "table": table, "on": True})  # the seated guest lets auto-play play
+
+    w = Player(server, guest=True, lang="en")
+    await w.expect(r"lobby > ")
+    w.type("watch no-such-table")
+    await w.expect(r"Refused: That table is gone")
+    w.type("rooms")
+    await w.expect(r"Tables you can watch \(type watch TABLE\):")
+    await w.expect(rf"{re.escape(table)} +Dou Dizhu +room classic-1 +playing · Guest \d{{4}} · Bot \d · Bot \d")
+    since = len(w.screen)
+    w.type("watch " + table)
+    await w.expect(rf"You watch table {re.escape(table)} \(Dou Dizhu, room classic-1\)", since=since)
+    await w.expect(r"qipai · Dou Dizhu", since=since)  # the table, drawn at once
+    await w.expect(rf"watching table {re.escape(table)} · leave · help > ", since=since)
+    assert w.client.watching == table and server.lobby.tables[table].spectators
+    for line in ("pass", "auto", "say 1", "bots"):
+        w.type(line)
+    await w.expect(r"(You only watch this table: you cannot play here \(type leave to go back to the lobby\)\."
+                   r"[\s\S]*){4}", since=since)
+    await w.expect(r"Bot \d: ", since=since)  # the moves, as they happen
+    await w.expect(r"Deal 1 is over\.", since=since, timeout=60)
+    watched = w.screen[since:]
+    assert "Your hand" not in watched and "Your turn." not in watched
+    assert not re.search(r"You (win|lose) \d+ points?|Your points do not change", watched)
+    w.type("leave")
+    await w.expect(r"You stopped watching the table\.\nBack in the lobby\.", since=since)
+    await w.expect(r"lobby > $", since=since)
+    assert w.client.table is None and not server.lobby.tables[table].spectators
+    assert await w.quit() == 0
+    await a.close()
+
+
+# ---------------------------------------------------------------------------------------------- Shengji
+def shengji_answer(tried: dict[str, int]) -> Callable[[Player], list[str]]:
+    """A person at a Shengji table: in the deal one declaration that is not a level card, Enter in the final
+    window; in the play now and then a play the client must refuse (the wrong number of cards, cards not held,
+    a follow that ignores the led suit — that one only the server can judge), then hint and Enter."""
+    from qipai.games.shengji.cards import SUITS, TRUMP, card, order
+
+    def answer(p: Player) -> list[str]:
+        st = p.client.state
+        assert st is not None
+        obs = st["observation"]
+        mark = len(p.screen)
+        if st["phase"] == "deal":
+            if "declare" not in tried:
+                tried["declare"] = mark
+                return ["declare " + ("4S" if obs["level"] != "4" else "5S")]
+            return []
+        if st["phase"] == "final":
+            return [""]
+        lead = obs.get("lead")
+        hand = obs["hand"].split()
+        if not lead:
+            return ["hint", ""]
+        n = int(lead["n"])
+        if "count" not in tried:
+            tried["count"] = mark
+            return [" ".join(hand[: n + 1]), "hint", ""]
+        faces = [r + s for r in "23456789TJQKA" for s in "SHCD"] + ["B", "R"]
+        missing = [f for f in faces if f not in hand]
+        if "held" not in tried and missing:
+            tried["held"] = mark
+            return [" ".join([missing[0]] * n), "hint", ""]
+        o = order(obs["level"], obs["trump"])
+        led = TRUMP if lead["suit"] == "trump" else SUITS.index(lead["suit"])
+        off = [c for c in hand if o.esuit[card(c)] != led]
+        if "server" not in tried and len(hand) - len(off) >= n and len(off) >= n:
+            tried["server"] = mark
+            return [" ".join(off[:n]), "hint", ""]
+        return ["hint", ""]
+
+    return answer
+
+
+@pytest.mark.timeout(240)
+async def test_a_shengji_deal_online_with_typed_plays_checked_before_sending(start: ServerMaker) -> None:
+    server = await start(time_scale=0.2, **FAST_CLIENTS)
+    p = Player(server, guest=True, lang="en")
+    await p.expect(r"lobby > ")
+    p.type("quick four_deck-1")
+    await p.expect(r"You sit at table \S+ \(Shengji, room four_deck-1\), seat \d\.")
+    tried: dict[str, int] = {}
+    played = await p.play_until(r"Hand 1 over · ", shengji_answer(tried), timeout=200)
+    assert {"declare", "count", "held", "server"} <= set(tried), tried
+    assert re.search(r"You cannot declare [45]♠ now: (type declare|you cannot overcall)", p.screen[tried["declare"]:])
+    assert re.search(r"Not allowed: play \d+ cards? \(the lead has \d+\), not \d+", p.screen[tried["count"]:])
+    assert re.search(r"Not allowed: you hold no \S+", p.screen[tried["held"]:])
+    # what only the server can judge was asked of it first (``check``), and its reason shown
+    assert re.search(r"Not allowed: you hold \d+ cards? of \w+: play \d+ of them|Not allowed: .*follow",
+                     p.screen[tried["server"]:]), p.screen[tried["server"]:][:3000]
+    assert "Refused" not in played  # nothing illegal was sent as an action
+    assert "Auto-play on" not in played  # every play was typed in time
+    assert re.search(r"Your hand \(\d+ cards\):", played) and re.search(r"Trick \d+ to ", played)
+    tricks = len(re.findall(r"^  Trick \d+ to ", played, re.M))
+    mine = re.findall(r"(?:^|> )You: \S", played, re.M)  # (after the prompt: the typed line is not echoed here)
+    assert tricks >= 15 and len(mine) >= tricks, played[-3000:]  # one play of yours a trick
+    assert re.search(r"You (win|lose) \d+ points?\.|Your points do not change\.", played)
+    assert await p.quit() == 0

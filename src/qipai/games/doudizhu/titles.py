@@ -4,6 +4,8 @@
 ('包身工', '包身工', '包身工', '商人', '商人', '帝王')
 >>> title_for(50), title_for(-40)
 ('短工', '包身工')
+>>> ENGLISH[title_for(1000)], all(name in ENGLISH for _, name in TITLES)
+('Merchant', True)
 """
 
 from __future__ import annotations
@@ -35,6 +37,33 @@ TITLES: tuple[tuple[int, str], ...] = (
     (80000, "帝王"),
 )
 """(points needed, title), lowest first."""
+
+ENGLISH: dict[str, str] = {
+    "包身工": "Bonded labourer",
+    "短工": "Day labourer",
+    "长工": "Farmhand",
+    "佃户": "Tenant farmer",
+    "贫农": "Poor peasant",
+    "渔夫": "Fisherman",
+    "猎人": "Hunter",
+    "中农": "Middle peasant",
+    "富农": "Rich peasant",
+    "掌柜": "Shopkeeper",
+    "商人": "Merchant",
+    "小财主": "Small squire",
+    "大财主": "Great squire",
+    "小地主": "Minor landlord",
+    "大地主": "Great landlord",
+    "知县": "County magistrate",
+    "通判": "Assistant prefect",
+    "知府": "Prefect",
+    "总督": "Viceroy",
+    "巡抚": "Governor",
+    "丞相": "Chancellor",
+    "帝王": "Emperor",
+}
+"""Each title's English name (the browser's ``title_<name>`` words in ``web/js/games/doudizhu/words.js``), for
+the English output of the terminal client."""
 
 _THRESHOLDS = [t for t, _ in TITLES]
 

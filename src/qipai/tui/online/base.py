@@ -17,10 +17,13 @@ State = Mapping[str, Any]
 
 @dataclass
 class Reply:
-    """What a typed line means at one's turn: an ``action`` to send (or ``None``) and lines to show first."""
+    """What a typed line means at one's turn: an ``action`` to send (or ``None``) and lines to show first;
+    ``check``: the action is not in the state's legal list, which is partial (a Shengji play): the server is asked
+    first (``check``) and the action goes only if it is legal, else its reason is shown."""
 
     action: str | None = None
     out: list[RenderableType] = field(default_factory=list)
+    check: bool = False
 
 
 @dataclass
@@ -31,6 +34,11 @@ class Seats:
     names: list[str]
     me: int
     points: list[int | None]
+
+    @property
+    def watching(self) -> bool:
+        """Whether the view is a spectator's (no seat of one's own: ``me`` is -1)."""
+        return self.me < 0
 
 
 class GameView:

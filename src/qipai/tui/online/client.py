@@ -4,14 +4,21 @@ bots by quick match — through the server's JSON API and WebSocket protocol (do
 - **Logging in** (:func:`login`): ``POST /api/login``, ``/api/register`` or ``/api/guest`` over httpx; then the
   WebSocket ``/ws`` opens with ``Authorization: Bearer <token>``.  A wrong address, an unreachable server, a wrong
   password or a taken name is a :class:`LoginError` (one line).
-- **The lobby**: ``rooms``, ``quick ROOM``, ``create ROOM`` (a private table: its invite code is printed),
-  ``join CODE``, ``me``, ``help``, ``quit``.
+- **The lobby**: ``rooms`` (and the public tables one may watch), ``tables``, ``quick ROOM``, ``create ROOM`` (a
+  private table: its invite code is printed), ``join CODE``, ``watch TABLE [CODE]`` (观战: ``spectate``), ``me``,
+  ``help``, ``quit``.
 - **The table**: each ``state`` message brings this seat's observation; the game's view
   (:mod:`.doudizhu`, :mod:`.shengji`, :mod:`.mahjong`) prints the other seats' moves as they happen, draws the
   table at your turn and reads what you type into one of the legal actions the server sent, which goes back as an
   ``action`` with the state's ``deal``, ``version`` and ``decision``.  ``auto`` (托管), ``say`` (quick chat),
   ``seats``, ``bots``, ``leave``; between deals Enter is 准备 (``ready``).  The server's errors are worded from
   their codes (:mod:`.words`).
+- **Watching** (观战): the table as the server shows it to a spectator (no hand, no turn); what would act is
+  refused with one line, ``leave`` (``unspectate``) goes back to the lobby.
+- **A dropped connection** is opened again after 0.5, 1, 2, 4 … s (:data:`RETRY_DELAYS`, for
+  :attr:`OnlineOptions.reconnect_for` seconds in all) with the same token; the server's ``welcome`` and
+  ``snapshot`` put the client back at its seat (or the table it watched), the table is drawn again and play goes
+  on.  When it cannot: one line and exit code 1.
 - Reading the network never waits for the keyboard: typed lines come from a thread (:class:`StdinLines`), so
   other players' moves show while you are at the prompt.
 """
@@ -23,7 +30,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -34,7 +41,7 @@ from rich.text import Text
 
 from ..reader import LineReader
 from .base import GameView, Seats
-from .words import PHRASES, display_name, error_words, phrase_words, tr
+from .words import PHRASES, display_name, error_words, phrase_words, title_words, tr
 
 GAME_WORDS = {
     "doudizhu": ("斗地主", "Dou Dizhu"),
@@ -49,6 +56,13 @@ _SAY = ("say", "chat", "快捷语")
 _HELP = ("help", "?", "？", "帮助")
 _READY = ("ready", "r", "准备")
 _YES = ("y", "yes", "是", "确定", "好")
+_WATCH = ("watch", "spectate", "观战")
+_TABLES = ("tables", "牌桌")
+
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Seconds before each try to open a dropped connection again (the last repeats)."""
+_SESSION_GONE = {4401: "unauthorized", 4403: "bad_origin"}
+"""Close codes after which trying again cannot help (the session or the origin was refused)."""
 
 
 class LoginError(Exception):
@@ -69,6 +83,8 @@ class OnlineOptions:
     """Seconds an HTTP request or the WebSocket's opening may take."""
     stdin: LineReader | None = None
     """The reader of standard input, when something (``--password-stdin``) read from it already."""
+    reconnect_for: float = 30.0
+    """Seconds to go on trying to open a dropped connection again (0: never try)."""
 
 
 def server_urls(url: str) -> tuple[str, str]:
@@ -273,6 +289,29 @@ class OnlineClient:
         self.deal_no = 0
         self.exit_code = 0
         self.done = False
+        # watching a table (观战)
+        self.watching: str | None = None
+        """The table this window watches (its ``snapshot`` came), or ``None``."""
+        self.watch_ask: str | None = None
+        """The table a ``spectate`` was sent for, until its snapshot or error comes."""
+        self.watch_invite: str | None = None
+        self.watch_ref: int | None = None
+        # plays checked by the server first (``check``) before they are sent: ref → (action message, turn)
+        self.checks: dict[int, tuple[dict[str, Any], tuple[int, int]]] = {}
+        # the connection
+        self.seq = 0
+        """The ``seq`` of the last message on this connection (a gap asks for a snapshot)."""
+        self.offline = False
+        """The connection dropped and is being opened again."""
+        self.resuming = False
+        """A new connection after a drop: its ``welcome`` puts the client back where it was."""
+        self.redraw_next = False
+        """The next snapshot draws the table again (after a reconnection)."""
+        self.retry_since: float | None = None
+        """When the connection dropped (``None`` once a new one said ``welcome``): the tries' time runs from it."""
+        self.retries = 0
+        self.session_over = False
+        """The server ended the session (``closed_session``): trying again cannot help."""
 
     # ------------------------------------------------------------------ output
     def emit(self, item: RenderableType | str, style: str = "") -> None:
@@ -304,8 +343,12 @@ class OnlineClient:
         lang = self.lang
         if self.confirm == "leave":
             return tr(lang, "leave_confirm")
+        if self.offline:
+            return tr(lang, "offline_prompt") + " > "
         if self.table is None:
             return tr(lang, "lobby_prompt") + " > "
+        if self.watching is not None:
+            return tr(lang, "spectator_prompt", table=self.table.get("id")) + " > "
         if self.taken:
             return tr(lang, "taken_prompt") + " > "
         st = self.state
@@ -326,10 +369,16 @@ class OnlineClient:
         return tr(lang, "waiting_prompt") + " > "
 
     # ------------------------------------------------------------------ the session
-    async def run(self) -> int:
-        """Log in, connect and play until ``quit``, the end of input or the connection's end.  Returns the exit
-        code; a :class:`LoginError` when logging in or connecting fails."""
+    async def open_socket(self, timeout: float) -> Any:
+        """Open the WebSocket with the session's token (``websockets``' errors pass through)."""
         from websockets.asyncio.client import connect
+
+        return await connect(self.ws_url, additional_headers={"Authorization": f"Bearer {self.token}"},
+                             max_size=2**22, open_timeout=timeout)
+
+    async def run(self) -> int:
+        """Log in, connect and play until ``quit``, the end of input or the connection's end (after the tries to
+        open it again).  Returns the exit code; a :class:`LoginError` when logging in or connecting fails."""
         from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 
         async with httpx.AsyncClient(base_url=self.base, timeout=self.opts.timeout) as http:
@@ -340,14 +389,12 @@ class OnlineClient:
             self.emit(tr(self.lang, "logged_in", name=display_name(str(self.user.get("name")), self.lang),
                          kind=kind), style="bold")
             try:
-                ws = await connect(self.ws_url, additional_headers={"Authorization": f"Bearer {self.token}"},
-                                   max_size=2**22, open_timeout=self.opts.timeout)
+                self.ws = await self.open_socket(self.opts.timeout)
             except InvalidStatus as e:
                 raise LoginError(f"the server refused the WebSocket at {self.ws_url} "
                                  f"(HTTP {e.response.status_code})") from None
             except (InvalidHandshake, InvalidURI, OSError, TimeoutError) as e:
                 raise LoginError(f"cannot open the WebSocket at {self.ws_url}: {_reason(e)}") from None
-            self.ws = ws
             if self.lines is None:
                 self.lines = StdinLines(reader=self.opts.stdin)
             try:
@@ -363,7 +410,9 @@ class OnlineClient:
                         raise exc
             finally:
                 self.done = True
-                await ws.close()
+                for fut in list(self.pending):
+                    fut.cancel()
+                await self.ws.close()
         if self.prompt_shown is not None:
             self.console.print()
             self.prompt_shown = None
@@ -371,7 +420,31 @@ class OnlineClient:
         return self.exit_code
 
     async def read_network(self) -> None:
-        """Handle every server message until the connection closes."""
+        """Handle every server message; when the connection drops, open it again (:meth:`reconnect`) and go on,
+        until ``quit`` or it cannot (then one line and exit code 1)."""
+        while True:
+            await self.read_socket()
+            if self.done:
+                return
+            code = getattr(self.ws, "close_code", None)
+            if self.session_over:  # (``closed_session`` said why)
+                self.exit_code = 1
+                return
+            if code in _SESSION_GONE:
+                self.emit(tr(self.lang, "reconnect_refused", why=error_words(self.lang, _SESSION_GONE[code])),
+                          style="bold red")
+                self.exit_code = 1
+                return
+            if self.opts.reconnect_for <= 0:
+                self.emit(tr(self.lang, "connection_lost"), style="bold red")
+                self.exit_code = 1
+                return
+            if not await self.reconnect():
+                self.exit_code = 1
+                return
+
+    async def read_socket(self) -> None:
+        """Handle the messages of the open connection until it closes."""
         from websockets.exceptions import ConnectionClosed
 
         try:
@@ -382,13 +455,98 @@ class OnlineClient:
                     continue
                 if isinstance(msg, dict):
                     self.hold_prompt = False
+                    self.check_seq(msg)
                     self.handle(msg)
                     self.show_prompt()
         except ConnectionClosed:
             pass
+
+    def check_seq(self, msg: Mapping[str, Any]) -> None:
+        """Messages are numbered 1, 2, 3 … on a connection: after a gap the table is asked for again."""
+        seq = msg.get("seq")
+        if not isinstance(seq, int):
+            return
+        if self.seq and seq != self.seq + 1 and self.table is not None:
+            self.soon({"type": "snapshot", "table": self.table["id"]})
+        self.seq = seq
+
+    async def reconnect(self) -> bool:
+        """Open the dropped connection again with the same token, after 0.5, 1, 2, 4 … s (one line a try), for
+        :attr:`OnlineOptions.reconnect_for` seconds from the drop; whether it is open again.  Its ``welcome``
+        and ``snapshot`` then resume the table (:meth:`resume`)."""
+        from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
+
+        lang = self.lang
+        budget = self.opts.reconnect_for
+        self.offline = True
+        self.hold_prompt = False
+        self.checks.clear()
+        self.emit(tr(lang, "connection_retry"), style="bold yellow")
+        if self.retry_since is None:  # (a connection that dropped before its welcome goes on with the same tries)
+            self.retry_since = time.monotonic()
+            self.retries = 0
+        while not self.done:
+            left = budget - (time.monotonic() - self.retry_since)
+            if left <= 0:
+                break
+            wait = min(RETRY_DELAYS[min(self.retries, len(RETRY_DELAYS) - 1)], left)
+            self.retries += 1
+            self.emit(tr(lang, "reconnect_try", n=self.retries, s=round(wait, 1)), style="yellow")
+            self.show_prompt()
+            await asyncio.sleep(wait)
+            left = budget - (time.monotonic() - self.retry_since)
+            try:
+                ws = await self.open_socket(max(1.0, min(self.opts.timeout, left)))
+            except InvalidStatus as e:
+                if e.response.status_code in (401, 403):
+                    self.emit(tr(lang, "reconnect_refused", why=f"HTTP {e.response.status_code}"), style="bold red")
+                    return False
+                continue
+            except (InvalidHandshake, InvalidURI, OSError, TimeoutError):
+                continue
+            self.ws = ws
+            self.seq = 0
+            self.offline = False
+            self.resuming = True
+            self.emit(tr(lang, "reconnected"), style="bold green")
+            return True
         if not self.done:
-            self.emit(tr(self.lang, "connection_lost"), style="bold red")
-            self.exit_code = 1
+            self.emit(tr(lang, "reconnect_gave_up", s=budget), style="bold red")
+        return False
+
+    def resume(self, welcome: Mapping[str, Any]) -> None:
+        """The ``welcome`` of a new connection after a drop: the table it names sends its ``snapshot`` next
+        (drawn again); a table watched is asked for again; a seat that is gone (the table closed, or the
+        player was let go between deals) is said, and the client is back in the lobby."""
+        table = welcome.get("table")
+        self.taken = False  # (the newest connection of an account controls its seat: this one now)
+        if self.watching is not None and not table:
+            self.redraw_next = True
+            self.later(self.ask_watch(self.watching, self.watch_invite))
+            return
+        if self.table is not None and table != self.table.get("id"):
+            if self.watching is None:
+                self.emit(tr(self.lang, "seat_gone"), style="yellow")
+            self.to_lobby()
+        self.redraw_next = table is not None
+
+    async def ask_watch(self, table: str, invite: str | None) -> None:
+        """``spectate``: watch ``table`` (``invite``: a private table's code); its ``snapshot`` or error answers."""
+        msg: dict[str, Any] = {"type": "spectate", "table": table}
+        if invite:
+            msg["invite"] = invite
+        self.watch_ask, self.watch_invite = table, invite
+        self.watch_ref = self.next_id + 1  # (the id :meth:`send` gives it: nothing runs in between)
+        await self.send(msg)
+
+    def soon(self, msg: dict[str, Any]) -> None:
+        """Send ``msg`` from a message handler (which cannot wait)."""
+        self.later(self.send(msg))
+
+    def later(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` from a message handler (which cannot wait)."""
+        self.pending.add(t := asyncio.ensure_future(coro))
+        t.add_done_callback(self.pending.discard)
 
     async def read_keyboard(self) -> None:
         """Handle every typed line until ``quit`` or the end of input."""
@@ -403,12 +561,19 @@ class OnlineClient:
             await self.on_line(line)
             self.show_prompt()
 
-    async def send(self, msg: dict[str, Any]) -> None:
-        """Send a client message (with an ``id`` of its own)."""
+    async def send(self, msg: dict[str, Any]) -> int | None:
+        """Send a client message with an ``id`` of its own; the id, or ``None`` when it could not go (the
+        connection is being opened again: a line says so)."""
+        if self.offline or self.ws is None:
+            self.error(tr(self.lang, "offline"))
+            return None
         self.next_id += 1
-        msg = {**msg, "id": self.next_id}
-        with contextlib.suppress(Exception):
-            await self.ws.send(json.dumps(msg))
+        ref = self.next_id
+        try:
+            await self.ws.send(json.dumps({**msg, "id": ref}))
+        except Exception:
+            return None
+        return ref
 
     # ------------------------------------------------------------------ server messages
     def handle(self, m: Mapping[str, Any]) -> None:
@@ -417,21 +582,23 @@ class OnlineClient:
         lang = self.lang
         if kind == "welcome":
             self.user.update(m.get("user") or {})
-            if m.get("table"):
+            self.retry_since = None
+            if self.resuming:
+                self.resuming = False
+                self.resume(m)
+            elif m.get("table"):
                 self.emit(tr(lang, "welcome_table"))
             else:
                 self.emit(tr(lang, "lobby_help"), style="dim")
         elif kind == "joined":
+            if self.watching is not None or (self.table is not None and self.table.get("id") != m["table"]):
+                self.to_lobby(quiet=True)
+            self.watch_ask = None
             self.seat = int(m["seat"])
             self.table = {"id": m["table"], "seats": [], "ready": None, "game": ""}  # (its snapshot follows and
             # says the invite code)
         elif kind == "snapshot":
-            first = self.table is None or self.table.get("id") != m["table"]["id"] or not self.table.get("game")
-            self.set_table(m["table"], announce=first)
-            if m.get("state") is not None:
-                self.on_state(m["state"], fresh=True)
-            else:
-                self.state = None
+            self.on_snapshot(m)
         elif kind == "table":
             if self.table is not None and m["table"]["id"] == self.table.get("id"):
                 self.set_table(m["table"], announce=False)
@@ -449,7 +616,9 @@ class OnlineClient:
             if reason == "leaving_after_deal":
                 self.emit(tr(lang, "leaving_after"), style="yellow")
             elif reason == "unspectated":
-                pass
+                if self.watching is not None and m.get("table") == self.watching:
+                    self.emit(tr(lang, "unwatched"), style="yellow")
+                    self.to_lobby()
             else:
                 self.emit(tr(lang, "left") if reason == "left" else tr(lang, "removed", reason=reason), style="yellow")
                 self.to_lobby()
@@ -472,7 +641,10 @@ class OnlineClient:
             self.emit(tr(lang, "took_over"), style="green")
         elif kind == "closed_session":
             self.emit(tr(lang, "session_closed", reason=m.get("reason")), style="bold red")
+            self.session_over = True
             self.exit_code = 1
+        elif kind == "checked":
+            self.on_checked(m)
         elif kind == "account":
             self.user.update(m.get("user") or {})
 
@@ -482,9 +654,15 @@ class OnlineClient:
         params = m.get("params") or {}
         if code == "stale" and self.table is not None:
             self.turn_key = None
-            self.pending.add(t := asyncio.ensure_future(self.send({"type": "snapshot", "table": self.table["id"]})))
-            t.add_done_callback(self.pending.discard)
+            self.soon({"type": "snapshot", "table": self.table["id"]})
             return
+        if self.watch_ref is not None and m.get("ref") == self.watch_ref:  # ``spectate`` refused
+            self.watch_ask = self.watch_ref = None
+            if self.watching is not None:  # (asked again after a reconnection)
+                self.emit(tr(self.lang, "watch_gone"), style="yellow")
+                self.to_lobby()
+        elif isinstance(m.get("ref"), int) and self.checks.pop(m["ref"], None) is not None:
+            self.turn_key = None  # a ``check`` refused (not your turn any more …): the turn is drawn again
         msg = error_words(self.lang, code, params)
         if code == "illegal_action" and self.view is not None:
             why = self.view.refusal(params)
@@ -494,8 +672,53 @@ class OnlineClient:
         if code in ("illegal_action", "not_your_turn"):
             self.turn_key = None  # ask again
 
-    def to_lobby(self) -> None:
-        """Back in the lobby: no table any more."""
+    def on_snapshot(self, m: Mapping[str, Any]) -> None:
+        """The whole table (on sitting down, watching, reconnecting or asking): drawn at once when it is a
+        table just watched or the table after a reconnection."""
+        view = m["table"]
+        spectator = view.get("you") is None
+        if spectator:
+            if view["id"] == self.watch_ask:
+                if self.watching != view["id"] and self.table is not None:
+                    self.to_lobby(quiet=True)
+                self.watching, self.watch_ask = view["id"], None
+            elif view["id"] != self.watching:
+                return  # (a table this window neither sits at nor asked to watch)
+        first = self.table is None or self.table.get("id") != view["id"] or not self.table.get("game")
+        redraw = self.redraw_next or (first and spectator)
+        self.redraw_next = False
+        self.set_table(view, announce=first)
+        if m.get("state") is not None:
+            self.on_state(m["state"], fresh=True, redraw=redraw)
+        else:
+            self.state = None
+
+    def on_checked(self, m: Mapping[str, Any]) -> None:
+        """The server's answer to a ``check`` of a typed play: a legal one is sent now (if the turn is still
+        open), an illegal one is the rules' reason in one line."""
+        ref = m.get("ref")
+        pending = self.checks.pop(ref, None) if isinstance(ref, int) else None
+        if pending is None:
+            return
+        msg, key = pending
+        if not m.get("legal"):
+            why = self.view.refusal({"reason": m.get("reason")}) if self.view is not None else None
+            self.error(why or tr(self.lang, "refused", msg=error_words(self.lang, "illegal_action")))
+            return
+        st = self.state
+        if st is None or self.turn_of(st) != key or not st.get("your_turn") or self.auto or self.taken:
+            return  # the turn moved on meanwhile
+        self.soon(msg)
+        self.hold_prompt = True
+
+    @staticmethod
+    def turn_of(st: Mapping[str, Any]) -> tuple[int, int]:
+        """The decision a state asks for: ``(deal, decision)`` (the version when it names no decision)."""
+        decision = st.get("decision")
+        return int(st.get("deal") or 0), int(decision if decision is not None else st.get("version") or 0)
+
+    def to_lobby(self, quiet: bool = False) -> None:
+        """Back in the lobby: no table any more (nor one watched)."""
         self.table = None
         self.seat = None
         self.state = None
@@ -503,7 +726,12 @@ class OnlineClient:
         self.deal = None
         self.confirm = None
         self.auto = False
-        self.emit(tr(self.lang, "in_lobby"), style="dim")
+        self.taken = False
+        self.watching = self.watch_ask = None
+        self.redraw_next = False
+        self.checks.clear()
+        if not quiet:
+            self.emit(tr(self.lang, "in_lobby"), style="dim")
 
     def set_table(self, view: Mapping[str, Any], announce: bool) -> None:
         """A table view (§4.3): the seats' names and points, who is ready."""
@@ -530,8 +758,12 @@ class OnlineClient:
             self.view = make_view(game, lang, self.seats)
         if announce:
             game_word = GAME_WORDS.get(game, (game, game))[0 if lang == "zh" else 1]
-            self.emit(tr(lang, "joined", table=view["id"], game=game_word, room=view.get("room") or "-", seat=me),
-                      style="bold")
+            if self.watching is not None:
+                self.emit(tr(lang, "watching", table=view["id"], game=game_word, room=view.get("room") or "-"),
+                          style="bold")
+            else:
+                self.emit(tr(lang, "joined", table=view["id"], game=game_word, room=view.get("room") or "-",
+                             seat=me), style="bold")
             if view.get("invite_code"):
                 self.emit(tr(lang, "invite", code=view["invite_code"]), style="bold green")
         new = [s.get("name") if s else None for s in view.get("seats") or []]
@@ -563,8 +795,9 @@ class OnlineClient:
             parts.append(f"{i} {name}{extra}" + (f" ({', '.join(tags)})" if tags else ""))
         return Text(tr(lang, "seats", seats=" · ".join(parts)))
 
-    def on_state(self, st: dict[str, Any], fresh: bool) -> None:
-        """A state of the running deal: the new public events, and the table at this seat's turn."""
+    def on_state(self, st: dict[str, Any], fresh: bool, redraw: bool = False) -> None:
+        """A state of the running deal: the new public events, and the table at this seat's turn (``redraw``:
+        the table now in any case — a table just watched, or after a reconnection)."""
         view = self.view
         if view is None or self.table is None:
             return
@@ -587,9 +820,14 @@ class OnlineClient:
         if mine != self.auto:
             self.auto = mine
             self.emit(tr(self.lang, "auto_on" if mine else "auto_off"), style="cyan")
-        if st.get("your_turn") and not self.auto and not self.taken:
-            decision = st.get("decision")
-            key = (int(st.get("deal") or 0), int(decision if decision is not None else st.get("version") or 0))
+        mine_now = bool(st.get("your_turn") and not self.auto and not self.taken)
+        if redraw:
+            self.turn_key = None
+            if not mine_now:
+                for item in view.screen(st):
+                    self.emit(item)
+        if mine_now:
+            key = self.turn_of(st)
             if key != self.turn_key:
                 self.turn_key = key
                 if view.redraw(st):
@@ -618,7 +856,7 @@ class OnlineClient:
             if c.get("points") is None:  # a bot's account
                 continue
             self.emit(tr(lang, "changes", name=name, delta=int(c.get("delta") or 0), points=c.get("points"),
-                         title=c.get("title") or "-"), style="dim")
+                         title=title_words(str(self.table.get("game")), c.get("title"), lang)), style="dim")
         self.state = None
         self.auto = False
 
@@ -652,6 +890,15 @@ class OnlineClient:
             self.emit(tr(lang, "lobby_help"))
         elif word in ("rooms", "房间"):
             await self.show_rooms()
+            await self.show_tables(limit=10)
+        elif word in _TABLES:
+            await self.show_tables()
+        elif word in _WATCH:
+            args = rest.split()
+            if not args:
+                self.error(tr(lang, "watch_arg"))
+            else:
+                await self.ask_watch(args[0][:64], args[1].upper()[:16] if len(args) > 1 else None)
         elif word in ("me", "我"):
             await self.show_me()
         elif word in ("quick", "快速"):
@@ -669,7 +916,7 @@ class OnlineClient:
                 self.error(tr(lang, "need_arg", cmd="join", arg="CODE"))
             else:
                 await self.send({"type": "join", "invite": rest.split()[0].upper()[:16]})
-        elif word in ("bots", "leave", "auto", "say", "ready", "seats"):
+        elif word in ("bots", "leave", "auto", "say", "ready", "seats", "takeover"):
             self.error(tr(lang, "no_table"))
         else:
             self.error(tr(lang, "unknown_lobby", text=text[:60]))
@@ -679,8 +926,14 @@ class OnlineClient:
         lang = self.lang
         assert self.table is not None
         tid = self.table["id"]
+        if self.watching is not None:
+            await self.watch_line(word, line)
+            return
         st = self.state
         running = st is not None and st.get("phase") != "over"
+        if word in _WATCH or word in _TABLES:
+            self.error(tr(lang, "at_table"))
+            return
         if word in _AUTO:
             if running:
                 await self.send({"type": "autoplay", "table": tid, "on": not self.auto})
@@ -732,8 +985,12 @@ class OnlineClient:
                                            "version": st["version"], "action": reply.action}
                     if st.get("decision") is not None:
                         msg["decision"] = st["decision"]
-                    await self.send(msg)
-                    self.hold_prompt = True
+                    if reply.check:  # not in a partial legal list: the server checks it first (``checked``)
+                        ref = self.next_id + 1  # (the id :meth:`send` gives it: nothing runs in between)
+                        self.checks[ref] = (msg, self.turn_of(st))
+                        msg = {"type": "check", "table": tid, "action": reply.action}
+                    if await self.send(msg) is not None:
+                        self.hold_prompt = True
                 return
             shown = view.info(line, st)
             if shown is not None:
@@ -759,6 +1016,28 @@ class OnlineClient:
                 self.emit(item)
             return
         self.error(tr(lang, "not_legal_now", text=line.strip()[:60]))
+
+    async def watch_line(self, word: str, line: str) -> None:
+        """A line typed while watching a table: ``leave`` (``unspectate``), what only shows something, and one
+        line for anything that would act."""
+        lang = self.lang
+        assert self.table is not None
+        if not word:
+            return
+        if word in _LEAVE:
+            await self.send({"type": "unspectate", "table": self.table["id"]})
+        elif word in ("seats", "座位"):
+            self.emit(self.seats_line())
+        elif word in ("me", "我"):
+            await self.show_me()
+        elif word in _HELP:
+            self.emit(tr(lang, "spectator_help"))
+        else:
+            shown = self.view.info(line, self.state) if self.view is not None else None
+            if shown is None:
+                self.error(tr(lang, "spectator_cannot"))
+            for item in shown or []:
+                self.emit(item)
 
     async def say(self, rest: str) -> None:
         """``say PHRASE`` (a quick-chat phrase by id, number or words), or the list of phrases."""
@@ -811,6 +1090,29 @@ class OnlineClient:
             self.emit(tr(self.lang, "room_line", id=r.get("id"), game=game, stake=r.get("stake"),
                          min=r.get("min_points"), tables=r.get("tables", 0), players=r.get("players", 0)))
 
+    async def show_tables(self, limit: int | None = None) -> None:
+        """The public tables one may watch (``GET /api/tables``), the first ``limit`` of them."""
+        data = await self.get("/api/tables")
+        if data is None:
+            return
+        lang = self.lang
+        tables = sorted(data.get("tables") or [], key=lambda t: (t.get("status") != "playing", str(t.get("id"))))
+        if not tables:
+            self.emit(tr(lang, "no_tables"))
+            return
+        self.emit(tr(lang, "tables_head"), style="bold")
+        for t in tables[:limit]:
+            game = str(t.get("game"))
+            players = " · ".join(display_name(str(p), lang) if p else tr(lang, "seat_empty")
+                                 for p in t.get("players") or [])
+            n = int(t.get("spectators") or 0)
+            self.emit(tr(lang, "table_line", id=t.get("id"), game=GAME_WORDS.get(game, (game, game))[
+                0 if lang == "zh" else 1], room=t.get("room") or "-", players=players or "-",
+                status=tr(lang, "status_playing" if t.get("status") == "playing" else "status_waiting"),
+                watchers=tr(lang, "watchers", n=n) if n else ""))
+        if limit is not None and len(tables) > limit:
+            self.emit(tr(lang, "more_tables", n=len(tables) - limit), style="dim")
+
     async def show_me(self) -> None:
         """The account's points in each game."""
         me = await self.get("/api/me")
@@ -820,8 +1122,9 @@ class OnlineClient:
         games = []
         for g, v in sorted((me.get("games") or {}).items()):
             word = GAME_WORDS.get(g, (g, g))[0 if lang == "zh" else 1]
-            games.append(tr(lang, "me_game", game=word, points=v.get("points"), title=v.get("title"),
-                            played=v.get("games_played"), wins=v.get("wins")))
+            games.append(tr(lang, "me_game", game=word, points=v.get("points"),
+                            title=title_words(g, v.get("title"), lang), played=v.get("games_played"),
+                            wins=v.get("wins")))
         guest = f" ({tr(lang, 'guest')})" if me.get("is_guest") else ""
         self.emit(tr(lang, "me_line", name=display_name(str(me.get("name")), lang), guest=guest,
                      games="; ".join(games) or "-"))

@@ -273,7 +273,8 @@ class DouDizhuView(GameView):
                 prev = done[-1]
                 lines.append(tr_text(lang, "prev_trick", plays=trick_text(prev, self.names, lang),
                                      name=self.names[prev.winner or 0]))
-        lines.append(self.hand_text(obs))
+        if not self.seats.watching:
+            lines.append(self.hand_text(obs))
         if state.get("your_turn"):
             lines.append(Text(tr(lang, "turn_you"), style="bold green"))
         elif obs.get("to_act") is not None:

@@ -12,7 +12,15 @@ from rich.text import Text
 
 from ..mahjong.reasons import reason_words
 from ..mahjong.session import ACTION_WORDS, parse_command, typed_action
-from ..mahjong.view import action_words, event_line, hand_text, hint_lines, settlement_lines, table_lines
+from ..mahjong.view import (
+    action_words,
+    event_line,
+    hand_text,
+    hint_lines,
+    melds_text,
+    settlement_lines,
+    table_lines,
+)
 from ..mahjong.words import tr
 from .base import GameView, Reply, State
 
@@ -48,12 +56,31 @@ class MahjongView(GameView):
 
     def screen(self, state: State) -> list[RenderableType]:
         obs = dict(state["observation"])
+        if self.seats.watching:
+            return [Text(x) for x in self.public_lines(obs)]
         out: list[RenderableType] = [Text(x) for x in table_lines(obs, self.names, self.lang, self.seats.me)]
         legal = list(state.get("legal") or [])
         tings = [a for a in legal if a.startswith("ting ")]
         if obs.get("phase") != "claim" and obs.get("must") not in ("win", "dailou", "ting") and tings:
             out.append(Text(tr(self.lang, "ting_can", opts=self.options(tings)), style="green"))
         return out
+
+    def public_lines(self, obs: Mapping[str, Any]) -> list[str]:
+        """The table as a spectator sees it: every seat's discards and melds, the wall and the 宝 (no hand)."""
+        lang = self.lang
+        lines = []
+        for s, name in enumerate(self.names):
+            ready = tr(lang, "ready_mark") if (obs.get("ready") or [False] * 4)[s] else ""
+            lines.append(tr(lang, "river_of", name=name, n=obs["concealed"][s], ready=ready,
+                            river=" ".join(obs["rivers"][s]) or "-"))
+            if obs["melds"][s]:
+                lines.append("  " + tr(lang, "melds_of", name=name, melds=melds_text(obs["melds"][s], lang)))
+        lines.append(tr(lang, "wall", n=obs["wall"]))
+        if obs.get("bao"):
+            lines.append(tr(lang, "bao", tile=obs["bao"]))
+        elif obs.get("bao_set"):
+            lines.append(tr(lang, "bao_set"))
+        return lines
 
     def options(self, actions: list[str]) -> str:
         """Actions as the player reads (and may type) them: ``peng · pass`` (``碰 · 过``)."""
@@ -92,6 +119,8 @@ class MahjongView(GameView):
         name, _ = parse_command(line)
         obs = dict(state["observation"]) if state is not None else dict(self.last_obs or {})
         if name == "hand" and obs.get("rivers"):
+            if self.seats.watching:
+                return [Text(x) for x in self.public_lines(obs)]
             return [Text(x) for x in table_lines(obs, self.names, self.lang, self.seats.me)]
         if name == "hint" and obs:
             return [Text(x, style="green") for x in hint_lines(obs, self.lang) or [tr(self.lang, "no_hint")]]

@@ -1,12 +1,29 @@
 """Four-deck Shengji (升级) in ``qipai online``: the terminal table's observation-based view
 (:mod:`qipai.tui.shengji.view`) and its reading of typed cards (:mod:`qipai.tui.shengji.session`), fed by the
 server's states.  During the deal the declaration windows open card after card: the table is not redrawn for
-each; you get a line when a level card comes, and ``declare 3S 3S`` lands in the window open then."""
+each; you get a line when a level card comes, and ``declare 3S 3S`` lands in the window open then.
+
+What you type is checked against the state's ``legal`` list before it is sent: a declaration must be in it (the
+windows' lists are complete); a play in it goes at once, a play of cards you do not hold or of the wrong number
+is refused here, in the engine's words, and any other play — the play's legal list is partial: a follow is given
+a few ways, a throw none — is asked of the server first (``check``) and sent only when it is legal.
+
+>>> from qipai.tui.online.base import Seats
+>>> v = ShengjiView("en", Seats(["You", "B", "C", "D"], 0, [1000, None, None, None]))
+>>> st = {"deal": 1, "version": 9, "phase": "play", "legal": ["play 5S 5S", "play 9D 9D"],
+...       "observation": {"hand": "AS 5S 5S 9D 9D", "lead": {"cards": "KH KH", "n": 2}, "level": "3"}}
+>>> r = v.read("5s 5s", st); (r.action, r.check)
+('play 5S 5S', False)
+>>> r = v.read("AS 9D", st); (r.action, r.check)
+('play AS 9D', True)
+>>> [t.plain for t in v.read("AS", st).out + v.read("KS KS", st).out]
+['Not allowed: play 2 cards (the lead has 2), not 1', 'Not allowed: you hold no K♠']
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -140,9 +157,10 @@ class ShengjiView(GameView):
     def screen(self, state: State) -> list[RenderableType]:
         obs = state["observation"]
         out: list[RenderableType] = []
-        if state.get("phase") == "play":
+        if state.get("phase") == "play" or self.seats.watching:
             out.extend(status_lines(obs, self.names, self.teams, self.lang))
-        out.extend(self.hand(obs))
+        if obs.get("hand") is not None:
+            out.extend(self.hand(obs))
         return out
 
     def prompt(self, state: State) -> str:
@@ -177,7 +195,14 @@ class ShengjiView(GameView):
                 cards, token = read_cards(arg)
                 if cards is None:
                     return bad(tr(lang, "err_unreadable", token=token))
-                return Reply("declare " + cards)
+                same = _matching("declare", cards, legal)
+                if same is not None:
+                    return Reply(same)
+                decl = declare_options(legal)
+                how = (tr(lang, "type_declare", action=tr(lang, "or").join(decl)) if decl
+                       else tr(lang, "cannot_overcall"))
+                return bad(tr(lang, "err_declare_legal", cards=cards_plain(cards.split(), lang) if cards else "-",
+                              how=how))
             if name == "pass" or (name == "empty" and phase == "final"):
                 return Reply("pass") if "pass" in legal else Reply()
             shown = self.info(line, state)
@@ -204,7 +229,13 @@ class ShengjiView(GameView):
                 return bad(tr(lang, "err_unreadable", token=token))
             if not cards:
                 return bad(tr(lang, "err_empty"))
-            return Reply("play " + cards)  # the server checks it (the legal list may be partial)
+            same = _matching("play", cards, legal)
+            if same is not None:
+                return Reply(same)
+            why = _play_error(cards.split(), state["observation"])
+            if why is not None:
+                return bad(tr(lang, "refused", reason=reason_words(lang, why)))
+            return Reply("play " + cards, check=True)  # (the play's legal list is partial: the server checks it)
         shown = self.info(line, state)
         if shown is not None:
             return Reply(None, shown)
@@ -212,6 +243,8 @@ class ShengjiView(GameView):
 
     def info(self, line: str, state: State | None) -> list[RenderableType] | None:
         name, _ = parse_command(line)
+        if name == "hand" and self.seats.watching and state is not None:
+            return list(status_lines(state["observation"], self.names, self.teams, self.lang))
         obs = state["observation"] if state is not None else self.last_obs
         if obs is None:
             return None
@@ -236,3 +269,30 @@ class ShengjiView(GameView):
     def help(self) -> str:
         # ``history`` (every hand of a local match) is the terminal game's own: a server table has none here
         return "\n".join(x for x in tr(self.lang, "help").splitlines() if not x.lstrip().startswith("history"))
+
+
+def _matching(verb: str, cards: str, legal: Sequence[str]) -> str | None:
+    """The legal action ``verb`` with the same cards as ``cards`` in any order (``None``: not in the list)."""
+    want = Counter(cards.split())
+    for a in legal:
+        word, _, rest = a.partition(" ")
+        if word == verb and Counter(rest.split()) == want:
+            return a
+    return None
+
+
+def _play_error(cards: list[str], obs: Mapping[str, Any]) -> str | None:
+    """What the engine would say of a play that needs no hidden card to judge, in its words
+    (:func:`qipai.games.shengji.follow.follow_error`'s): the number of cards a follow must have, then cards the
+    hand does not hold; ``None`` when only the server can tell."""
+    lead = obs.get("lead")
+    if lead:
+        n = int(lead.get("n") or 0)
+        if len(cards) != n:
+            return f"play {n} card{'s' if n > 1 else ''} (the lead has {n}), not {len(cards)}"
+    held = Counter(str(obs.get("hand") or "").split())
+    for face, k in Counter(cards).items():
+        if held[face] < k:
+            have = held[face]
+            return f"you hold {'no' if not have else f'only {have}'} {face}" + ("" if not have else f", not {k}")
+    return None

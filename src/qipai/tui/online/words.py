@@ -10,10 +10,13 @@ code the server may send (:data:`qipai.server.protocol.ERROR_CODES`), worded as 
 'Something went wrong (no_such_code)'
 >>> display_name("bot:heuristic:2", "zh"), display_name("guest-00ab12cd", "en"), display_name("alice", "en")
 ('电脑2号', 'Guest 5709', 'alice')
+>>> title_words("doudizhu", "商人", "en"), title_words("shengji", "上尉", "en"), title_words("mahjong", "新手", "zh")
+('Merchant', 'Captain', '新手')
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -206,6 +209,30 @@ def display_name(name: str, lang: str) -> str:
     return name
 
 
+def english_titles(game: str) -> Mapping[str, str]:
+    """The English names of ``game``'s titles by their Chinese names: ``ENGLISH`` of
+    ``qipai.games.<game>.titles`` (empty for a game without one)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", game):
+        return {}
+    try:
+        module = importlib.import_module(f"qipai.games.{game}.titles")
+    except ImportError:
+        return {}
+    names = getattr(module, "ENGLISH", None)
+    return names if isinstance(names, Mapping) else {}
+
+
+def title_words(game: str, title: Any, lang: str) -> str:
+    """A player's title in ``game`` as the server names it (Chinese, e.g. 商人) in ``lang``: in English output its
+    English name (:func:`english_titles`); ``-`` for none; a title without an English name as it is."""
+    if not title:
+        return "-"
+    text = str(title)
+    if lang == "zh":
+        return text
+    return str(english_titles(game).get(text, text))
+
+
 _EN: dict[str, str] = {
     "connecting": "Connecting to {url} …",
     "logged_in": "Logged in as {name} ({kind}).",
@@ -213,7 +240,8 @@ _EN: dict[str, str] = {
     "registered": "registered",
     "welcome_table": "You sit at a table already: back to it.",
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
-                   "for friends) · join CODE (a friend's table) · me (your points) · help · quit"),
+                   "for friends) · join CODE (a friend's table) · tables (tables to watch) · watch TABLE (watch a "
+                   "table: 观战) · me (your points) · help · quit"),
     "lobby_prompt": "lobby",
     "rooms_head": "Rooms:",
     "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} tables, {players} players",
@@ -274,6 +302,31 @@ _EN: dict[str, str] = {
     "refused": "Refused: {msg}",
     "not_legal_now": "{text!r} is not allowed now.",
     "unknown_game_view": "This terminal client does not know the game {game!r}: play it in the browser.",
+    # watching a table (观战)
+    "tables_head": "Tables you can watch (type watch TABLE):",
+    "table_line": "  {id:<14} {game:<10} room {room:<14} {status} · {players}{watchers}",
+    "status_playing": "playing",
+    "status_waiting": "waiting",
+    "watchers": " · {n} watching",
+    "no_tables": "No table to watch right now.",
+    "more_tables": "  … and {n} more: type tables to list them all.",
+    "watch_arg": "Type watch TABLE (a table's id, as rooms and tables list them; a private table: watch TABLE CODE).",
+    "watching": "You watch table {table} ({game}, room {room}): you see what every spectator sees.",
+    "spectator_prompt": "watching table {table} · leave · help",
+    "spectator_cannot": "You only watch this table: you cannot play here (type leave to go back to the lobby).",
+    "spectator_help": ("Watching (观战): the moves show as they happen · seats · leave (back to the lobby) · help · "
+                       "quit"),
+    "unwatched": "You stopped watching the table.",
+    # a dropped connection
+    "connection_retry": "The connection to the server was lost: reconnecting …",
+    "reconnect_try": "Reconnecting (try {n}) in {s:g} s …",
+    "reconnected": "Reconnected.",
+    "reconnect_gave_up": "Could not reconnect to the server within {s:g} s: giving up.",
+    "reconnect_refused": "The server no longer accepts this session ({why}): log in again.",
+    "offline": "Not connected to the server (reconnecting): try again in a moment.",
+    "offline_prompt": "reconnecting …",
+    "seat_gone": "You no longer sit at that table (it went on without you while you were away).",
+    "watch_gone": "The table you watched is gone.",
 }
 
 _ZH: dict[str, str] = {
@@ -283,7 +336,8 @@ _ZH: dict[str, str] = {
     "registered": "注册用户",
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
-                   "join 邀请码 加入好友的桌 · me 我的积分 · help 帮助 · quit 退出"),
+                   "join 邀请码 加入好友的桌 · tables 可以观战的牌桌 · watch 牌桌 观战 · me 我的积分 · help 帮助 · "
+                   "quit 退出"),
     "lobby_prompt": "大厅",
     "rooms_head": "房间：",
     "room_line": "  {id:<16} {game:<10} 底分 {stake:<5} 至少 {min} 分 · {tables} 桌 {players} 人",
@@ -343,6 +397,30 @@ _ZH: dict[str, str] = {
     "refused": "不行：{msg}",
     "not_legal_now": "现在不能 {text!r}。",
     "unknown_game_view": "终端客户端还不会玩 {game!r}：请用浏览器。",
+    # 观战
+    "tables_head": "可以观战的牌桌（输入 watch 牌桌）：",
+    "table_line": "  {id:<14} {game:<10} 房间 {room:<14} {status} · {players}{watchers}",
+    "status_playing": "对局中",
+    "status_waiting": "等待中",
+    "watchers": " · {n} 人观战",
+    "no_tables": "现在没有可以观战的牌桌。",
+    "more_tables": "  …… 还有 {n} 桌：输入 tables 全部列出。",
+    "watch_arg": "请输入 watch 牌桌（rooms 和 tables 列出的牌桌号；私人桌：watch 牌桌 邀请码）。",
+    "watching": "你在观战牌桌 {table}（{game}，房间 {room}）：看到的和每个观众一样。",
+    "spectator_prompt": "观战牌桌 {table} · leave 离开 · help",
+    "spectator_cannot": "你只是在观战：不能在这桌出牌（输入 leave 回到大厅）。",
+    "spectator_help": "观战中：出牌随时显示 · seats 座位 · leave 离开（回到大厅）· help 帮助 · quit 退出",
+    "unwatched": "你不再观战这张牌桌。",
+    # 断线
+    "connection_retry": "和服务器的连接断了：正在重新连接……",
+    "reconnect_try": "第 {n} 次重新连接，{s:g} 秒后……",
+    "reconnected": "已重新连接。",
+    "reconnect_gave_up": "{s:g} 秒内没能重新连上服务器：放弃。",
+    "reconnect_refused": "服务器不再接受这次登录（{why}）：请重新登录。",
+    "offline": "没有连上服务器（正在重新连接）：请稍后再试。",
+    "offline_prompt": "正在重新连接……",
+    "seat_gone": "你已经不在那张牌桌上了（你离开的时候牌桌继续了）。",
+    "watch_gone": "你观战的牌桌已经不在了。",
 }
 
 
