@@ -447,6 +447,38 @@ async def test_invite_links_and_the_profile_know_tables_of_other_nodes(cluster: 
         await p.close()
 
 
+async def test_friends_on_two_nodes_see_each_other_online_and_are_told(cluster: Cluster) -> None:
+    """好友 across nodes: a request made on one node reaches the friend connected to another, and the friends
+    list shows a friend connected (not seated) on another node as online, then offline once he leaves."""
+    n1, n2, _ = cluster.nodes
+    users = []
+    for name, node in (("fann", n1), ("fbob", n2)):
+        async with httpx.AsyncClient(base_url=node.url) as h:
+            data = (await h.post("/api/register", json={"name": name, "password": "secret-pw"})).json()
+        users.append(Player(_Server(node), data["token"], data["user"]))  # type: ignore[arg-type]
+    ann, bob = users
+    await bob.reconnect_to(n2)
+    await ann.post("/api/friends", {"name": "fbob"}, status=201)  # asked on n1
+    note = await bob.wait_for(lambda m: m["type"] == "friend", timeout=10)
+    assert note["event"] == "request" and note["user"]["name"] == "fann"
+    await bob.post(f"/api/friends/{ann.user['id']}/accept")  # on n2
+
+    async def bob_online() -> bool:
+        return bool((await ann.get("/api/friends"))["friends"][0]["online"])  # asked of n1
+
+    for _ in range(100):  # n2 publishes who is connected to it every lease
+        if await bob_online():
+            break
+        await asyncio.sleep(0.1)
+    assert await bob_online()
+    await bob.close()
+    for _ in range(100):
+        if not await bob_online():
+            break
+        await asyncio.sleep(0.1)
+    assert not await bob_online()
+
+
 async def test_failed_log_ins_count_over_every_node(cluster: Cluster) -> None:
     """A guesser who spreads wrong passwords over the nodes is held back as on one node."""
     n1, _n2, n3 = cluster.nodes

@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any, Protocol
 
 from qipai.host import events as ev
@@ -120,6 +120,15 @@ class Cluster(Protocol):
 
     async def tables(self) -> list[dict[str, Any]]: ...
 
+    async def publish_online(self, user_ids: Collection[int]) -> None:
+        """Who is connected to this node now (the friends lists of other nodes show them online); replaces the
+        node's earlier list, and lapses with the node."""
+        ...
+
+    async def online_among(self, user_ids: Collection[int]) -> set[int]:
+        """Which of these users are connected to a live node, as the nodes last published."""
+        ...
+
     def serve(self, method: str, handler: Rpc) -> None: ...
 
     async def call(self, node_id: str, method: str, args: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
@@ -190,6 +199,12 @@ class LocalCluster:
 
     async def tables(self) -> list[dict[str, Any]]:
         return []
+
+    async def publish_online(self, user_ids: Collection[int]) -> None:
+        return None
+
+    async def online_among(self, user_ids: Collection[int]) -> set[int]:
+        return set()
 
     def serve(self, method: str, handler: Rpc) -> None:
         return None
@@ -457,6 +472,26 @@ class RedisCluster:
             await self.redis.hdel(self.key("tables"), table_id)
         else:
             await self.redis.hset(self.key("tables"), table_id, json.dumps({**summary, "node": self.node_id}))
+
+    async def publish_online(self, user_ids: Collection[int]) -> None:
+        k = self.key("online", self.node_id)
+        async with self.redis.pipeline(transaction=True) as p:
+            p.delete(k)
+            if user_ids:
+                p.sadd(k, *[str(u) for u in user_ids])
+                p.pexpire(k, 3 * self.lease_ms)
+            await p.execute()
+
+    async def online_among(self, user_ids: Collection[int]) -> set[int]:
+        ids = [str(u) for u in user_ids]
+        if not ids:
+            return set()
+        nodes = [n.id for n in await self.nodes()]
+        async with self.redis.pipeline(transaction=False) as p:
+            for nid in nodes:
+                p.smismember(self.key("online", nid), ids)
+            rows = await p.execute()
+        return {int(u) for row in rows for u, there in zip(ids, row, strict=True) if there}
 
     async def publish_directory(self, seats: dict[int, str], invites: dict[str, str]) -> None:
         mapping = {self.key("seat", str(u)): t for u, t in seats.items()}

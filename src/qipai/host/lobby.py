@@ -542,6 +542,8 @@ class Lobby:
                     await self.cluster.publish_directory(
                         {uid: tid for uid, tid in self.user_table.items() if tid in self.tables},
                         {t.info.invite_code: t.id for t in mine if t.info.invite_code})
+                    # and who is connected here (friends on other nodes see them online)
+                    await self.cluster.publish_online([uid for uid, cs in self.conns.items() if cs])
                 scans += 1
                 if not self.draining:
                     await self.claim_orphans()

@@ -892,16 +892,17 @@ def _friend_rate(request: Request, user: UserInfo) -> None:
         raise ApiError("rate_limited", "too many friend requests or invitations: wait a little", 429)
 
 
-async def _friend_view(lobby: Lobby, u: UserInfo) -> dict[str, Any]:
-    """A friend as the list shows him: online (connected to this node, or seated anywhere) and at which table."""
+async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int]) -> dict[str, Any]:
+    """A friend as the list shows him: online (connected to this node or, as ``elsewhere`` says, to another,
+    or seated anywhere) and at which table."""
     table = lobby.user_table.get(u.id)
     here = lobby.tables.get(table) if table is not None else None
     if table is None and lobby.cluster.networked:
         table = await lobby.cluster.seat_of(u.id)
     # a private table is watched with its invite, which only its players give (an invitation)
     watchable = table is not None and not (here is not None and here.info.private)
-    return {"id": u.id, "name": u.name, "online": bool(lobby.conns_of(u.id)) or table is not None, "table": table,
-            "watchable": watchable}
+    online = bool(lobby.conns_of(u.id)) or u.id in elsewhere or table is not None
+    return {"id": u.id, "name": u.name, "online": online, "table": table, "watchable": watchable}
 
 
 @endpoint
@@ -910,7 +911,13 @@ async def friends(request: Request) -> Response:
     user = await need_user(request)
     lobby = lobby_of(request)
     lists = await lobby.store.friends_of(user.id)
-    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u) for u in lists["friends"]]}
+    elsewhere: set[int] = set()
+    if lobby.cluster.networked and lists["friends"]:
+        try:
+            elsewhere = await lobby.cluster.online_among([u.id for u in lists["friends"] if not lobby.conns_of(u.id)])
+        except Exception:  # Redis away: the list still answers, with what this node knows
+            elsewhere = set()
+    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere) for u in lists["friends"]]}
     for k in ("incoming", "outgoing"):
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
     out["max"] = FRIENDS_MAX
