@@ -3,9 +3,11 @@ table, over real HTTP and WebSocket connections."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
-from server_helpers import Client, StartServer
+from server_helpers import Client, StartServer, private_table
 
 
 async def delete(c: Client, user_id: int, status: int = 200) -> dict:
@@ -110,3 +112,18 @@ async def test_bad_friend_requests_are_refused_clearly(start_server: StartServer
         for n in names:
             codes.append((await h.post("/api/friends", json={"name": n})).status_code)
     assert codes[:10] == [201] * 10 and 429 in codes[10:]
+
+
+async def test_people_played_with_lately_are_offered(start_server: StartServer) -> None:
+    """最近同桌: after a deal together, each is offered the other (not the bot, not a guest); asked, he is not."""
+    server = await start_server(bot_delay=0.05)
+    (ann, bob), _ = await private_table(server, "classic-1", ["ann", "bob"], {}, bots=True)
+    assert (await ann.get("/api/friends"))["recent"] == []
+    await asyncio.gather(ann.play_until_over(), bob.play_until_over())
+    assert (await ann.get("/api/friends"))["recent"] == [{"id": bob.user["id"], "name": "bob"}]
+    assert (await bob.get("/api/friends"))["recent"] == [{"id": ann.user["id"], "name": "ann"}]
+    await ann.post("/api/friends", {"name": "bob"}, status=201)
+    assert (await ann.get("/api/friends"))["recent"] == []
+    assert (await bob.get("/api/friends"))["recent"] == []  # he has her request instead
+    for c in (ann, bob):
+        await c.close()

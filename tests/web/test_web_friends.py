@@ -4,13 +4,21 @@ refusals worded in both languages."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_helpers import private_table
 
 
 @pytest.fixture(scope="module")
@@ -110,5 +118,35 @@ def test_a_guest_is_told_to_save_the_account_first(browser: Browser, server: Thr
     page.goto(server.url + "/#/friends")
     expect(page.locator("section.friends .guest-note")).to_have_text("游客不能加好友：先保存为正式账号。")
     expect(page.locator(".friend-add")).to_have_count(0)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser, server: ThreadServer) -> None:
+    """最近同桌: two accounts play a deal together (over the protocol), then one opens the friends page in the
+    browser: the other is offered, and one click asks him."""
+    async def play_together() -> None:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        (a, b), _ = await private_table(srv, "classic-1", ["cathy", "dave"], {}, bots=True)  # type: ignore[arg-type]
+        await asyncio.gather(a.play_until_over(), b.play_until_over())
+        for c in (a, b):
+            await c.close()
+
+    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
+        pool.submit(asyncio.run, play_together()).result(timeout=120)
+    page, errors = new_page(browser, "en")
+    page.goto(server.url + "/#/login")
+    page.locator('.tab[data-tab="login"]').click()
+    page.fill('input[name="name"]', "cathy")
+    page.fill('input[name="password"]', "secret-pw")
+    page.locator('[data-action="submit"]').click()
+    expect(table(page)).to_be_visible()  # (back at the table they played at)
+    page.locator('#nav [data-nav="friends"]').click()
+    row = page.locator('.friend-recent li.friend:has(.fname:text-is("dave"))')
+    expect(row).to_be_visible()
+    row.locator('[data-action="add-recent"]').click()
+    expect(page.locator(".toast", has_text="Friend request sent")).to_be_visible()
+    expect(page.locator(".friend-outgoing li.friend .fname")).to_have_text("dave")
+    expect(page.locator(".friend-recent")).to_have_count(0)
     page.context.close()
     assert not errors, errors

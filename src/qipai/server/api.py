@@ -907,7 +907,8 @@ async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int]) -> dict[s
 
 @endpoint
 async def friends(request: Request) -> Response:
-    """好友: ``{"friends": [{"id", "name", "online", "table"}], "incoming": [...], "outgoing": [...]}``."""
+    """好友: ``{"friends": [{"id", "name", "online", "table", "watchable"}], "incoming": [...], "outgoing": [...],
+    "recent": [...]}`` (``recent``: people he played with lately, whom he might ask)."""
     user = await need_user(request)
     lobby = lobby_of(request)
     lists = await lobby.store.friends_of(user.id)
@@ -920,6 +921,10 @@ async def friends(request: Request) -> Response:
     out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere) for u in lists["friends"]]}
     for k in ("incoming", "outgoing"):
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
+    # 最近同桌: people he played with lately, not friends nor asked either way yet
+    known = {u.id for v in lists.values() for u in v}
+    out["recent"] = [{"id": u.id, "name": u.name} for u in await lobby.store.recent_players(user.id)
+                     if u.id not in known][:10]
     out["max"] = FRIENDS_MAX
     return JSONResponse(out)
 

@@ -611,6 +611,19 @@ class Store:
             v.sort(key=lambda u: u.name.casefold())
         return out
 
+    async def recent_players(self, user_id: int, limit: int = 20, deals: int = 100) -> list[UserInfo]:
+        """The people (no bots, no guests) the user sat with in his latest ``deals`` deals, the latest first:
+        whom to ask to be friends (最近同桌)."""
+        mine = (select(DealPlayer.deal_id).where(DealPlayer.user_id == user_id)
+                .order_by(DealPlayer.id.desc()).limit(deals).subquery())
+        last = func.max(DealPlayer.id).label("last")
+        q = (select(User, last).join(DealPlayer, DealPlayer.user_id == User.id)
+             .where(DealPlayer.deal_id.in_(select(mine.c.deal_id)), User.id != user_id, User.is_bot.is_(False),
+                    User.is_guest.is_(False))
+             .group_by(User.id).order_by(last.desc()).limit(limit))
+        async with self.sessions() as s:
+            return [_user(u) for u, _ in (await s.execute(q)).all()]
+
     async def friend_count(self, user_id: int) -> int:
         """Friends and requests sent, together (the cap on both)."""
         async with self.sessions() as s:

@@ -11,9 +11,9 @@ export function friendsPage(root, { go }) {
   fill(root, box);
   let cancelled = false;
   const fail = (ex) => toast(errorText(ex.code, ex.params), "error", 5000, "friends");
-  const act = async (path, done) => {
+  const act = async (path, done, body) => {
     try {
-      const r = await api("POST", path);
+      const r = await api("POST", path, body);
       if (done) toast(done(r), "info", 3000, "friends");
       await load();
     } catch (ex) {
@@ -89,10 +89,15 @@ export function friendsPage(root, { go }) {
       h("h2", t("friends_outgoing")),
       h("ul.friend-list", data.outgoing.map((u) => person(u,
         btn(t("friends_cancel"), "cancel-friend", () => act(`friends/${u.id}/remove`)))))) : null;
+    // 最近同桌: people played with lately, one click from a request
+    const recent = (data.recent || []).length && !store.user?.is_guest ? h("div.panel.friend-recent",
+      h("h2", t("friends_recent")),
+      h("ul.friend-list", data.recent.map((u) => person(u,
+        btn(t("friends_add"), "add-recent", () => act("friends", () => t("friends_sent"), { name: u.name })))))) : null;
     fill(box,
       h("div.panel.friend-head", h("h1", t("friends_title")),
         store.user?.is_guest ? h("p.muted.guest-note", t("friends_guest_note")) : addForm),
-      incoming, friends, outgoing);
+      incoming, friends, outgoing, recent);
   };
   load();
   // what friends do while the page is open: requests, answers, removals
