@@ -788,3 +788,97 @@ def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServe
     shot(page, f"mahjong-{lang}-{size[0]}-ring-spectator.png")
     assert not errors, errors
     page.context.close()
+
+
+SEEN = """(root) => {
+  const t = document.querySelector(root);
+  const out = [];
+  // a tile is seen when it lies in the window and nothing covers its middle (a click there reaches it)
+  const check = (what, e) => {
+    const r = e.getBoundingClientRect();
+    if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+      out.push([what, e.dataset.tile, 'out of the window', [r.left, r.top, r.right, r.bottom]]);
+      return;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || (hit !== e && !e.contains(hit))) out.push([what, e.dataset.tile, 'covered by', hit && hit.className]);
+  };
+  // (the board takes no clicks: for the look, its rivers do)
+  const rivers = [...t.querySelectorAll('.mj-river')];
+  for (const r of rivers) r.style.pointerEvents = 'auto';
+  for (const z of t.querySelectorAll('.mj-zone')) {
+    for (const e of z.querySelectorAll('.mj-river .mj-tile')) check(`river ${z.dataset.pos}`, e);
+  }
+  for (const r of rivers) r.style.pointerEvents = '';
+  for (const e of t.querySelectorAll('.hand .mj-tile')) check('hand', e);
+  for (const e of t.querySelectorAll('.act-main button')) check('button', e);
+  // each seat box's parts (initial, name, title and points, badges, tile count) inside it and apart
+  for (const s of t.querySelectorAll('.seat-layer .seat')) {
+    const b = s.getBoundingClientRect();
+    const parts = [...s.querySelectorAll(':scope > .avatar, .sname, .standing, .badges, :scope > .seat-game')]
+      .map((e) => [e.className, e.getBoundingClientRect()]).filter(([, r]) => r.width && r.height);
+    for (const [what, r] of parts) {
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
+        out.push([`seat ${s.dataset.pos}`, what, 'out of its box']);
+      }
+    }
+    parts.forEach(([a, p], i) => parts.slice(i + 1).forEach(([c, q]) => {
+      if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) {
+        out.push([`seat ${s.dataset.pos}`, a, c]);
+      }
+    }));
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang,size", [("zh", (800, 600)), ("en", (900, 700)), ("zh", (1000, 560)),
+                                       ("en", (1000, 560)), ("en", (600, 600))])
+def test_a_window_between_a_phone_and_a_desktop_keeps_every_river_and_the_hand_in_sight(
+        browser: Browser, server: ThreadServer, lang: str, size: tuple[int, int]) -> None:
+    """A window 561 to 1023 px wide (the ring of rivers needs a desktop's width) keeps the narrow layout, and a short
+    one there is compacted as a desktop's: at 800×600 the discard a claim window is about lay over the opposite
+    seat's river and the viewer's, at 1000×560 the side seats' rivers ran off the felt under the viewer's bar, at
+    600 px the opposite river wrapped into a third row.  At the felt's fullest (twenty discards a seat, four melds a
+    seat, long names, a claim window; the viewer's own turn; a spectator): no seat, zone or the middle overlaps
+    another or leaves the felt, every river's every tile is in the window and uncovered, each seat box's parts keep
+    apart, the hand lies whole in the window and a click on a tile raises it."""
+    page, errors = logged_in(browser, server, lang, False)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
+             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
+             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
+             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
+    names[0] = page.evaluate("() => window.qipai.store.user.name")
+    claim = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
+    turn = reach(lambda g: g.phase == "play" and g.turn == 0 and not g.ready[0])
+    for k, (g, you, what) in enumerate([(claim, 0, "claim"), (turn, 0, "turn"), (claim, None, "spectator")]):
+        ft = MahjongTable(page, g, you=you, table_id=f"T{k + 1}", deal=k + 1, names=names)
+        ft.extra_obs = {"melds": [g.observe(0)["melds"][0] if you == 0 and s == 0 else melds for s in range(4)],
+                        "rivers": rivers}
+        ft.extra_state = {"deadline_ms": 60_000}
+        ft.open()
+        live = page.locator(".tablev.live")
+        expect(live.locator(".mj-river")).to_have_count(4)
+        expect(live.locator(".mj-river .mj-tile")).to_have_count(80)
+        # the narrow layout (the ring's middle shows the wall count; here the top bar does)
+        expect(live.locator(".mj-compass")).to_be_hidden()
+        if what == "claim":
+            expect(live.locator(".mj-claim-on")).to_be_visible()
+        nothing_overlaps(page, what)
+        bad = page.evaluate(SEEN, ".tablev.live")
+        assert not bad, (what, size, bad[:6])
+        if you is not None:
+            tiles = live.locator(".hand .mj-concealed .mj-tile")
+            expect(tiles).to_have_count(g.observe(0)["concealed"][0])
+        if what == "turn":
+            # a click on the drawn tile (the hand's last, apart) raises it
+            last = live.locator(".hand .mj-concealed .mj-tile").last
+            tile = last.get_attribute("data-tile")
+            last.click()
+            expect(live.locator(f'.hand .mj-tile.raised[data-tile="{tile}"]')).to_have_count(1)
+        shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-{what}.png")
+    assert not errors, errors
+    page.context.close()

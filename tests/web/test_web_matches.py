@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import APIResponse, Browser, ConsoleMessage, Locator, Page, Route, expect
 
-from web_helpers import ThreadServer, shot, sign_up, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, shot, sign_up, web_settings
 
 ADMIN = "web-match-admin"
 POOL = {"name": "sng", "preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}, "round_gap_s": 1,
@@ -661,7 +662,191 @@ def test_the_card_says_a_dali_stage_is_in_its_forced_finish(browser: Browser, se
               matchBar({ name: "周末赛", game: "ddz3", stage_info: fixed, round: 1, standings: rows }, me),
               matchBar({ name: "周末赛", game: "ddz3", stage_info: null, round: null, standings: rows }, 12345)];
     }""")
-    assert bar[0] == {"name": "斗地主整点赛", "round": "第1阶段 打立 第4级 底分50", "place": "排名 2/3"}, bar
-    assert bar[1] == {"name": "周末赛", "round": "第2阶段 第2/3轮", "place": "排名 2/3"}, bar
-    assert bar[2] == {"name": "周末赛", "round": None, "place": None}, bar
+    assert bar[0] == {"name": "斗地主整点赛", "stage": "第1阶段", "round": "打立 第4级 底分50",
+                      "place": "排名 2/3"}, bar
+    assert bar[1] == {"name": "周末赛", "stage": "第2阶段", "round": "第2/3轮", "place": "排名 2/3"}, bar
+    assert bar[2] == {"name": "周末赛", "stage": None, "round": None, "place": None}, bar
     assert not errors, errors
+
+
+class HeldReads:
+    """The page's reads (GET) of ``pattern``, held by the test while ``holding``: ``catch()`` waits for the next
+    one and keeps it unanswered, its answer taken from the server at once (as the server would have answered then);
+    ``answer(read)`` lets that old answer come back at last; ``let_through()`` answers the others held meanwhile."""
+
+    def __init__(self, page: Page, pattern: re.Pattern[str]) -> None:
+        self.page = page
+        self.holding = False
+        self.held: list[Route] = []
+        page.route(pattern, self.on_route)
+
+    def on_route(self, route: Route) -> None:
+        if self.holding and route.request.method == "GET":
+            self.held.append(route)
+        else:
+            route.fallback()
+
+    def catch(self, timeout: float = 10.0) -> tuple[Route, APIResponse]:
+        self.holding = True
+        end = time.monotonic() + timeout
+        while not self.held:
+            assert time.monotonic() < end, "the page read nothing"
+            self.page.wait_for_timeout(50)
+        route = self.held.pop(0)
+        return route, route.fetch()
+
+    def let_through(self) -> None:
+        self.holding = False
+        while self.held:
+            self.held.pop(0).fallback()
+
+    def answer(self, read: tuple[Route, APIResponse]) -> None:
+        """Answer the held read with its old answer (holding whatever the page reads meanwhile, which would put the
+        page right again), and wait until the page had the time to draw it."""
+        self.holding = True
+        route, old = read
+        with self.page.expect_event("requestfinished", lambda r: r is route.request):
+            route.fulfill(response=old)
+        self.page.wait_for_timeout(300)
+
+
+def test_registering_and_withdrawing_count_at_once_whatever_read_comes_back_last(browser: Browser,
+                                                                                 server: ThreadServer) -> None:
+    """报名 and 退赛 on the match list and on the match's card: the entrant count (人数) and the button follow at once,
+    and a read of the list or the card begun before the click that comes back after it (the list's timer, the card's
+    read after a reconnect) does not put the old count back — the card said 人数 0 and offered 报名 again under the
+    报名成功 toast."""
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "counted")
+    page.locator('[data-nav="matches"]').click()
+    row = page.locator('.panel[data-status="open"] tr[data-match]')
+    expect(row).to_have_count(1)
+    mid = row.get_attribute("data-match")
+    reads = HeldReads(page, re.compile(r".*/api/matches$"))
+    for action, then, after in (("register", "withdraw", "1 / 9"), ("withdraw", "register", "0 / 9")):
+        stale = reads.catch()  # the list's timer reads the list just before the click
+        row.locator(f'[data-action="{action}"]').click()
+        expect(page.locator(f'#toasts .toast[data-key="match-{action}"]')).to_be_visible()
+        reads.let_through()
+        expect(row.locator("td.entrants")).to_have_text(after)
+        reads.answer(stale)
+        assert row.locator("td.entrants").inner_text() == after, action
+        assert row.locator(f'[data-action="{then}"]').count() == 1, action
+        reads.let_through()
+    # the card: registering and withdrawing there, while a read of the card begun before (a reconnect's) is out
+    row.locator("a").click()
+    card = page.locator(f'section.match[data-match="{mid}"]')
+    facts = card.locator(".match-facts")
+    expect(facts).to_contain_text("人数 0")
+    reads = HeldReads(page, re.compile(rf".*/api/matches/{mid}$"))
+    for action, then, after in (("register", "withdraw", 1), ("withdraw", "register", 0)):
+        reads.holding = True
+        page.evaluate("() => window.qipai.conn.emit({ type: '_gap' })")  # messages were lost: the card reads again
+        stale = reads.catch()
+        card.locator(f'[data-action="{action}"]').click()
+        expect(page.locator(f'#toasts .toast[data-key="match-{action}"]')).to_be_visible()
+        reads.let_through()
+        expect(facts).to_contain_text(f"人数 {after}")
+        expect(card.locator(f'[data-action="{then}"]')).to_have_count(1)
+        reads.answer(stale)
+        assert f"人数 {after}" in facts.inner_text(), action
+        assert card.locator(f'[data-action="{then}"]').count() == 1, action
+        assert card.locator("table.standings tr.me").count() == after, action
+        reads.let_through()
+    card.locator('[data-action="register"]').click()
+    expect(facts).to_contain_text("人数 1")
+    shot(page, "match-card-registered-zh.png")
+    expect(page.locator("#toasts .toast")).to_have_count(0, timeout=8000)  # (said in Chinese: gone before English)
+    page.locator("#langbtn").click()
+    expect(facts).to_contain_text("Entrants 1")
+    expect(card.locator('[data-action="withdraw"]')).to_have_text("Withdraw")
+    shot(page, "match-card-registered-en.png")
+    assert not errors, errors
+
+
+MATCH_CARD: dict[str, object] = {
+    "id": "M1", "name": "hourly", "game": "ddz3", "phase": "running", "status": "running", "round": None,
+    "stage_info": {"index": 1, "stages": 2, "format": "dali", "level": 12, "base": 1200, "rounds": None},
+}
+
+def answer_json(body: object) -> Callable[[Route], None]:
+    """A route's handler that answers with ``body`` (as JSON)."""
+    return lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+
+TOP_BAR = """() => {
+  const t = document.querySelector('.tablev.live');
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return { l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height }; };
+  const q = (s) => t.querySelector(s);
+  const cut = (e) => !!e && e.scrollWidth > e.clientWidth + 1;
+  const parts = [...q('.tbar').querySelectorAll('.match-bar, .tinfo > :not(.match-bar), .tgame, .tmenu')]
+    .filter((e) => e.getBoundingClientRect().width > 0).map((e) => [e.className, box(e)]);
+  return { bar: box(q('.match-bar')), name: box(q('.match-bar-name')), round: box(q('.match-bar-round')),
+           place: box(q('.match-bar-place')), tbar: box(q('.tbar')), felt: box(q('.felt')), parts,
+           cutRound: cut(q('.match-bar-round')), cutPlace: cut(q('.match-bar-place')),
+           stageShown: !!q('.match-bar-stage') && q('.match-bar-stage').getBoundingClientRect().width > 0,
+           wide: document.scrollingElement.scrollWidth, vw: innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_match_tables_top_bar_keeps_the_match_to_one_line_on_a_phone(browser: Browser, server: ThreadServer,
+                                                                        lang: str) -> None:
+    """On a phone (375×667, 360×640) the top bar of a match table names the match, its 打立 level and one's place
+    in one line (it wrapped into two, the game's name and the stake under it, and pushed the felt down): the level
+    and the place whole, the match's name cut short if need be (the whole in the bar's title), the stage left out;
+    nothing in the bar overlaps, nothing widens the page, and the bar is at most that one line taller than the same
+    table's bar without a match."""
+    from qipai.games.doudizhu.rules import PRESETS
+    from qipai.games.doudizhu.state import Game
+
+    hands = ["3S 3H 3C 4S 4H 4C 4D 5S 6S 7S 8S 8H 9S TS JS QS KS", "B R 2S 2H 2C 2D AS AH AC AD KH KC KD QH QC QD JH",
+             "3D 5H 5C 5D 6H 6C 6D 7H 7C 7D 8C 8D 9H 9C 9D TH TC"]
+    name, level, place = {"zh": ("斗地主整点赛", "打立 第12级 底分1200", "排名 13/27"),
+                          "en": ("Dou Dizhu hourly tournament", "Level 12 · base 1200", "Place 13/27")}[lang]
+    for width, height in ((375, 667), (360, 640)):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+                                  locale="zh-CN" if lang == "zh" else "en-US")
+        ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(f"page error: {e}"))
+        as_guest(page, server.url)
+        uid = page.evaluate("() => window.qipai.store.user.id")
+        standings = [{"place": i, "entrant": f"e{i}", "users": [uid if i == 13 else 1000 + i], "status": "in",
+                      "points": 0} for i in range(1, 28)]
+        page.route(re.compile(r".*/api/matches/M1$"), answer_json({**MATCH_CARD, "standings": standings}))
+        ft = FakeTable(page, Game.from_deal(PRESETS["classic"], hands, "TD JC JD", first_bidder=0))
+        ft.extra_table.update(match_id="M1")
+        ft.open()
+        bar = page.locator('.tablev.live .tbar .match-bar[data-match="M1"]')
+        expect(bar.locator(".match-bar-place")).to_have_text(place)
+        expect(bar.locator(".match-bar-round")).to_contain_text(level)
+        expect(bar).to_have_attribute("title", re.compile(re.escape(name)))
+        g = page.evaluate(TOP_BAR)
+        what = (lang, width, g)
+        line = g["place"]["h"]
+        assert g["bar"]["h"] <= line * 1.4, what  # one line
+        for part in ("name", "round", "place"):
+            p = g[part]
+            assert p["w"] > 0 and abs(p["t"] - g["place"]["t"]) <= 3, (part, what)
+            assert g["bar"]["l"] - 0.5 <= p["l"] and p["r"] <= g["bar"]["r"] + 0.5, (part, what)
+        assert not g["cutRound"] and not g["cutPlace"] and not g["stageShown"], what
+        assert g["bar"]["r"] <= width and g["wide"] <= width, what
+        parts = g["parts"]
+        for i, (a, p) in enumerate(parts):
+            for b, q in parts[i + 1:]:
+                apart = (min(p["r"], q["r"]) <= max(p["l"], q["l"]) + 0.5
+                         or min(p["b"], q["b"]) <= max(p["t"], q["t"]) + 0.5)
+                assert apart, (a, b, what)
+        assert g["tbar"]["b"] <= g["felt"]["t"] + 0.5, what
+        shot(page, f"match-table-bar-{lang}-{width}.png")
+        # the same table without the match: the match costs the bar that one line at most
+        ft.push_table(match_id=None)
+        expect(page.locator(".tablev.live .match-bar")).to_have_count(0)
+        plain = page.evaluate(TOP_BAR)
+        assert g["tbar"]["h"] <= plain["tbar"]["h"] + g["bar"]["h"] + 10, (what, plain["tbar"])
+        assert not errors, errors
+        ctx.close()

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
-from web_helpers import ThreadServer, as_guest, user_id, web_settings
+from web_helpers import ThreadServer, as_guest, shot, sign_up, user_id, web_settings
 
 # seat 0: 333 4444 5-K (the test's player); seat 1: the rocket, four 2s, four aces; seat 2: the rest
 HANDS = [
@@ -89,6 +89,11 @@ def review_of(actions: list[tuple[int, str]]) -> list[dict[str, Any]]:
     return out
 
 
+def answer(body: dict[str, Any]) -> Any:
+    """A route's handler that answers with ``body`` (as JSON)."""
+    return lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+
 def serve_deal(page: Page, others: list[dict[str, Any]] | None = None) -> tuple[list[tuple[int, str]],
                                                                               list[dict[str, Any]]]:
     """Answer the replay page's requests for deal DEAL from the engine's deal (``others``: seats 1 and 2 as the
@@ -104,9 +109,6 @@ def serve_deal(page: Page, others: list[dict[str, Any]] | None = None) -> tuple[
     decisions = review_of(actions)
     review = {"deal": DEAL, "seat": 0, "review": {"seat": 0, "role": "landlord", "won": True, "samples": 200,
                                                   "decisions": decisions}}
-
-    def answer(body: dict[str, Any]) -> Any:
-        return lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
     page.route(re.compile(rf".*/api/deals/{DEAL}$"), answer(deal))
     page.route(re.compile(rf".*/api/deals/{DEAL}/replay$"), answer(replay))
@@ -178,7 +180,7 @@ def test_review_reads_suited_plays_and_hides_missing_estimates(browser: Browser,
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_replay_names_every_seat_never_by_a_bare_number(browser: Browser, server: ThreadServer,
                                                              lang: str) -> None:
-    """The replay captions each step with the seat's player: the viewer by the name, a bot as 电脑2号 / Bot 2; a
+    """The replay captions each step with the seat's player: the viewer as 你 / You, a bot as 电脑2号 / Bot 2; a
     seat whose record names nobody (an older deal) as 3号位 / Seat 3 — the captions said ``#2`` and ``#3``."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN" if lang == "zh" else "en-US")
     ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
@@ -200,6 +202,122 @@ def test_the_replay_names_every_seat_never_by_a_bare_number(browser: Browser, se
     bot, nobody = ("电脑2号", "3号位") if lang == "zh" else ("Bot 2", "Seat 3")
     assert bot in text and nobody in text, captions
     assert not re.search(r"#\d", text), captions
-    assert any(c.startswith(me) for c in captions), captions  # the viewer's own plays under the viewer's name
+    you = "你" if lang == "zh" else "You"
+    assert any(c.startswith(you) for c in captions), captions  # the viewer's own plays, as the viewer's
+    assert me not in text, captions
+    assert not errors, errors
+    ctx.close()
+
+
+def steps_until(g: Any, choose: Any, stop: Any) -> list[dict[str, Any]]:
+    """The replay's steps, seen by seat 0, as ``GET /api/deals/ID/replay`` makes them (each seat's own part of its
+    view where the game splits its observation, else its whole view), of the moves ``choose(game, seat, legal)``
+    makes until ``stop(game)``."""
+    def step(n: int, who: int | None, action: str | None) -> dict[str, Any]:
+        views = [g.observe_parts(s)[1] if hasattr(g, "observe_parts") else g.observe(s) for s in range(g.players)]
+        return {"n": n, "seat": who, "action": action, "observation": g.observe(0), "views": views}
+
+    steps = [step(0, None, None)]
+    while not stop(g):
+        seat = g.public_acting()[0] if g.public_acting() else g.acting[0]
+        action = choose(g, seat, g.legal_actions(seat))
+        g.apply(action, seat)
+        steps.append(step(len(steps), seat, action))
+    return steps
+
+
+def shengji_steps() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A Shengji hand (seed 11): nobody declares while it is dealt, then the first two tricks."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    g = ShengjiGame({}, seed=11)
+    steps = steps_until(g, lambda g, s, legal: "pass" if "pass" in legal else legal[0],
+                        lambda g: g.phase == "play" and len(g.observe(0).get("tricks") or []) >= 2)
+    return dict(g.options), steps
+
+
+def mahjong_steps() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A Daqing mahjong deal (seed 1, seat 0 deals) played by four efficiency bots for forty moves."""
+    from qipai.core.registry import get_factory
+    from qipai.games.mahjong.bots import BOTS
+
+    mj = get_factory("mahjong")
+    g = mj.new(mj.options({}), 1, {"dealer": 0})
+    bots = [BOTS["efficiency"](i) for i in range(4)]
+    steps = steps_until(g, lambda g, s, legal: bots[s].act(g.observe(s), legal),
+                        lambda g: g.phase == "over" or len(g.observe(0)["rivers"][0]) >= 6)
+    return {"preset": "daqing"}, steps
+
+
+def serve(page: Page, deal_id: int, game: str, options: dict[str, Any], steps: list[dict[str, Any]],
+          bot: str) -> list[dict[str, Any]]:
+    """Answer the replay page's requests for deal ``deal_id``: the page's account at seat 0, bots at the others."""
+    me = page.evaluate("() => window.qipai.store.user")
+    n = len(steps[0]["views"])
+    seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
+        {"name": f"bot:{bot}:{i + 1}", "user_id": None, "bot": bot} for i in range(1, n)]
+    deal = {"id": deal_id, "table_id": "T1", "game": game, "options": options, "seats": seats, "deal_index": 0,
+            "status": "over", "outcome": None, "match_id": None, "you": 0}
+    replay = {"deal": deal_id, "game": game, "you": 0, "players": seats, "steps": steps, "outcome": None}
+    for path, body in ((rf".*/api/deals/{deal_id}$", deal), (rf".*/api/deals/{deal_id}/replay$", replay)):
+        page.route(re.compile(path), answer(body))
+    return seats
+
+
+EVERY_STEP = """() => {
+  const slider = document.querySelector('.replay-controls input[type="range"]');
+  const out = [];
+  for (let k = 0; k <= Number(slider.max); k++) {
+    slider.value = String(k);
+    slider.dispatchEvent(new Event('input'));
+    out.push([document.querySelector('.step-what').textContent, document.querySelector('.replay-table').innerText]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_replay_calls_the_viewers_own_seat_you_in_every_game(browser: Browser, server: ThreadServer,
+                                                                 lang: str) -> None:
+    """In a replay the viewer's own seat is 你 / You — in every step's caption, the viewer's bar and the review's
+    heading — as the terminal's replay names it, never by the account's name (the captions said "ann：出 5 6 7"
+    and the bar "ann"); the other seats keep their players' names (电脑2号 / Bot 2).  Dou Dizhu, Shengji and
+    mahjong, whose replays the shell draws and each game captions; the English sentences read with "You"."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN" if lang == "zh" else "en-US")
+    ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    account = f"Annabel{lang.upper()}"
+    sign_up(page, server.url, account)
+    you, bot2 = ("你", "电脑2号") if lang == "zh" else ("You", "Bot 2")
+    serve_deal(page)  # Dou Dizhu, with its review
+    cases = [(DEAL, "doudizhu", None)]
+    options, steps = shengji_steps()
+    serve(page, 778, "shengji", options, steps, "rule")
+    cases.append((778, "shengji", steps))
+    options, steps = mahjong_steps()
+    serve(page, 779, "mahjong", options, steps, "efficiency")
+    cases.append((779, "mahjong", steps))
+    for deal_id, game, _ in cases:
+        page.goto(f"{server.url}/#/replay/{deal_id}")
+        rt = page.locator(f'.replay-table .tablev[data-game="{game}"]')
+        expect(rt).to_be_visible()
+        expect(rt.locator(".mebar .me-info .sname")).to_have_text(you)
+        seen = page.evaluate(EVERY_STEP)
+        captions = [c for c, _ in seen]
+        assert any(c.startswith(you) for c in captions), (game, captions)
+        assert any(bot2 in c for c in captions), (game, captions)  # the others by their players' names
+        for caption, text in seen:
+            assert account not in caption and account not in text, (game, caption, text)
+        if lang == "en":
+            wrong = [c for c in captions if re.search(r"\bYou (is|wins|has|takes|plays|discards|declares)\b|You's", c)]
+            assert not wrong, (game, wrong)
+        shot(page, f"replay-you-{game}-{lang}.png")
+        if game == "doudizhu":  # one's own review is "yours"
+            page.locator('[data-action="review"]').click()
+            expect(page.locator(".review h2")).to_have_text("复盘：你的每一步" if lang == "zh"
+                                                           else "Review: each of your decisions")
     assert not errors, errors
     ctx.close()

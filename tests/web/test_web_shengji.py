@@ -429,7 +429,7 @@ def test_a_declaration_during_the_deal_and_the_replay(browser: Browser, quiet_se
     slider.fill(str(k))
     expect(what).to_contain_text("declares")
     slider.fill(str(t))
-    expect(what).to_contain_text("wins the trick")
+    expect(what).to_contain_text("won the trick")
     assert not errors, errors
     page.context.close()
 
@@ -685,7 +685,7 @@ def test_a_failed_throw_is_announced_at_the_table(browser: Browser, shared: Thre
     ft.version += 1
     ft.push_state()
     name = {"zh": f"电脑{seat + 1}号", "en": f"Bot {seat + 1}"}[lang]
-    said = {"zh": f"{name} 甩牌失败，罚 10 分", "en": f"{name}'s throw failed: 10-point penalty"}[lang]
+    said = {"zh": f"{name} 甩牌失败，罚 10 分", "en": f"{name}: throw failed, 10-point penalty"}[lang]
     toast = page.locator("#toasts .toast", has_text=said)
     expect(toast).to_contain_text(said)
     # the notice lies over the middle of the felt: not over the top bar's points (the penalty it announces is added

@@ -111,17 +111,18 @@ function planBox(info) {
     h("p.match-prizes", h("span.l", t("match_prize")), " ", prizeWords(info)));
 }
 
-/** The match as the table's top bar shows it: its name, where it is (stage, round or 打立 level) and the
- * player's place in the live standings (``view``: the match's card or its last pushed standings). */
+/** The match as the table's top bar shows it: its name, where it is (the stage, when there are several, apart:
+ * a phone leaves it out; the round or 打立 level) and the player's place in the live standings (``view``: the
+ * match's card or its last pushed standings). */
 export function matchBar(view, userId) {
-  const parts = { name: matchName(view.name, view.game), round: null, place: null };
+  const parts = { name: matchName(view.name, view.game), stage: null, round: null, place: null };
   const si = view.stage_info;
   if (si) {
-    const stage = si.stages > 1 ? t("match_bar_stage", { n: si.index + 1 }) + " " : "";
-    if (si.format === "dali") parts.round = stage + t("match_bar_level", { n: si.level, base: si.base });
+    parts.stage = si.stages > 1 ? t("match_bar_stage", { n: si.index + 1 }) : null;
+    if (si.format === "dali") parts.round = t("match_bar_level", { n: si.level, base: si.base });
     else if (view.round !== null && view.round !== undefined) {
-      parts.round = stage + t("match_bar_round", { n: view.round + 1, of: si.rounds });
-    } else if (stage) parts.round = stage.trim();
+      parts.round = t("match_bar_round", { n: view.round + 1, of: si.rounds });
+    } else if (parts.stage) [parts.round, parts.stage] = [parts.stage, null]; // the stage alone: never left out
   }
   const rows = (view.standings || []).filter((r) => r.status !== "removed");
   const mine = userId !== undefined && userId !== null ? rows.find((r) => (r.users || []).includes(userId)) : null;
@@ -140,7 +141,7 @@ function buttons(m, refresh) {
       toast(errorText(ex.code, ex.params), "error", 5000);
     }
     refreshUser(); // the fee was taken or given back: the header's points
-    refresh();
+    refresh(true);
   };
   // 退赛 once the match runs: the fee stays with the match and the seat plays on in auto-play; ask first
   const quit = () => modal({
@@ -181,7 +182,7 @@ function teamEntry(m, input, refresh) {
       toast(errorText(ex.code, ex.params), "error", 5000, "match-register");
     }
     refreshUser(); // a confirmed team paid its fee
-    refresh();
+    refresh(true);
   };
   // 谢绝: the invitation ends for both, and the captain is told
   const decline = async (captain) => {
@@ -191,7 +192,7 @@ function teamEntry(m, input, refresh) {
     } catch (ex) {
       toast(errorText(ex.code, ex.params), "error", 5000, "match-decline");
     }
-    refresh();
+    refresh(true);
   };
   const invitedBy = (m.me_invited_by || []).map((c) => h("p.team-invited-by", { dataset: { captain: c.id } },
     t("match_team_invited_by", { name: displayName(c.name) }), " ",
@@ -227,15 +228,30 @@ function botNumbers(rows) {
   return out;
 }
 
+/** Reads of a page's data that may cross (a timer's, one after a click): ``ask(after)`` numbers a read, ``fresh(n)``
+ * says whether read ``n``'s answer may still be drawn — not when a later read's was drawn already, nor when a read
+ * asked ``after`` a change (a registration) was begun after it: the list read just before 报名 came back after the
+ * one read after it, and the card said 人数 0 and 报名 again under the 报名成功 toast. */
+function reads() {
+  let asked = 0, drawn = 0, since = 0;
+  return {
+    ask(after) { asked += 1; if (after) since = asked; return asked; },
+    fresh(n) { if (n < drawn || n < since) return false; drawn = n; return true; },
+  };
+}
+
 /** #/matches: every match by status. */
 export function matchesPage(root) {
   const box = h("section.matches", h("p.muted", "…"));
   fill(root, box);
   let cancelled = false;
-  const refresh = async () => {
+  const order = reads();
+  // ``after``: a registration or withdrawal was just made (no answer read before it is drawn any more)
+  const refresh = async (after = false) => {
+    const n = order.ask(after);
     try {
       const { matches } = await api("GET", "matches");
-      if (cancelled) return;
+      if (cancelled || !order.fresh(n)) return;
       const sections = STATUSES.map((st) => {
         const rows = matches.filter((m) => m.status === st);
         return h("div.panel", { dataset: { status: st } }, h("h2", t("match_status_" + st)),
@@ -255,11 +271,11 @@ export function matchesPage(root) {
       });
       fill(box, h("h1", t("nav_matches")), ...sections);
     } catch (ex) {
-      if (!cancelled) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+      if (!cancelled && order.fresh(n)) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
   };
   refresh();
-  const timer = setInterval(refresh, 3000);
+  const timer = setInterval(() => refresh(), 3000);
   return () => { cancelled = true; clearInterval(timer); };
 }
 
@@ -408,17 +424,21 @@ export function matchPage(root, { id }) {
     deals.refresh();
   };
   let pushes = 0;
-  const load = async () => {
+  const order = reads();
+  const load = async (after = false) => {
+    const n = order.ask(after);
     try {
       const before = pushes;
-      info = await api("GET", `matches/${encodeURIComponent(id)}`);
+      const read = await api("GET", `matches/${encodeURIComponent(id)}`);
+      if (cancelled || !order.fresh(n)) return; // a later read's answer is drawn already
+      info = read;
       // the card read now is newer than any push that came before the request: it is what to show (a push
       // that came while the request was out may be newer still, and is kept)
       if (pushes === before) standings = null;
       refreshDeals(true);
       draw();
     } catch (ex) {
-      if (!cancelled) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
+      if (!cancelled && order.fresh(n)) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
   };
   const off = conn.on((msg) => {

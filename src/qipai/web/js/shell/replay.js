@@ -45,8 +45,10 @@ export function replayPage(root, { id }) {
       const what = h("span.step-what", { "aria-live": "polite" });
       const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, "aria-label": t("step", { n: "", total: "" }) });
       const playBtn = h("button.btn.small", { type: "button", "data-action": "autoplay-replay" }, t("autoplay_replay"));
-      // each seat by its player's name (the deal's seats, as the store keeps them; a bot's as 电脑2号)
-      const seatName = (seat) => (seat === null || seat === undefined ? "" : seatLabel(seat, seats[seat]));
+      // each seat by its player's name (the deal's seats, as the store keeps them; a bot's as 电脑2号), the viewer's
+      // own as 你 / You (as the terminal's replay names it), never the account's name
+      const seatName = (seat) => (seat === null || seat === undefined ? "" : seat === you ? t("you_seat")
+        : seatLabel(seat, seats[seat]));
       const modelAt = (k) => {
         const s = steps[k];
         const obs = frame.view.replayState ? frame.view.replayState(s, steps, k) : s.observation;

@@ -288,9 +288,11 @@ export class TableFrame {
     const m = this.match;
     if (!m || !m.card) return null;
     const bar = matchBar({ ...m.card, ...(m.view || {}) }, store.user?.id);
-    return h("span.match-bar", { dataset: { match: m.id } },
+    // a phone gives it one line (style.css): the name cut short, the stage left out; the whole of it in the title
+    const round = [bar.stage, bar.round].filter(Boolean).join(" ");
+    return h("span.match-bar", { dataset: { match: m.id }, title: [bar.name, round, bar.place].filter(Boolean).join(" · ") },
       h("b.match-bar-name", bar.name),
-      bar.round ? h("span.match-bar-round", bar.round) : null,
+      bar.round ? h("span.match-bar-round", bar.stage ? [h("span.match-bar-stage", bar.stage), " "] : null, bar.round) : null,
       bar.place ? h("span.match-bar-place", bar.place) : null);
   }
 
@@ -419,14 +421,16 @@ export class TableFrame {
     const you = this.you;
     if (you === null) return;
     const s = table?.seats?.[you];
-    const name = displayName(s?.name || user?.name || "");
+    const own = displayName(s?.name || user?.name || "");
+    // a replay names the viewer's seat as its captions do (你 / You: seatName), its initial stays the account's
+    const name = this.live ? own : this.seatName(you);
     this.meInfo.dataset.seat = you;
     const badges = [];
     if (state?.autoplay?.[you]) badges.push(h("span.badge.auto", t("autoplay_badge")));
     const ready = this.readyList();
     if (ready && ready[you]) badges.push(h("span.badge.ready", { "data-ready": you }, "✓ " + t("ready_done")));
     add(this.meInfo,
-      h("div.avatar.me-av", name.slice(0, 1).toUpperCase()),
+      h("div.avatar.me-av", own.slice(0, 1).toUpperCase()),
       h("span.sname", name),
       s?.title ? h("span.title-tag", { dataset: { seat: you } }, titleName(this.info?.name, s.title)) : null,
       !s || !this.live ? null : this.matchTable() ? this.matchPointsEl("span.pts", this.matchPoints(s))

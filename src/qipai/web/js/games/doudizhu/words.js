@@ -264,7 +264,7 @@ const en = {
   cap_bid: "bids {n}",
   cap_no_bid: "no bid",
   cap_call: "calls landlord",
-  cap_landlord: "{name} is landlord and takes the kitty {cards}",
+  cap_landlord: "Landlord: {name}, with the kitty {cards}",
   cap_redeal: "nobody bid: the cards are dealt again",
   cap_show: "shows the hand",
   cap_no_show: "does not show",
