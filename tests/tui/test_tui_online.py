@@ -2,7 +2,8 @@
 driven by scripted input the way a person types — ``hint`` then Enter at each Dou Dizhu and Shengji turn, the
 first legal choice in mahjong — and its screen is read back.  Log-in failures run the real command in a process of
 its own.  A dropped connection (closed by the server, or the server restarted on the same database) is opened
-again and the deal goes on; a spectator watches a table.
+again and the deal goes on; a spectator watches a table; friends (好友) ask, accept, list, invite to a private
+table (joined by ``join`` alone) and unfriend, with every notice and refusal worded.
 """
 
 from __future__ import annotations
@@ -568,3 +569,166 @@ async def test_a_shengji_deal_online_with_typed_plays_checked_before_sending(sta
     assert tricks >= 15 and len(mine) >= tricks, played[-3000:]  # one play of yours a trick
     assert re.search(r"You (win|lose) \d+ points?\.|Your points do not change\.", played)
     assert await p.quit() == 0
+
+
+# ---------------------------------------------------------------------------------------------- friends (好友)
+def spaced(text: str) -> str:
+    """A pattern of ``text`` whose spaces match any white space (a long line wraps on the screen)."""
+    return r"\s+".join(re.escape(w) for w in text.split())
+
+
+async def test_friends_ask_accept_list_invite_join_and_unfriend_between_two_terminals(start: ServerMaker) -> None:
+    server = await start()
+    await Client.register(server, "Bob")
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    await alice.expect(r"lobby > ")
+    bob = Player(server, name="Bob", password="secret-pw", lang="zh")
+    await bob.expect(r"大厅 > ")
+    alice.type("help")  # (the help may wrap anywhere)
+    await alice.expect(spaced("friends (好友: your friends and requests) · friend NAME (ask a player) · accept NAME · "
+                              "decline NAME · unfriend NAME"))
+    alice.type("friends")
+    await alice.expect(r"Friends \(0\):\nNo friends yet: type friend NAME to ask a player\.")
+
+    # a request (any case) and its notice, with the command to accept it
+    alice.type("friend bob")
+    await alice.expect(r"Friend request sent to Bob: you are friends when they accept\.")
+    await bob.expect(r"alice 想加你为好友：输入 accept alice 同意（或 decline alice 拒绝）。")
+    alice.type("friends")
+    await alice.expect(r"Your requests, waiting for an answer \(unfriend NAME withdraws one\):\n  Bob\n")
+    since = len(bob.screen)
+    bob.type("好友")
+    await bob.expect(r"好友（0）：[\s\S]*想加你为好友（输入 accept 玩家名 同意，decline 玩家名 拒绝）：\n  alice\n",
+                     since=since)
+    bob.type("accept ALICE")
+    await bob.expect(r"你和 alice 成为了好友。", since=since)
+    await alice.expect(r"Bob and you are friends now\.")
+    since = len(alice.screen)
+    alice.type("friends")
+    await alice.expect(r"Friends \(1\):\n  Bob +online\n", since=since)
+    assert "waiting for an answer" not in alice.screen[since:]
+
+    # an invitation from a private table; the friend joins it by ``join`` alone
+    alice.type("invite bob")
+    await alice.expect(r"lobby > Sit at a private table first \(create ROOM\), then invite friends to it\.",
+                       since=since)
+    bob.type("join")
+    await bob.expect(r"没有收到邀请：请输入 join 邀请码（好友牌桌的邀请码）。")
+    alice.type("create classic-1")
+    table = (await alice.expect(r"You sit at table (\S+) \(Dou Dizhu, room classic-1\), seat 0\.", since=since))[1]
+    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})", since=since))[1]
+    alice.type("invite BOB")
+    await alice.expect(r"Bob is invited to your table: they type join to sit down\.", since=since)
+    await bob.expect(rf"好友 alice 邀请你到牌桌 {re.escape(table)}（斗地主，房间 classic-1）：输入 join 坐下"
+                     rf"（或 join {code}）。")
+    since_b = len(bob.screen)
+    bob.type("join")
+    await bob.expect(rf"正在加入 alice 的牌桌 {re.escape(table)}（join {code}）……", since=since_b)
+    await bob.expect(rf"你坐在牌桌 {re.escape(table)}（斗地主，房间 classic-1），1 号座。", since=since_b)
+    await alice.expect(r"Seats: 0 You 1000 · 1 Bob 1000 · 2 \(empty\)", since=since)
+    assert bob.client.friends.invitation is None  # used
+    bob.type("help")
+    await bob.expect(spaced("invite 玩家名 邀请好友到这张私人桌 · friends 好友"), since=since_b)
+    bob.type("friends")  # at the table too
+    await bob.expect(r"好友（1）：\n  alice +和你在同一桌\n", since=since_b)
+    bob.type("join")
+    await bob.expect(r"你坐在牌桌上：先离开。", since=since_b)
+
+    # unfriending, told at the table
+    alice.type("unfriend bob")
+    await alice.expect(r"Bob is no longer your friend\.", since=since)
+    await bob.expect(r"alice 把你从好友中删除了。", since=since_b)
+    alice.type("invite bob")
+    await alice.expect(r"bob is not your friend: type friends to see your list\.", since=since)
+    bob.type("unfriend alice")
+    await bob.expect(r"alice 既不是你的好友，也没有好友申请：输入 friends 看好友列表。", since=since_b)
+    assert await alice.quit() == 0 and await bob.quit() == 0
+
+
+async def test_friend_notices_and_refusals_with_a_player_over_http(start: ServerMaker) -> None:
+    server = await start()
+    carol = await Client.register(server, "carol")
+    await carol.connect()
+    dave = await Client.register(server, "dave")
+    await dave.post("/api/friends", {"name": "alice"}, status=404)  # (nobody is called alice yet)
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    await alice.expect(r"lobby > ")
+    await dave.post("/api/friends", {"name": "alice"}, status=201)
+    await alice.expect(r"dave asks to be your friend: type accept dave \(or decline dave\)\.")
+
+    # refusals, worded
+    for line, said in (("friend nobody-here", r"Refused: No player is called nobody-here"),
+                       ("friend ALICE", r"You cannot be your own friend"),
+                       ("friend", r"Type friend NAME\."),
+                       ("accept nobody", r"Nobody called nobody asks to be your friend: type friends to see who "
+                                         r"does\."),
+                       ("decline carol", r"Nobody called carol asks to be your friend"),
+                       ("unfriend carol", r"carol is neither your friend nor asked to be"),
+                       ("join", r"No invitation to join: type join CODE")):
+        since = len(alice.screen)
+        alice.type(line)
+        await alice.expect(said, since=since)
+    guest = Player(server, guest=True, lang="zh")
+    await guest.expect(r"大厅 > ")
+    guest.type("friend alice")
+    await guest.expect(r"不行：游客不能加好友：先保存为正式账号")
+    guest.type("friends")
+    await guest.expect(r"游客不能加好友：先保存为正式账号（在浏览器里注册）。")
+    since = len(alice.screen)
+    alice.type("friend " + guest.client.user["name"])
+    await alice.expect(r"Refused: Guest \d{4} plays as a guest and cannot keep friends", since=since)
+
+    # declining, and a request declined; ``accept`` alone takes the only request
+    alice.type("decline DAVE")
+    await alice.expect(r"You declined dave's friend request\.", since=since)
+    alice.type("friend carol")
+    await alice.expect(r"Friend request sent to carol", since=since)
+    await carol.wait_for(lambda m: m["type"] == "friend" and m["event"] == "request")
+    await carol.post(f"/api/friends/{alice.client.user['id']}/remove")
+    await alice.expect(r"carol declined your friend request\.", since=since)
+    await carol.post("/api/friends", {"name": "alice"}, status=201)
+    await alice.expect(r"carol asks to be your friend", since=since)
+    alice.type("accept")
+    await alice.expect(r"You and carol are friends now\.", since=since)
+    await carol.wait_for(lambda m: m["type"] == "friend" and m["event"] == "accepted")
+
+    # a friend at a public table may be watched; an invitation needs a private table; a removal is told
+    seated = await carol.post("/api/quick-match", {"room": "classic-1"})
+    alice.type("friends")
+    await alice.expect(rf"  carol +at table {re.escape(seated['table'])} \(type watch {re.escape(seated['table'])}\)",
+                       since=since)
+    alice.type("quick classic-1")
+    await alice.expect(r"You sit at table ", since=since)
+    alice.type("invite carol")
+    await alice.expect(r"Refused: Friends are invited to a private table: create one first", since=since)
+    await carol.post(f"/api/friends/{alice.client.user['id']}/remove")
+    await alice.expect(r"carol removed you from their friends\.", since=since)
+    assert await alice.quit() == 0 and await guest.quit() == 0
+    await carol.close()
+
+
+async def test_requests_made_while_away_are_said_at_log_in_and_an_invitation_reaches_a_spectator(
+        start: ServerMaker) -> None:
+    server = await start()
+    erin = await Client.register(server, "erin")
+    await Client.register(server, "frank")
+    await erin.post("/api/friends", {"name": "frank"}, status=201)
+    frank = Player(server, name="frank", password="secret-pw", lang="en")
+    await frank.expect(r"erin asked to be your friend: type friends \(accept NAME, decline NAME\)\.")
+    frank.type("accept erin")
+    await frank.expect(r"You and erin are friends now\.")
+    # frank watches a public table; erin invites him to her private one: ``join`` stops watching and sits down
+    host = await Client.guest(server)
+    public = (await host.post("/api/quick-match", {"room": "classic-1"}))["table"]
+    frank.type("watch " + public)
+    await frank.expect(rf"watching table {re.escape(public)} · leave · help > ")
+    made = await erin.post("/api/tables", {"room": "classic-1"})
+    await erin.post(f"/api/friends/{frank.client.user['id']}/invite")
+    await frank.expect(rf"Your friend erin invites you to table {re.escape(made['table'])} \(Dou Dizhu, room "
+                       rf"classic-1\): type join to sit down \(or join {made['invite_code']}\)\.")
+    frank.type("join")
+    await frank.expect(r"You stopped watching the table\.")
+    await frank.expect(rf"You sit at table {re.escape(made['table'])} \(Dou Dizhu, room classic-1\), seat 1\.")
+    assert frank.client.watching is None and frank.client.table is not None
+    assert frank.client.table["id"] == made["table"]
+    assert await frank.quit() == 0

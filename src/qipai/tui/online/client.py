@@ -5,8 +5,11 @@ bots by quick match — through the server's JSON API and WebSocket protocol (do
   WebSocket ``/ws`` opens with ``Authorization: Bearer <token>``.  A wrong address, an unreachable server, a wrong
   password or a taken name is a :class:`LoginError` (one line).
 - **The lobby**: ``rooms`` (and the public tables one may watch), ``tables``, ``quick ROOM``, ``create ROOM`` (a
-  private table: its invite code is printed), ``join CODE``, ``watch TABLE [CODE]`` (观战: ``spectate``), ``me``,
-  ``help``, ``quit``.
+  private table: its invite code is printed), ``join CODE`` (``join`` alone: the latest invitation), ``watch TABLE
+  [CODE]`` (观战: ``spectate``), ``me``, ``help``, ``quit``.
+- **Friends** (好友, :mod:`.friends`), in the lobby and at a table: ``friends``, ``friend NAME``, ``accept NAME``,
+  ``decline NAME``, ``unfriend NAME``, ``invite NAME`` (to the private table one sits at); requests,
+  acceptances, removals and invitations are one line each as they come.
 - **The table**: each ``state`` message brings this seat's observation; the game's view
   (:mod:`.doudizhu`, :mod:`.shengji`, :mod:`.mahjong`) prints the other seats' moves as they happen, draws the
   table at your turn and reads what you type into one of the legal actions the server sent, which goes back as an
@@ -41,6 +44,7 @@ from rich.text import Text
 
 from ..reader import LineReader
 from .base import GameView, Seats
+from .friends import Friends
 from .words import PHRASES, display_name, error_words, phrase_words, title_words, tr
 
 GAME_WORDS = {
@@ -58,6 +62,7 @@ _READY = ("ready", "r", "准备")
 _YES = ("y", "yes", "是", "确定", "好")
 _WATCH = ("watch", "spectate", "观战")
 _TABLES = ("tables", "牌桌")
+_JOIN = ("join", "加入")
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Seconds before each try to open a dropped connection again (the last repeats)."""
@@ -312,6 +317,9 @@ class OnlineClient:
         self.retries = 0
         self.session_over = False
         """The server ended the session (``closed_session``): trying again cannot help."""
+        self.friends = Friends(self)
+        """好友: the friends commands and the ``friend`` messages."""
+        self.greeted = False
 
     # ------------------------------------------------------------------ output
     def emit(self, item: RenderableType | str, style: str = "") -> None:
@@ -590,10 +598,14 @@ class OnlineClient:
                 self.emit(tr(lang, "welcome_table"))
             else:
                 self.emit(tr(lang, "lobby_help"), style="dim")
+            if not self.greeted:
+                self.greeted = True
+                self.later(self.friends.greet())
         elif kind == "joined":
             if self.watching is not None or (self.table is not None and self.table.get("id") != m["table"]):
                 self.to_lobby(quiet=True)
             self.watch_ask = None
+            self.friends.joined(m["table"])
             self.seat = int(m["seat"])
             self.table = {"id": m["table"], "seats": [], "ready": None, "game": ""}  # (its snapshot follows and
             # says the invite code)
@@ -647,6 +659,8 @@ class OnlineClient:
             self.on_checked(m)
         elif kind == "account":
             self.user.update(m.get("user") or {})
+        elif kind == "friend":
+            self.friends.on_message(m)
 
     def on_error(self, m: Mapping[str, Any]) -> None:
         """A refused message: the error in words (a rule's refusal with the game's reason)."""
@@ -876,6 +890,8 @@ class OnlineClient:
         if word in _QUIT:
             self.done = True
             return
+        if await self.friends.command(word, rest):  # (好友: in the lobby, at a table, watching one)
+            return
         if self.table is None:
             await self.lobby_line(word, rest, text)
         else:
@@ -911,11 +927,10 @@ class OnlineClient:
                 self.error(tr(lang, "need_arg", cmd="create", arg="ROOM"))
             else:
                 await self.send({"type": "create_table", "room": rest.split()[0]})
-        elif word in ("join", "加入"):
-            if not rest:
-                self.error(tr(lang, "need_arg", cmd="join", arg="CODE"))
-            else:
-                await self.send({"type": "join", "invite": rest.split()[0].upper()[:16]})
+        elif word in _JOIN:
+            code = self.join_code(rest)
+            if code is not None:
+                await self.send({"type": "join", "invite": code})
         elif word in ("bots", "leave", "auto", "say", "ready", "seats", "takeover"):
             self.error(tr(lang, "no_table"))
         else:
@@ -931,7 +946,7 @@ class OnlineClient:
             return
         st = self.state
         running = st is not None and st.get("phase") != "over"
-        if word in _WATCH or word in _TABLES:
+        if word in _WATCH or word in _TABLES or word in _JOIN:
             self.error(tr(lang, "at_table"))
             return
         if word in _AUTO:
@@ -1026,6 +1041,11 @@ class OnlineClient:
             return
         if word in _LEAVE:
             await self.send({"type": "unspectate", "table": self.table["id"]})
+        elif word in _JOIN:  # an invitation: stop watching, then sit down
+            code = self.join_code(line.strip()[len(word):])
+            if code is not None:
+                await self.send({"type": "unspectate", "table": self.table["id"]})
+                await self.send({"type": "join", "invite": code})
         elif word in ("seats", "座位"):
             self.emit(self.seats_line())
         elif word in ("me", "我"):
@@ -1038,6 +1058,16 @@ class OnlineClient:
                 self.error(tr(lang, "spectator_cannot"))
             for item in shown or []:
                 self.emit(item)
+
+    def join_code(self, rest: str) -> str | None:
+        """The invite code ``join`` is for: the one typed, else the latest invitation's (``None`` after one line
+        saying there is none)."""
+        if rest.split():
+            return rest.split()[0].upper()[:16]
+        code = self.friends.join_code()
+        if code is None:
+            self.error(tr(self.lang, "join_no_invite"))
+        return code
 
     async def say(self, rest: str) -> None:
         """``say PHRASE`` (a quick-chat phrase by id, number or words), or the list of phrases."""
@@ -1074,6 +1104,28 @@ class OnlineClient:
             self.error(error_words(self.lang, err[0], err[1]) if err else f"{path}: HTTP {r.status_code}")
             return None
         return r.json()
+
+    async def post(self, path: str, body: Mapping[str, Any] | None = None,
+                   words: Mapping[str, str] | None = None) -> Any:
+        """``POST path`` with ``body``: the answer's JSON, or ``None`` after one line saying why it was refused
+        (``words``: an error code's wording in this request, instead of the usual one)."""
+        assert self.http is not None
+        try:
+            r = await self.http.post(path, json=dict(body or {}))
+        except httpx.HTTPError as e:
+            self.error(f"{path}: {_reason(e)}")
+            return None
+        if r.status_code not in (200, 201):
+            err = _error_of(r)
+            msg = (words or {}).get(err[0]) if err else None
+            if msg is None:
+                msg = error_words(self.lang, err[0], err[1]) if err else f"{path}: HTTP {r.status_code}"
+            self.error(tr(self.lang, "refused", msg=msg))
+            return None
+        try:
+            return r.json()
+        except ValueError:
+            return {}
 
     async def show_rooms(self) -> None:
         """Every room by game, with stakes and minimum points."""

@@ -65,13 +65,17 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                              "Too many windows are open for this account (or this network): close some and try "
                              "again"),
     "already_authenticated": ("这个连接已经登录了", "This connection is logged in already"),
-    "guest_account": ("游客不能加好友：先保存为正式账号", "Guests cannot keep friends: save the account first"),
+    "guest_account": (lambda p: f"{display_name(_n(p.get('name')), 'zh')} 是游客，不能加好友" if p.get("name")
+                      else "游客不能加好友：先保存为正式账号",
+                      lambda p: f"{display_name(_n(p.get('name')), 'en')} plays as a guest and cannot keep friends"
+                      if p.get("name") else "Guests cannot keep friends: save the account first"),
     "not_friends": ("你们还不是好友", "You are not friends"),
     "no_request": ("对方没有加你为好友", "This player has not asked to be your friend"),
     "too_many_friends": ("好友（和申请）已达上限", "You have as many friends and requests as you may"),
     "no_invite_code": ("只能邀请好友到开房的桌子：先开一个房间",
                        "Friends are invited to a private table: create one first"),
-    "unknown_user": ("没有这个玩家", "No such player"),
+    "unknown_user": (lambda p: f"没有叫 {_n(p.get('name'))} 的玩家" if p.get("name") else "没有这个玩家",
+                     lambda p: f"No player is called {_n(p.get('name'))}" if p.get("name") else "No such player"),
     "unknown_game": ("没有这个游戏", "No such game"),
     "no_relief": ("救济只给积分不够进任何房间的玩家，每天一次",
                   "Relief is for players below every room's minimum, once a day"),
@@ -240,8 +244,10 @@ _EN: dict[str, str] = {
     "registered": "registered",
     "welcome_table": "You sit at a table already: back to it.",
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
-                   "for friends) · join CODE (a friend's table) · tables (tables to watch) · watch TABLE (watch a "
-                   "table: 观战) · me (your points) · help · quit"),
+                   "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
+                   "to watch) · watch TABLE (watch a table: 观战) · me (your points) · friends (好友: your friends "
+                   "and requests) · friend NAME (ask a player) · accept NAME · decline NAME · unfriend NAME · help · "
+                   "quit"),
     "lobby_prompt": "lobby",
     "rooms_head": "Rooms:",
     "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} tables, {players} players",
@@ -267,7 +273,8 @@ _EN: dict[str, str] = {
     "ready_sent": "Ready (准备): the next deal starts when everyone is ready.",
     "is_ready": "{name} is ready.",
     "table_help": ("At the table: your moves as the prompt says · auto (托管 on/off) · say PHRASE (quick chat; "
-                   "say alone lists them) · seats · bots (creator: bots take the empty seats) · leave · help"),
+                   "say alone lists them) · seats · bots (creator: bots take the empty seats) · invite NAME (a "
+                   "friend to this private table) · friends · leave · help"),
     "not_your_turn": "Not your turn: wait for {name} (or type help).",
     "not_your_turn_anyone": "Not your turn: wait (or type help).",
     "auto_on": "Auto-play on (托管): the server plays for you. Type auto to take back control.",
@@ -314,8 +321,8 @@ _EN: dict[str, str] = {
     "watching": "You watch table {table} ({game}, room {room}): you see what every spectator sees.",
     "spectator_prompt": "watching table {table} · leave · help",
     "spectator_cannot": "You only watch this table: you cannot play here (type leave to go back to the lobby).",
-    "spectator_help": ("Watching (观战): the moves show as they happen · seats · leave (back to the lobby) · help · "
-                       "quit"),
+    "spectator_help": ("Watching (观战): the moves show as they happen · seats · friends · join [CODE] (stop watching "
+                       "and sit at a friend's table) · leave (back to the lobby) · help · quit"),
     "unwatched": "You stopped watching the table.",
     # a dropped connection
     "connection_retry": "The connection to the server was lost: reconnecting …",
@@ -327,6 +334,44 @@ _EN: dict[str, str] = {
     "offline_prompt": "reconnecting …",
     "seat_gone": "You no longer sit at that table (it went on without you while you were away).",
     "watch_gone": "The table you watched is gone.",
+    # friends (好友)
+    "friends_head": "Friends ({n}):",
+    "friend_line": "  {name:<16} {state}",
+    "friend_online": "online",
+    "friend_offline": "offline",
+    "friend_at_table": "at table {table} (type watch {table})",
+    "friend_at_private": "at a private table",
+    "friend_at_your_table": "at your table",
+    "friend_self": "You cannot be your own friend: type friend NAME with another player's name.",
+    "friends_none": "No friends yet: type friend NAME to ask a player.",
+    "friends_incoming": "Asking to be your friend (type accept NAME or decline NAME):",
+    "friends_outgoing": "Your requests, waiting for an answer (unfriend NAME withdraws one):",
+    "friend_item": "  {name}",
+    "friends_guest": "Guests cannot keep friends: save the account first (register in the browser).",
+    "friend_sent": "Friend request sent to {name}: you are friends when they accept.",
+    "friend_now": "You and {name} are friends now.",
+    "friend_already": "You and {name} are friends already.",
+    "friend_declined": "You declined {name}'s friend request.",
+    "friend_unfriended": "{name} is no longer your friend.",
+    "friend_withdrawn": "You withdrew your friend request to {name}.",
+    "friend_invited": "{name} is invited to your table: they type join to sit down.",
+    "friend_no_request": "Nobody called {name} asks to be your friend: type friends to see who does.",
+    "friend_no_friend": "{name} is not your friend: type friends to see your list.",
+    "friend_nobody": "{name} is neither your friend nor asked to be: type friends to see your list.",
+    "invite_no_table": "Sit at a private table first (create ROOM), then invite friends to it.",
+    "join_no_invite": "No invitation to join: type join CODE (the invite code of a friend's table).",
+    "join_invitation": "Joining {name}'s table {table} (join {code}) …",
+    "friend_requests_waiting": "{names} asked to be your friend: type friends (accept NAME, decline NAME).",
+    "notice_friend_request": "{name} asks to be your friend: type accept {name} (or decline {name}).",
+    "notice_friend_accepted": "{name} and you are friends now.",
+    "notice_friend_unfriended": "{name} removed you from their friends.",
+    "notice_friend_declined": "{name} declined your friend request.",
+    "notice_friend_withdrew": "{name} withdrew the friend request.",
+    "notice_friend_removed": "{name} ended your friendship (or a friend request between you).",
+    "notice_friend_invite": "Your friend {name} invites you to table {table} ({game}, room {room}): type join to "
+                            "sit down (or join {code}).",
+    "notice_friend_invite_seated": "Your friend {name} invites you to table {table} ({game}, room {room}): leave "
+                                   "this table, then type join (or join {code}).",
 }
 
 _ZH: dict[str, str] = {
@@ -336,8 +381,9 @@ _ZH: dict[str, str] = {
     "registered": "注册用户",
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
-                   "join 邀请码 加入好友的桌 · tables 可以观战的牌桌 · watch 牌桌 观战 · me 我的积分 · help 帮助 · "
-                   "quit 退出"),
+                   "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
+                   "me 我的积分 · friends 好友和好友申请 · friend 玩家名 加好友 · accept 玩家名 同意 · "
+                   "decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · help 帮助 · quit 退出"),
     "lobby_prompt": "大厅",
     "rooms_head": "房间：",
     "room_line": "  {id:<16} {game:<10} 底分 {stake:<5} 至少 {min} 分 · {tables} 桌 {players} 人",
@@ -363,7 +409,8 @@ _ZH: dict[str, str] = {
     "ready_sent": "已准备：大家都准备好就开始下一局。",
     "is_ready": "{name} 已准备。",
     "table_help": ("牌桌上：按提示出牌 · auto 托管/解除托管 · say 快捷语（只输入 say 列出全部）· seats 座位 · "
-                   "bots 电脑补位（开桌的人）· leave 离开 · help 帮助"),
+                   "bots 电脑补位（开桌的人）· invite 玩家名 邀请好友到这张私人桌 · friends 好友 · leave 离开 · "
+                   "help 帮助"),
     "not_your_turn": "还没轮到你：等待 {name}（或输入 help）。",
     "not_your_turn_anyone": "还没轮到你：请等一下（或输入 help）。",
     "auto_on": "已托管：服务器替你出牌。输入 auto 解除托管。",
@@ -409,7 +456,8 @@ _ZH: dict[str, str] = {
     "watching": "你在观战牌桌 {table}（{game}，房间 {room}）：看到的和每个观众一样。",
     "spectator_prompt": "观战牌桌 {table} · leave 离开 · help",
     "spectator_cannot": "你只是在观战：不能在这桌出牌（输入 leave 回到大厅）。",
-    "spectator_help": "观战中：出牌随时显示 · seats 座位 · leave 离开（回到大厅）· help 帮助 · quit 退出",
+    "spectator_help": ("观战中：出牌随时显示 · seats 座位 · friends 好友 · join [邀请码] 不再观战，坐到好友的桌 · "
+                       "leave 离开（回到大厅）· help 帮助 · quit 退出"),
     "unwatched": "你不再观战这张牌桌。",
     # 断线
     "connection_retry": "和服务器的连接断了：正在重新连接……",
@@ -421,6 +469,44 @@ _ZH: dict[str, str] = {
     "offline_prompt": "正在重新连接……",
     "seat_gone": "你已经不在那张牌桌上了（你离开的时候牌桌继续了）。",
     "watch_gone": "你观战的牌桌已经不在了。",
+    # 好友
+    "friends_head": "好友（{n}）：",
+    "friend_line": "  {name:<16} {state}",
+    "friend_online": "在线",
+    "friend_offline": "离线",
+    "friend_at_table": "在牌桌 {table}（输入 watch {table} 观战）",
+    "friend_at_private": "在私人桌上",
+    "friend_at_your_table": "和你在同一桌",
+    "friend_self": "不能加自己为好友：请输入别的玩家的名字。",
+    "friends_none": "还没有好友：输入 friend 玩家名 加好友。",
+    "friends_incoming": "想加你为好友（输入 accept 玩家名 同意，decline 玩家名 拒绝）：",
+    "friends_outgoing": "等待对方同意（unfriend 玩家名 撤回）：",
+    "friend_item": "  {name}",
+    "friends_guest": "游客不能加好友：先保存为正式账号（在浏览器里注册）。",
+    "friend_sent": "已向 {name} 发送好友申请：对方同意后就是好友了。",
+    "friend_now": "你和 {name} 成为了好友。",
+    "friend_already": "你和 {name} 已经是好友了。",
+    "friend_declined": "你拒绝了 {name} 的好友申请。",
+    "friend_unfriended": "已删除好友 {name}。",
+    "friend_withdrawn": "你撤回了给 {name} 的好友申请。",
+    "friend_invited": "已邀请 {name} 到你的牌桌：对方输入 join 就能坐下。",
+    "friend_no_request": "没有叫 {name} 的人想加你为好友：输入 friends 看看。",
+    "friend_no_friend": "{name} 不是你的好友：输入 friends 看好友列表。",
+    "friend_nobody": "{name} 既不是你的好友，也没有好友申请：输入 friends 看好友列表。",
+    "invite_no_table": "先坐到一张私人桌上（create 房间），再邀请好友。",
+    "join_no_invite": "没有收到邀请：请输入 join 邀请码（好友牌桌的邀请码）。",
+    "join_invitation": "正在加入 {name} 的牌桌 {table}（join {code}）……",
+    "friend_requests_waiting": "{names} 想加你为好友：输入 friends（accept 玩家名 同意，decline 玩家名 拒绝）。",
+    "notice_friend_request": "{name} 想加你为好友：输入 accept {name} 同意（或 decline {name} 拒绝）。",
+    "notice_friend_accepted": "{name} 和你成为了好友。",
+    "notice_friend_unfriended": "{name} 把你从好友中删除了。",
+    "notice_friend_declined": "{name} 拒绝了你的好友申请。",
+    "notice_friend_withdrew": "{name} 撤回了好友申请。",
+    "notice_friend_removed": "{name} 和你不再是好友（或撤回、拒绝了好友申请）。",
+    "notice_friend_invite": "好友 {name} 邀请你到牌桌 {table}（{game}，房间 {room}）：输入 join 坐下"
+                            "（或 join {code}）。",
+    "notice_friend_invite_seated": "好友 {name} 邀请你到牌桌 {table}（{game}，房间 {room}）：先离开这桌，再输入 join"
+                                   "（或 join {code}）。",
 }
 
 

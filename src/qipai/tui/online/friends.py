@@ -1,0 +1,291 @@
+"""好友 in ``qipai online``: the friends list, requests, unfriending and invitations to a private table, through the
+server's friends API (``GET /api/friends``, ``POST /api/friends`` …, docs/protocol.md §2) and its ``friend``
+messages (§3), in the lobby, at a table and while watching one.
+
+- ``friends``: the friends (online, at which table — a public one may be watched —, or offline), the players
+  asking to be your friend and your requests waiting for an answer.
+- ``friend NAME`` (``friend add NAME``): ask a player; ``accept NAME`` (alone: the only request there is),
+  ``decline NAME``, ``unfriend NAME`` (a friend, or withdraw your request): the name is looked up in the list,
+  in any case.  ``invite NAME``: a friend to the private table you sit at.
+- The ``friend`` messages are one line each, wherever the player is: a request (with the ``accept`` to type), an
+  acceptance, a removal, an invitation (with the ``join`` to type: :meth:`Friends.join_code` gives the
+  latest invitation's code to ``join`` alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from .words import display_name, tr
+
+if TYPE_CHECKING:
+    from .client import OnlineClient
+
+COMMANDS: dict[str, str] = {
+    word: cmd
+    for cmd, words in (
+        ("friends", ("friends", "好友")),
+        ("friend", ("friend", "addfriend", "加好友")),
+        ("accept", ("accept", "同意")),
+        ("decline", ("decline", "拒绝")),
+        ("unfriend", ("unfriend", "删除好友")),
+        ("invite", ("invite", "邀请")),
+    )
+    for word in words
+}
+"""A typed word → the friends command it is."""
+
+_SUB = {"add": "friend", "accept": "accept", "decline": "decline", "remove": "unfriend", "invite": "invite"}
+"""``friend add NAME``, ``friend accept NAME`` …: the command after ``friend``."""
+
+_LISTS = (("friend", "friends"), ("incoming", "incoming"), ("outgoing", "outgoing"))
+"""What a user is to this player → the list of ``GET /api/friends`` he is in."""
+
+
+class Friends:
+    """The friends commands and notices of one :class:`~.client.OnlineClient`."""
+
+    def __init__(self, client: OnlineClient) -> None:
+        self.client = client
+        self.relation: dict[int, str] = {}
+        """User id → ``friend``, ``incoming`` (he asks) or ``outgoing`` (you asked), as last seen: a removal
+        is worded by it."""
+        self.invitation: dict[str, Any] | None = None
+        """The latest ``friend`` ``invite`` message (``join`` alone joins its table)."""
+
+    @property
+    def lang(self) -> str:
+        """The player's language."""
+        return self.client.lang
+
+    def name(self, user: Mapping[str, Any]) -> str:
+        """A user of the friends API as the player reads the name."""
+        return display_name(str(user.get("name") or "?"), self.lang)
+
+    # ------------------------------------------------------------------ typed commands
+    async def command(self, word: str, rest: str) -> bool:
+        """Run a friends command (``word`` typed, then ``rest``); whether ``word`` was one."""
+        cmd = COMMANDS.get(word)
+        if cmd is None:
+            return False
+        args = rest.split()
+        if cmd == "friend" and len(args) >= 2 and args[0].lower() in _SUB:
+            cmd, args = _SUB[args[0].lower()], args[1:]
+        name = args[0][:64] if args else ""
+        if cmd == "friends":
+            await self.show()
+        elif cmd == "accept" and not name:
+            await self.accept(None)
+        elif not name:
+            self.client.error(tr(self.lang, "need_arg", cmd=word, arg="NAME"))
+        elif cmd == "friend":
+            await self.ask(name)
+        elif cmd == "accept":
+            await self.accept(name)
+        elif cmd == "decline":
+            await self.decline(name)
+        elif cmd == "unfriend":
+            await self.unfriend(name)
+        else:
+            await self.invite(name)
+        return True
+
+    async def lists(self) -> dict[str, Any] | None:
+        """``GET /api/friends`` (what each user is to this player is noted); ``None`` after saying what went
+        wrong."""
+        data = await self.client.get("/api/friends")
+        if not isinstance(data, dict):
+            return None
+        self.learn(data)
+        return data
+
+    def learn(self, data: Mapping[str, Any]) -> None:
+        """Note what each user of a friends list is to this player."""
+        self.relation = {int(u["id"]): kind for kind, key in _LISTS for u in data.get(key) or []
+                         if isinstance(u, Mapping) and isinstance(u.get("id"), int)}
+
+    @staticmethod
+    def pick(users: Sequence[Mapping[str, Any]], name: str) -> Mapping[str, Any] | None:
+        """The user called ``name`` (in any case) among ``users``."""
+        key = name.casefold()
+        return next((u for u in users if str(u.get("name") or "").casefold() == key), None)
+
+    async def show(self) -> None:
+        """``friends``: the friends and where they are, the requests in and out."""
+        lang, c = self.lang, self.client
+        if c.user.get("is_guest"):
+            c.emit(tr(lang, "friends_guest"), style="yellow")
+            return
+        data = await self.lists()
+        if data is None:
+            return
+        friends = [u for u in data.get("friends") or [] if isinstance(u, Mapping)]
+        here = c.table.get("id") if c.table is not None else None
+        c.emit(tr(lang, "friends_head", n=len(friends)), style="bold")
+        if not friends:
+            c.emit(tr(lang, "friends_none"), style="dim")
+        for u in sorted(friends, key=lambda u: (0 if u.get("table") else 1 if u.get("online") else 2,
+                                                str(u.get("name")).casefold())):
+            table = u.get("table")
+            if table and table == here:
+                state = tr(lang, "friend_at_your_table")
+            elif table and u.get("watchable"):
+                state = tr(lang, "friend_at_table", table=table)
+            elif table:
+                state = tr(lang, "friend_at_private")
+            else:
+                state = tr(lang, "friend_online" if u.get("online") else "friend_offline")
+            c.emit(tr(lang, "friend_line", name=self.name(u), state=state))
+        for key in ("incoming", "outgoing"):
+            users = [u for u in data.get(key) or [] if isinstance(u, Mapping)]
+            if users:
+                c.emit(tr(lang, "friends_" + key), style="bold")
+                for u in users:
+                    c.emit(tr(lang, "friend_item", name=self.name(u)))
+
+    async def ask(self, name: str) -> None:
+        """``friend NAME``: ask a player to be friends (friends at once when he had asked first)."""
+        lang, c = self.lang, self.client
+        if name.casefold() == str(c.user.get("name") or "").casefold():
+            c.error(tr(lang, "friend_self"))
+            return
+        r = await c.post("/api/friends", {"name": name})
+        if r is None:
+            return
+        user = r.get("user") or {"name": name}
+        state = r.get("state")
+        if isinstance(user.get("id"), int):
+            self.relation[user["id"]] = "outgoing" if state == "requested" else "friend"
+        key = {"requested": "friend_sent", "accepted": "friend_now"}.get(str(state), "friend_already")
+        c.emit(tr(lang, key, name=self.name(user)), style="green")
+
+    async def accept(self, name: str | None) -> None:
+        """``accept NAME``: accept a player's request (``accept`` alone: the only one there is)."""
+        lang, c = self.lang, self.client
+        data = await self.lists()
+        if data is None:
+            return
+        incoming = data.get("incoming") or []
+        u = self.pick(incoming, name) if name is not None else incoming[0] if len(incoming) == 1 else None
+        if u is None:
+            c.error(tr(lang, "friend_no_request", name=name) if name is not None
+                    else tr(lang, "need_arg", cmd="accept", arg="NAME"))
+            return
+        if await c.post(f"/api/friends/{u['id']}/accept") is not None:
+            self.relation[int(u["id"])] = "friend"
+            c.emit(tr(lang, "friend_now", name=self.name(u)), style="green")
+
+    async def decline(self, name: str) -> None:
+        """``decline NAME``: turn a player's request down."""
+        lang, c = self.lang, self.client
+        data = await self.lists()
+        if data is None:
+            return
+        u = self.pick(data.get("incoming") or [], name)
+        if u is None:
+            c.error(tr(lang, "friend_no_request", name=name))
+            return
+        if await c.post(f"/api/friends/{u['id']}/remove") is not None:
+            self.relation.pop(int(u["id"]), None)
+            c.emit(tr(lang, "friend_declined", name=self.name(u)))
+
+    async def unfriend(self, name: str) -> None:
+        """``unfriend NAME``: no longer friends, or withdraw the request sent to him (or decline his)."""
+        lang, c = self.lang, self.client
+        data = await self.lists()
+        if data is None:
+            return
+        found = [(kind, u) for kind, key in _LISTS if (u := self.pick(data.get(key) or [], name)) is not None]
+        if not found:
+            c.error(tr(lang, "friend_nobody", name=name))
+            return
+        kind, u = found[0]
+        if await c.post(f"/api/friends/{u['id']}/remove") is not None:
+            self.relation.pop(int(u["id"]), None)
+            said = {"friend": "friend_unfriended", "incoming": "friend_declined", "outgoing": "friend_withdrawn"}
+            c.emit(tr(lang, said[kind], name=self.name(u)))
+
+    async def invite(self, name: str) -> None:
+        """``invite NAME``: send a friend the invite code of the private table this player sits at."""
+        lang, c = self.lang, self.client
+        if c.table is None or c.watching is not None:
+            c.error(tr(lang, "invite_no_table"))
+            return
+        data = await self.lists()
+        if data is None:
+            return
+        u = self.pick(data.get("friends") or [], name)
+        if u is None:
+            c.error(tr(lang, "friend_no_friend", name=name))
+            return
+        if await c.post(f"/api/friends/{u['id']}/invite", words={"not_at_table": tr(lang, "invite_no_table")}):
+            c.emit(tr(lang, "friend_invited", name=self.name(u)), style="green")
+
+    def join_code(self) -> str | None:
+        """The invite code of the latest invitation (``join`` alone), or ``None``; says whose table it is."""
+        inv = self.invitation
+        if inv is None:
+            return None
+        code = str(inv["invite_code"])
+        self.client.emit(tr(self.lang, "join_invitation", name=self.name(inv.get("user") or {}),
+                            table=inv.get("table"), code=code), style="dim")
+        return code
+
+    def joined(self, table: Any) -> None:
+        """This player sat down at ``table``: an invitation to it is used."""
+        if self.invitation is not None and self.invitation.get("table") == table:
+            self.invitation = None
+
+    # ------------------------------------------------------------------ the server's messages
+    def on_message(self, m: Mapping[str, Any]) -> None:
+        """A ``friend`` message: one line, wherever the player is."""
+        from .client import GAME_WORDS
+
+        lang, c = self.lang, self.client
+        raw = m.get("user")
+        user: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        uid = user.get("id")
+        name = self.name(user)
+        event = m.get("event")
+        if event == "request":
+            if isinstance(uid, int):
+                self.relation[uid] = "incoming"
+            c.emit(tr(lang, "notice_friend_request", name=name), style="bold cyan")
+        elif event == "accepted":
+            if isinstance(uid, int):
+                self.relation[uid] = "friend"
+            c.emit(tr(lang, "notice_friend_accepted", name=name), style="bold cyan")
+        elif event == "removed":
+            was = self.relation.pop(uid, None) if isinstance(uid, int) else None
+            key = {"friend": "unfriended", "outgoing": "declined", "incoming": "withdrew"}.get(str(was), "removed")
+            c.emit(tr(lang, "notice_friend_" + key, name=name), style="cyan")
+        elif event == "invite" and m.get("invite_code"):
+            self.invitation = dict(m)
+            game = str(m.get("game"))
+            seated = c.table is not None and c.watching is None
+            c.emit(tr(lang, "notice_friend_invite_seated" if seated else "notice_friend_invite", name=name,
+                      table=m.get("table"), game=GAME_WORDS.get(game, (game, game))[0 if lang == "zh" else 1],
+                      room=m.get("room") or "-", code=m["invite_code"]), style="bold cyan")
+
+    async def greet(self) -> None:
+        """After logging in: the players who asked to be friends meanwhile, in one line (nothing when none, or
+        when the list cannot be read)."""
+        c = self.client
+        if c.user.get("is_guest") or c.http is None:
+            return
+        try:
+            r = await c.http.get("/api/friends")
+            data = r.json() if r.status_code == 200 else None
+        except (httpx.HTTPError, ValueError):
+            return
+        if not isinstance(data, dict):
+            return
+        self.learn(data)
+        names = [self.name(u) for u in data.get("incoming") or [] if isinstance(u, Mapping)]
+        if names and not c.done:
+            c.emit(tr(self.lang, "friend_requests_waiting", names=", ".join(names[:10])
+                      + (" …" if len(names) > 10 else "")), style="bold cyan")
+            c.show_prompt()
