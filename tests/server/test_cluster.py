@@ -471,6 +471,17 @@ async def test_friends_on_two_nodes_see_each_other_online_and_are_told(cluster: 
             break
         await asyncio.sleep(0.1)
     assert await bob_online()
+    # at a private table of n2: n1's list says where, but not to watch it (its invite is its players' to give)
+    await bob.send({"type": "create_table", "room": "classic-1"})
+    made = await bob.wait_for(lambda m: m["type"] == "joined")
+    seen: dict[str, Any] = {}
+    for _ in range(100):
+        seen = (await ann.get("/api/friends"))["friends"][0]
+        if seen["table"] is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert seen["table"] == made["table"] and seen["watchable"] is False, seen
+    await bob.post(f"/api/tables/{made['table']}/leave")
     await bob.close()
     for _ in range(100):
         if not await bob_online():

@@ -62,7 +62,7 @@ def test_friends_request_accept_invite_and_remove(browser: Browser, server: Thre
     # an unknown name is worded
     ann.fill('.friend-add input[name="friend"]', "nobody-at-all")
     ann.locator('[data-action="add-friend"]').click()
-    expect(ann.locator(".toast.error", has_text="没有这个玩家")).to_be_visible()
+    expect(ann.locator(".toast.error", has_text="没有叫 nobody-at-all 的玩家")).to_be_visible()
 
     # bob is told on the page he is on (the lobby), and the notice leads to his requests
     notice = bob.locator(".toast", has_text="annie asks to be your friend")

@@ -587,7 +587,7 @@ def test_a_captain_invites_a_partner_by_name_and_the_partner_accepts_from_the_ca
     # a name nobody has: the server's answer, worded
     entry.locator("input.team-partner").fill("nobody-here")
     entry.locator('[data-action="invite-team"]').click()
-    expect(cap.locator(".toast.error")).to_contain_text("没有这个玩家")
+    expect(cap.locator(".toast.error")).to_contain_text("没有叫 nobody-here 的玩家")
     entry.locator("input.team-partner").fill("bobby")
     entry.locator('[data-action="invite-team"]').click()
     expect(entry.locator(".team-inviting")).to_have_text("已邀请 bobby，等待确认")

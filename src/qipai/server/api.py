@@ -892,15 +892,22 @@ def _friend_rate(request: Request, user: UserInfo) -> None:
         raise ApiError("rate_limited", "too many friend requests or invitations: wait a little", 429)
 
 
-async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int]) -> dict[str, Any]:
+async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int],
+                       public: Callable[[], Awaitable[set[str]]]) -> dict[str, Any]:
     """A friend as the list shows him: online (connected to this node or, as ``elsewhere`` says, to another,
-    or seated anywhere) and at which table."""
+    or seated anywhere), at which table, and whether it may be watched (``public``: the ids of every node's
+    public tables, asked once)."""
     table = lobby.user_table.get(u.id)
-    here = lobby.tables.get(table) if table is not None else None
     if table is None and lobby.cluster.networked:
         table = await lobby.cluster.seat_of(u.id)
     # a private table is watched with its invite, which only its players give (an invitation)
-    watchable = table is not None and not (here is not None and here.info.private)
+    here = lobby.tables.get(table) if table is not None else None
+    if table is None:
+        watchable = False
+    elif here is not None:
+        watchable = not here.info.private
+    else:
+        watchable = table in await public()
     online = bool(lobby.conns_of(u.id)) or u.id in elsewhere or table is not None
     return {"id": u.id, "name": u.name, "online": online, "table": table, "watchable": watchable}
 
@@ -918,13 +925,21 @@ async def friends(request: Request) -> Response:
             elsewhere = await lobby.cluster.online_among([u.id for u in lists["friends"] if not lobby.conns_of(u.id)])
         except Exception:  # Redis away: the list still answers, with what this node knows
             elsewhere = set()
-    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere) for u in lists["friends"]]}
+    known: set[str] | None = None
+
+    async def public() -> set[str]:  # another node's tables, from the directory, once
+        nonlocal known
+        if known is None:
+            known = {str(s["id"]) for s in await lobby.all_tables() if not s.get("private")}
+        return known
+
+    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere, public) for u in lists["friends"]]}
     for k in ("incoming", "outgoing"):
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
     # 最近同桌: people he played with lately, not friends nor asked either way yet
-    known = {u.id for v in lists.values() for u in v}
+    listed = {u.id for v in lists.values() for u in v}
     out["recent"] = [{"id": u.id, "name": u.name} for u in await lobby.store.recent_players(user.id)
-                     if u.id not in known][:10]
+                     if u.id not in listed][:10]
     out["max"] = FRIENDS_MAX
     return JSONResponse(out)
 

@@ -37,8 +37,8 @@ export const ERROR_WORDS = {
   },
   already_authenticated: { zh: "这个连接已经登录了", en: "This connection is logged in already" },
   guest_account: {
-    zh: "游客不能加好友：先保存为正式账号",
-    en: "Guests cannot keep friends: save the account first",
+    zh: (p) => p.name ? `${p.name} 是游客，不能加好友` : "游客不能加好友：先保存为正式账号",
+    en: (p) => p.name ? `${p.name} plays as a guest and cannot keep friends` : "Guests cannot keep friends: save the account first",
   },
   not_friends: { zh: "你们还不是好友", en: "You are not friends" },
   no_request: { zh: "对方没有加你为好友", en: "This player has not asked to be your friend" },
@@ -47,7 +47,10 @@ export const ERROR_WORDS = {
     zh: "只能邀请好友到开房的桌子：先开一个房间",
     en: "Friends are invited to a private table: create one first",
   },
-  unknown_user: { zh: "没有这个玩家", en: "No such player" },
+  unknown_user: {
+    zh: (p) => typeof p.name === "string" ? `没有叫 ${p.name} 的玩家` : "没有这个玩家",
+    en: (p) => typeof p.name === "string" ? `No player is called ${p.name}` : "No such player",
+  },
   server_busy: { zh: "服务器忙，请再试一次", en: "The server is busy: try again" },
   server_error: { zh: "服务器处理这条消息时出错，什么也没改变", en: "The server failed on this message; nothing changed" },
   taken_over: {
