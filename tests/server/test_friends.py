@@ -127,3 +127,36 @@ async def test_people_played_with_lately_are_offered(start_server: StartServer) 
     assert (await bob.get("/api/friends"))["recent"] == []  # he has her request instead
     for c in (ann, bob):
         await c.close()
+
+
+async def test_a_blocked_player_cannot_ask_again(start_server: StartServer) -> None:
+    """拉黑: a friendship ends and the blocked player is told only that it did; his requests are refused until the
+    block is lifted; removing the friendship from his side does not lift it; asking him lifts it."""
+    server = await start_server()
+    ann, bob = await Client.register(server, "ann"), await Client.register(server, "bob")
+    await ann.post("/api/friends", {"name": "bob"}, status=201)
+    await bob.post(f"/api/friends/{ann.user['id']}/accept")
+    await ann.connect()
+    since = ann.mark()
+    assert (await bob.post(f"/api/friends/{ann.user['id']}/block"))["blocked"] == ann.user["id"]
+    told = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
+    assert told["event"] == "removed"
+    lists = await bob.get("/api/friends")
+    assert lists["friends"] == [] and lists["blocked"] == [{"id": ann.user["id"], "name": "ann"}]
+    assert (await ann.get("/api/friends"))["friends"] == []
+    refusal = await refused(ann, "/api/friends", {"name": "bob"}, 403, "blocked")
+    assert refusal["error"]["params"]["name"] == "bob"
+    await delete(ann, bob.user["id"], status=404)  # nothing of hers to remove, and the block stays
+    await refused(ann, "/api/friends", {"name": "bob"}, 403, "blocked")
+    assert (await bob.get("/api/friends"))["incoming"] == []
+    # unblocking lets her ask again; asking her lifts a block too
+    await bob.post(f"/api/friends/{ann.user['id']}/unblock")
+    await refused(bob, f"/api/friends/{ann.user['id']}/unblock", None, 404, "not_blocked")
+    assert (await ann.post("/api/friends", {"name": "bob"}, status=201))["state"] == "requested"
+    await bob.post(f"/api/friends/{ann.user['id']}/block")
+    assert (await bob.get("/api/friends"))["incoming"] == []  # her request went with the block
+    assert (await bob.post("/api/friends", {"name": "ann"}, status=201))["state"] == "requested"
+    assert (await bob.get("/api/friends"))["blocked"] == []
+    await refused(bob, f"/api/friends/{bob.user['id']}/block", None, 400, "bad_request")
+    await refused(bob, "/api/friends/999999/block", None, 404, "unknown_user")
+    await ann.close()

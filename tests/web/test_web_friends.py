@@ -107,6 +107,18 @@ def test_friends_request_accept_invite_and_remove(browser: Browser, server: Thre
     bob.locator('[data-action="confirm-remove"]').click()
     expect(bob.locator("section.friends .friends-none")).to_be_visible()
     expect(ann.locator("section.friends .friends-none")).to_be_visible()
+    # ann asks again; bob blocks her from the request: her next request is refused, worded, until he unblocks
+    ann.fill('.friend-add input[name="friend"]', "bobby")
+    ann.locator('[data-action="add-friend"]').click()
+    expect(bob.locator(".friend-requests li.friend .fname")).to_have_text("annie")
+    bob.locator('.friend-requests [data-action="block-friend"]').click()
+    expect(bob.locator(".friend-blocked li.friend .fname")).to_have_text("annie")
+    expect(bob.locator(".friend-requests")).to_have_count(0)
+    ann.fill('.friend-add input[name="friend"]', "bobby")
+    ann.locator('[data-action="add-friend"]').click()
+    expect(ann.locator(".toast.error", has_text="bobby 不接受你的好友申请")).to_be_visible()
+    bob.locator('.friend-blocked [data-action="unblock-friend"]').click()
+    expect(bob.locator(".friend-blocked")).to_have_count(0)
     for p in (ann, bob):
         p.context.close()
     assert not ann_errors and not bob_errors, (ann_errors, bob_errors)

@@ -934,7 +934,7 @@ async def friends(request: Request) -> Response:
         return known
 
     out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere, public) for u in lists["friends"]]}
-    for k in ("incoming", "outgoing"):
+    for k in ("incoming", "outgoing", "blocked"):
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
     # 最近同桌: people he played with lately, not friends nor asked either way yet
     listed = {u.id for v in lists.values() for u in v}
@@ -972,6 +972,8 @@ async def friend_request(request: Request) -> Response:
     if not await lobby.store.are_friends(user.id, other.id) and await lobby.store.friend_count(user.id) >= FRIENDS_MAX:
         raise ApiError("too_many_friends", f"at most {FRIENDS_MAX} friends and requests", 409, max=FRIENDS_MAX)
     state = await lobby.store.request_friend(user.id, other.id)
+    if state == "blocked":
+        raise ApiError("blocked", f"{other.name} takes no friend requests from you", 403, name=other.name)
     me = {"id": user.id, "name": user.name}
     if state == "requested":
         lobby.tell_user(other.id, {"type": "friend", "event": "request", "user": me})
@@ -1003,6 +1005,34 @@ async def friend_remove(request: Request) -> Response:
         raise ApiError("not_friends", f"user {other_id} is neither your friend nor asked", 404, user=other_id)
     lobby.tell_user(other_id, {"type": "friend", "event": "removed", "user": {"id": user.id, "name": user.name}})
     return JSONResponse({"removed": other_id})
+
+
+@endpoint
+async def friend_block(request: Request) -> Response:
+    """拉黑 user ``id``: he can no longer ask you to be friends; a friendship or requests between you end (he is
+    told ``removed``, not that he is blocked)."""
+    user = await need_user(request)
+    other_id = _path_id(request, "user_id", "a user id")
+    lobby = lobby_of(request)
+    other = await lobby.store.user(other_id) if other_id <= ID_MAX else None
+    if other is None or other.is_bot:
+        raise ApiError("unknown_user", f"no user {other_id}", 404, user=other_id)
+    if other.id == user.id:
+        raise ApiError("bad_request", "you cannot block yourself")
+    if await lobby.store.block(user.id, other.id):
+        lobby.tell_user(other.id, {"type": "friend", "event": "removed", "user": {"id": user.id, "name": user.name}})
+    return JSONResponse({"blocked": other.id})
+
+
+@endpoint
+async def friend_unblock(request: Request) -> Response:
+    """Lift your block of user ``id``."""
+    user = await need_user(request)
+    other_id = _path_id(request, "user_id", "a user id")
+    lobby = lobby_of(request)
+    if other_id > ID_MAX or not await lobby.store.unblock(user.id, other_id):
+        raise ApiError("not_blocked", f"you have not blocked user {other_id}", 404, user=other_id)
+    return JSONResponse({"unblocked": other_id})
 
 
 @endpoint
@@ -1115,6 +1145,8 @@ routes = [
     Route("/api/friends/{user_id}/accept", friend_accept, methods=["POST"]),
     Route("/api/friends/{user_id}/invite", friend_invite, methods=["POST"]),
     Route("/api/friends/{user_id}/remove", friend_remove, methods=["POST"]),
+    Route("/api/friends/{user_id}/block", friend_block, methods=["POST"]),
+    Route("/api/friends/{user_id}/unblock", friend_unblock, methods=["POST"]),
     Route("/api/leaderboard", leaderboard),
     Route("/api/history", history),
     Route("/api/deals/{deal_id}", deal_record),

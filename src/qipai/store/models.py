@@ -312,14 +312,15 @@ class MatchMoney(Base):
 
 class Friend(Base):
     """好友: ``user_id`` asked ``friend_id`` to be friends (``requested``), or they are (``friends``: then the row
-    exists both ways)."""
+    exists both ways), or ``user_id`` blocked ``friend_id`` (``blocked``)."""
 
     __tablename__ = "friends"
 
     user_id: Mapped[int] = mapped_column(BigId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     friend_id: Mapped[int] = mapped_column(BigId, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     state: Mapped[str] = mapped_column(String(16))
-    """``requested`` (waiting for ``friend_id`` to accept) or ``friends``."""
+    """``requested`` (waiting for ``friend_id`` to accept), ``friends``, or ``blocked`` (拉黑: ``user_id`` takes no
+    requests from ``friend_id``)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (Index("ix_friends_friend", "friend_id", "state"),)

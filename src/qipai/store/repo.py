@@ -594,8 +594,8 @@ class Store:
 
     # ----------------------------------------------------------------- friends (好友)
     async def friends_of(self, user_id: int) -> dict[str, list[UserInfo]]:
-        """The user's ``friends``, the requests others sent him (``incoming``) and those he sent (``outgoing``),
-        each by name."""
+        """The user's ``friends``, the requests others sent him (``incoming``), those he sent (``outgoing``) and
+        the players he blocked (``blocked``), each by name."""
         async with self.sessions() as s:
             mine = (await s.execute(select(Friend.friend_id, Friend.state, User)
                                     .join(User, User.id == Friend.friend_id)
@@ -606,6 +606,7 @@ class Store:
             "friends": [_user(u) for _, st, u in mine if st == "friends"],
             "incoming": [_user(u) for u in theirs],
             "outgoing": [_user(u) for _, st, u in mine if st == "requested"],
+            "blocked": [_user(u) for _, st, u in mine if st == "blocked"],
         }
         for v in out.values():
             v.sort(key=lambda u: u.name.casefold())
@@ -627,29 +628,38 @@ class Store:
     async def friend_count(self, user_id: int) -> int:
         """Friends and requests sent, together (the cap on both)."""
         async with self.sessions() as s:
-            return int(await s.scalar(select(func.count()).select_from(Friend).where(Friend.user_id == user_id))
-                       or 0)
+            return int(await s.scalar(select(func.count()).select_from(Friend)
+                                      .where(Friend.user_id == user_id, Friend.state != "blocked")) or 0)
 
     async def request_friend(self, user_id: int, friend_id: int) -> str:
         """``user_id`` asks ``friend_id`` to be friends: ``requested`` (asked, or asked before), ``accepted`` (the
-        other had asked him: they are friends now) or ``friends`` (they were already)."""
+        other had asked him: they are friends now), ``friends`` (they were already) or ``blocked`` (the other
+        blocked him: nothing is written).  Asking somebody one blocked lifts the block."""
         async with self.sessions.begin() as s:
-            mine = await s.get(Friend, (user_id, friend_id))
-            if mine is not None:
-                return "friends" if mine.state == "friends" else "requested"
             theirs = await s.get(Friend, (friend_id, user_id))
+            if theirs is not None and theirs.state == "blocked":
+                return "blocked"
+            mine = await s.get(Friend, (user_id, friend_id))
+            if mine is not None and mine.state != "blocked":
+                return "friends" if mine.state == "friends" else "requested"
             if theirs is not None:
                 theirs.state = "friends"
-                s.add(Friend(user_id=user_id, friend_id=friend_id, state="friends"))
+                if mine is None:
+                    s.add(Friend(user_id=user_id, friend_id=friend_id, state="friends"))
+                else:
+                    mine.state = "friends"
                 return "accepted"
-            s.add(Friend(user_id=user_id, friend_id=friend_id, state="requested"))
+            if mine is None:
+                s.add(Friend(user_id=user_id, friend_id=friend_id, state="requested"))
+            else:
+                mine.state = "requested"
             return "requested"
 
     async def accept_friend(self, user_id: int, requester_id: int) -> bool:
         """Accept ``requester_id``'s request; ``False`` when there is none (already friends counts as done)."""
         async with self.sessions.begin() as s:
             theirs = await s.get(Friend, (requester_id, user_id))
-            if theirs is None:
+            if theirs is None or theirs.state == "blocked":
                 return False
             if theirs.state == "friends":
                 return True
@@ -662,11 +672,31 @@ class Store:
             return True
 
     async def remove_friend(self, user_id: int, other_id: int) -> bool:
-        """Unfriend, decline a request or withdraw one: every row between the two goes; ``False`` if none was."""
+        """Unfriend, decline a request or withdraw one: the friendship and requests between the two go (not a
+        block, which :meth:`unblock` lifts); ``False`` if there were none."""
         async with self.sessions.begin() as s:
-            gone = await s.execute(delete(Friend).where(or_(
+            gone = await s.execute(delete(Friend).where(Friend.state != "blocked", or_(
                 (Friend.user_id == user_id) & (Friend.friend_id == other_id),
                 (Friend.user_id == other_id) & (Friend.friend_id == user_id))))
+            return bool(getattr(gone, "rowcount", 0))
+
+    async def block(self, user_id: int, other_id: int) -> bool:
+        """拉黑: ``user_id`` takes no friend requests from ``other_id`` any more; a friendship or requests between
+        them end.  Returns whether there was one (the other is told it ended)."""
+        async with self.sessions.begin() as s:
+            gone = await s.execute(delete(Friend).where(Friend.state != "blocked", or_(
+                (Friend.user_id == user_id) & (Friend.friend_id == other_id),
+                (Friend.user_id == other_id) & (Friend.friend_id == user_id))))
+            mine = await s.get(Friend, (user_id, other_id))
+            if mine is None:
+                s.add(Friend(user_id=user_id, friend_id=other_id, state="blocked"))
+            return bool(getattr(gone, "rowcount", 0))
+
+    async def unblock(self, user_id: int, other_id: int) -> bool:
+        """Lift ``user_id``'s block of ``other_id``; ``False`` when there was none."""
+        async with self.sessions.begin() as s:
+            gone = await s.execute(delete(Friend).where(Friend.user_id == user_id, Friend.friend_id == other_id,
+                                                        Friend.state == "blocked"))
             return bool(getattr(gone, "rowcount", 0))
 
     async def are_friends(self, user_id: int, other_id: int) -> bool:

@@ -70,6 +70,9 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                       lambda p: f"{display_name(_n(p.get('name')), 'en')} plays as a guest and cannot keep friends"
                       if p.get("name") else "Guests cannot keep friends: save the account first"),
     "not_friends": ("你们还不是好友", "You are not friends"),
+    "blocked": (lambda p: f"{_n(p.get('name')) or '对方'} 不接受你的好友申请",
+                lambda p: f"{_n(p.get('name')) or 'This player'} takes no friend requests from you"),
+    "not_blocked": ("你没有拉黑这个玩家", "You have not blocked this player"),
     "no_request": ("对方没有加你为好友", "This player has not asked to be your friend"),
     "too_many_friends": ("好友（和申请）已达上限", "You have as many friends and requests as you may"),
     "no_invite_code": ("只能邀请好友到开房的桌子：先开一个房间",

@@ -41,6 +41,11 @@ export const ERROR_WORDS = {
     en: (p) => p.name ? `${p.name} plays as a guest and cannot keep friends` : "Guests cannot keep friends: save the account first",
   },
   not_friends: { zh: "你们还不是好友", en: "You are not friends" },
+  blocked: {
+    zh: (p) => p.name ? `${p.name} 不接受你的好友申请` : "对方不接受你的好友申请",
+    en: (p) => p.name ? `${p.name} takes no friend requests from you` : "This player takes no friend requests from you",
+  },
+  not_blocked: { zh: "你没有拉黑这个玩家", en: "You have not blocked this player" },
   no_request: { zh: "对方没有加你为好友", en: "This player has not asked to be your friend" },
   too_many_friends: { zh: "好友（和申请）已达上限", en: "You have as many friends and requests as you may" },
   no_invite_code: {

@@ -60,7 +60,8 @@ export function friendsPage(root, { go }) {
       h("h2", t("friends_incoming")),
       h("ul.friend-list", data.incoming.map((u) => person(u,
         btn(t("friends_accept"), "accept-friend", () => act(`friends/${u.id}/accept`, () => t("friends_now")), ".primary"),
-        btn(t("friends_decline"), "decline-friend", () => act(`friends/${u.id}/remove`)))))) : null;
+        btn(t("friends_decline"), "decline-friend", () => act(`friends/${u.id}/remove`)),
+        btn(t("friends_block"), "block-friend", () => act(`friends/${u.id}/block`, () => t("friends_blocked_now", { name: displayName(u.name) }))))))) : null;
     const friends = h("div.panel.friend-friends",
       h("h2", t("friends_list", { n: data.friends.length })),
       data.friends.length ? h("ul.friend-list", data.friends.map((u) => {
@@ -81,6 +82,7 @@ export function friendsPage(root, { go }) {
               body: h("p", t("friends_remove_confirm", { name: displayName(u.name) })),
               buttons: [
                 { text: t("cancel"), action: "cancel-remove" },
+                { text: t("friends_remove_block"), action: "confirm-block", onClick: () => { act(`friends/${u.id}/block`); } },
                 { text: t("friends_remove"), danger: true, action: "confirm-remove", onClick: () => { act(`friends/${u.id}/remove`); } },
               ],
             }))));
@@ -94,10 +96,15 @@ export function friendsPage(root, { go }) {
       h("h2", t("friends_recent")),
       h("ul.friend-list", data.recent.map((u) => person(u,
         btn(t("friends_add"), "add-recent", () => act("friends", () => t("friends_sent"), { name: u.name })))))) : null;
+    // 黑名单: players who may not ask any more
+    const blocked = (data.blocked || []).length ? h("div.panel.friend-blocked",
+      h("h2", t("friends_blocked_list")),
+      h("ul.friend-list", data.blocked.map((u) => person(u,
+        btn(t("friends_unblock"), "unblock-friend", () => act(`friends/${u.id}/unblock`)))))) : null;
     fill(box,
       h("div.panel.friend-head", h("h1", t("friends_title")),
         store.user?.is_guest ? h("p.muted.guest-note", t("friends_guest_note")) : addForm),
-      incoming, friends, outgoing, recent);
+      incoming, friends, outgoing, recent, blocked);
   };
   load();
   // what friends do while the page is open: requests, answers, removals
