@@ -117,8 +117,30 @@ def test_friends_request_accept_invite_and_remove(browser: Browser, server: Thre
     ann.fill('.friend-add input[name="friend"]', "bobby")
     ann.locator('[data-action="add-friend"]').click()
     expect(ann.locator(".toast.error", has_text="bobby 不接受你的好友申请")).to_be_visible()
+    # at the table they share, her quick chat is muted for him
+    for p in (ann, bob):
+        p.locator("#nav .table-link").click()
+        expect(table(p)).to_be_visible()
+    her_seat = table(ann).get_attribute("data-you")
+
+    def chat_from_ann() -> None:
+        ann.locator('.tablev.live [data-action="chat"]').click()
+        ann.locator('.chat-pop [data-phrase="good_luck"]').click()
+        expect(ann.locator(f'.chat-bubble[data-seat="{her_seat}"]')).to_contain_text("祝大家好运")
+
+    chat_from_ann()
+    bob.wait_for_timeout(1500)  # (her phrase reaches his page within this: it kept it before muting)
+    assert bob.evaluate(f"() => window.qipai.store.chats.filter((c) => c.seat === {her_seat}).length") == 0
+    expect(bob.locator(f'.chat-bubble[data-seat="{her_seat}"]')).to_have_count(0)
+    bob.locator('#nav [data-nav="profile"]').click()
+    bob.locator('section.profile [data-action="open-friends"]').click()
     bob.locator('.friend-blocked [data-action="unblock-friend"]').click()
     expect(bob.locator(".friend-blocked")).to_have_count(0)
+    bob.locator("#nav .table-link").click()
+    expect(table(bob)).to_be_visible()
+    ann.wait_for_timeout(2500)  # (quick chat is rate-limited)
+    chat_from_ann()
+    expect(bob.locator(f'.chat-bubble[data-seat="{her_seat}"]')).to_contain_text("Good luck")
     for p in (ann, bob):
         p.context.close()
     assert not ann_errors and not bob_errors, (ann_errors, bob_errors)

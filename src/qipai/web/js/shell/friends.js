@@ -30,6 +30,7 @@ export function friendsPage(root, { go }) {
       return;
     }
     if (cancelled) return;
+    store.blocked = new Set((data.blocked || []).map((u) => u.id));
     draw(data);
   };
   const draw = (data) => {
@@ -132,4 +133,14 @@ export function friendNotices({ go }) {
       el.addEventListener("click", () => { location.hash = href; el.remove(); });
     }
   });
+}
+
+/** The players the user blocked (their quick chat is muted): read once the user is known. */
+export async function loadBlocked() {
+  try {
+    const data = await api("GET", "friends");
+    store.blocked = new Set((data.blocked || []).map((u) => u.id));
+  } catch {
+    store.blocked = new Set();
+  }
 }

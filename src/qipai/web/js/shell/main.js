@@ -9,7 +9,7 @@ import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
 import { matchesPage, matchPage } from "./matches.js";
-import { friendsPage, friendNotices } from "./friends.js";
+import { friendsPage, friendNotices, loadBlocked } from "./friends.js";
 import { soundLog, isMuted } from "./sound.js";
 import { motionLog } from "./motion.js";
 import { pref, setPref } from "./prefs.js";
@@ -183,6 +183,7 @@ function render() {
 function loggedIn(user) {
   setUser(user);
   conn.start();
+  loadBlocked();
   if (afterLogin) {
     const next = afterLogin;
     afterLogin = null;
@@ -312,6 +313,7 @@ async function boot() {
     const me = await api("GET", "me");
     setUser(me);
     conn.start();
+    loadBlocked();
     loadGames().then(() => { setUser(store.user); renderHeader(); }).catch(() => {});
     if (me.table) store.tableId = me.table;
     if (me.table && (!location.hash || location.hash === "#/lobby" || location.hash === "#/login")) go("#/table");

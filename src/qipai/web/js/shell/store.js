@@ -19,6 +19,7 @@ export const store = {
   escapes: {}, // deal id → seat that escaped (from deal_over outcomes), for the history dialog
   lastEscape: null, // {deal, delta}: the player's own last escape, shown in the lobby
   chats: [], // [{seat, phrase, at}] of the current table
+  blocked: new Set(), // ids of the players the user blocked (拉黑): their quick chat is not shown
   takenOver: false,
   welcomes: 0, // how many welcome messages this page has had (the server's answer to the socket's hello)
   notice: null, // the table's last notice code (storage_unavailable / storage_restored)
@@ -195,6 +196,7 @@ conn.on((msg) => {
     }
     case "chat":
       if (msg.table !== store.tableId) break;
+      if (store.blocked.has(store.table?.seats?.[msg.seat]?.user_id)) break; // 拉黑: muted
       store.chats.push({ seat: msg.seat, phrase: msg.phrase, at: performance.now() });
       if (store.chats.length > 30) store.chats.shift();
       notify("chat", msg);
