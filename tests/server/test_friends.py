@@ -40,6 +40,8 @@ async def test_request_accept_list_invite_and_unfriend(start_server: StartServer
     assert (await bob.post(f"/api/friends/{ann.user['id']}/accept"))["state"] == "friends"
     told = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
     assert told["event"] == "accepted" and told["user"]["name"] == "Bob"
+    # accepting again changes nothing and tells her nothing more (no way to flood her with notices)
+    assert (await bob.post(f"/api/friends/{ann.user['id']}/accept"))["state"] == "friends"
     mine = await ann.get("/api/friends")
     assert mine["incoming"] == [] and mine["outgoing"] == []
     assert mine["friends"] == [{"id": bob.user["id"], "name": "Bob", "online": True, "table": None, "watchable": False}]
@@ -61,6 +63,7 @@ async def test_request_accept_list_invite_and_unfriend(start_server: StartServer
     assert (await delete(bob, ann.user["id"]))["removed"] == ann.user["id"]
     gone = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
     assert gone["event"] == "removed" and gone["user"]["id"] == bob.user["id"]
+    assert [m["event"] for m in ann.msgs if m["type"] == "friend"] == ["accepted", "removed"]
     assert (await ann.get("/api/friends"))["friends"] == []
     await refused(ann, f"/api/friends/{bob.user['id']}/invite", None, 404, "not_friends")
     await delete(bob, ann.user["id"], status=404)

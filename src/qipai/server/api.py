@@ -989,9 +989,11 @@ async def friend_accept(request: Request) -> Response:
     user = await need_user(request)
     other_id = _path_id(request, "user_id", "a user id")
     lobby = lobby_of(request)
-    if other_id > ID_MAX or not await lobby.store.accept_friend(user.id, other_id):
+    done = await lobby.store.accept_friend(user.id, other_id) if other_id <= ID_MAX else False
+    if done is False:
         raise ApiError("no_request", f"user {other_id} has not asked you to be friends", 404, user=other_id)
-    lobby.tell_user(other_id, {"type": "friend", "event": "accepted", "user": {"id": user.id, "name": user.name}})
+    if done:  # (not again for a friendship accepted before)
+        lobby.tell_user(other_id, {"type": "friend", "event": "accepted", "user": {"id": user.id, "name": user.name}})
     return JSONResponse({"state": "friends", "user": other_id})
 
 

@@ -655,14 +655,15 @@ class Store:
                 mine.state = "requested"
             return "requested"
 
-    async def accept_friend(self, user_id: int, requester_id: int) -> bool:
-        """Accept ``requester_id``'s request; ``False`` when there is none (already friends counts as done)."""
+    async def accept_friend(self, user_id: int, requester_id: int) -> bool | None:
+        """Accept ``requester_id``'s request: ``True``; ``None`` when they were friends already; ``False`` when
+        there is no request."""
         async with self.sessions.begin() as s:
             theirs = await s.get(Friend, (requester_id, user_id))
             if theirs is None or theirs.state == "blocked":
                 return False
             if theirs.state == "friends":
-                return True
+                return None
             theirs.state = "friends"
             mine = await s.get(Friend, (user_id, requester_id))
             if mine is None:
