@@ -102,6 +102,10 @@ class Cluster(Protocol):
 
     async def seat_of(self, user_id: int) -> str | None: ...
 
+    async def seats_of(self, user_ids: Collection[int]) -> dict[int, str]:
+        """:meth:`seat_of` for many users in one round trip (those seated only)."""
+        ...
+
     async def set_invite(self, code: str, table_id: str | None) -> None: ...
 
     async def invite(self, code: str) -> str | None: ...
@@ -181,6 +185,9 @@ class LocalCluster:
 
     async def seat_of(self, user_id: int) -> str | None:
         return None
+
+    async def seats_of(self, user_ids: Collection[int]) -> dict[int, str]:
+        return {}
 
     async def set_invite(self, code: str, table_id: str | None) -> None:
         return None
@@ -455,6 +462,13 @@ class RedisCluster:
     async def seat_of(self, user_id: int) -> str | None:
         v = await self.redis.get(self.key("seat", str(user_id)))
         return None if v is None else str(v)
+
+    async def seats_of(self, user_ids: Collection[int]) -> dict[int, str]:
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        values = await self.redis.mget([self.key("seat", str(u)) for u in ids])
+        return {u: str(v) for u, v in zip(ids, values, strict=True) if v is not None}
 
     async def set_invite(self, code: str, table_id: str | None) -> None:
         k = self.key("invite", code)

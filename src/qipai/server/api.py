@@ -892,14 +892,12 @@ def _friend_rate(request: Request, user: UserInfo) -> None:
         raise ApiError("rate_limited", "too many friend requests or invitations: wait a little", 429)
 
 
-async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int],
+async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int], seated: dict[int, str],
                        public: Callable[[], Awaitable[set[str]]]) -> dict[str, Any]:
     """A friend as the list shows him: online (connected to this node or, as ``elsewhere`` says, to another,
-    or seated anywhere), at which table, and whether it may be watched (``public``: the ids of every node's
-    public tables, asked once)."""
-    table = lobby.user_table.get(u.id)
-    if table is None and lobby.cluster.networked:
-        table = await lobby.cluster.seat_of(u.id)
+    or seated anywhere: here, or on another node as ``seated`` says), at which table, and whether it may be
+    watched (``public``: the ids of every node's public tables, asked once)."""
+    table = lobby.user_table.get(u.id) or seated.get(u.id)
     # a private table is watched with its invite, which only its players give (an invitation)
     here = lobby.tables.get(table) if table is not None else None
     if table is None:
@@ -920,11 +918,13 @@ async def friends(request: Request) -> Response:
     lobby = lobby_of(request)
     lists = await lobby.store.friends_of(user.id)
     elsewhere: set[int] = set()
+    seated: dict[int, str] = {}
     if lobby.cluster.networked and lists["friends"]:
-        try:
+        try:  # (each in one round trip, however many friends)
             elsewhere = await lobby.cluster.online_among([u.id for u in lists["friends"] if not lobby.conns_of(u.id)])
+            seated = await lobby.cluster.seats_of([u.id for u in lists["friends"] if u.id not in lobby.user_table])
         except Exception:  # Redis away: the list still answers, with what this node knows
-            elsewhere = set()
+            elsewhere, seated = set(), {}
     known: set[str] | None = None
 
     async def public() -> set[str]:  # another node's tables, from the directory, once
@@ -933,7 +933,8 @@ async def friends(request: Request) -> Response:
             known = {str(s["id"]) for s in await lobby.all_tables() if not s.get("private")}
         return known
 
-    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere, public) for u in lists["friends"]]}
+    out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere, seated, public)
+                                       for u in lists["friends"]]}
     for k in ("incoming", "outgoing", "blocked"):
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
     # 最近同桌: people he played with lately, not friends nor asked either way yet
