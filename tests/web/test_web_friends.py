@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import private_table
+from server_helpers import Client, private_table
 
 
 @pytest.fixture(scope="module")
@@ -182,5 +182,35 @@ def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser,
     expect(page.locator(".toast", has_text="Friend request sent")).to_be_visible()
     expect(page.locator(".friend-outgoing li.friend .fname")).to_have_text("dave")
     expect(page.locator(".friend-recent")).to_have_count(0)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_lobby_puts_a_friends_table_first_and_names_him(browser: Browser, server: ThreadServer) -> None:
+    async def friends_and_a_seat() -> str:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        erin, fred = [await Client.register(srv, n) for n in ("erin", "fred")]  # type: ignore[arg-type]
+        other = await Client.register(srv, "gina")  # type: ignore[arg-type]
+        await other.post("/api/quick-match", {"room": "classic-1"})  # a stranger's table, listed too (first)
+        await asyncio.sleep(1.5)  # (bots fill it: the friend's quick match opens another)
+        await erin.post("/api/friends", {"name": "fred"}, status=201)
+        await fred.post(f"/api/friends/{erin.user['id']}/accept")
+        return str((await fred.post("/api/quick-match", {"room": "classic-1"}))["table"])
+
+    with ThreadPoolExecutor(1) as pool:
+        table_id = pool.submit(asyncio.run, friends_and_a_seat()).result(timeout=60)
+    page, errors = new_page(browser, "zh")
+    page.goto(server.url + "/#/login")
+    page.locator('.tab[data-tab="login"]').click()
+    page.fill('input[name="name"]', "erin")
+    page.fill('input[name="password"]', "secret-pw")
+    page.locator('[data-action="submit"]').click()
+    expect(page.locator("section.lobby")).to_be_visible()
+    expect(page.locator(".ptable")).to_have_count(2)
+    first = page.locator(".ptable").first
+    expect(first).to_have_attribute("data-table", table_id)
+    expect(first.locator(".friend-here")).to_have_text("好友 fred")
+    expect(page.locator(".ptable .friend-here")).to_have_count(1)
+    shot(page, "lobby-friend-table-zh.png")
     page.context.close()
     assert not errors, errors

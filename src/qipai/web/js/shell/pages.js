@@ -263,10 +263,12 @@ export function lobbyPage(root, { go }) {
   }
   async function load() {
     try {
-      const [, r1, r2] = await Promise.all([loadAllViews(), api("GET", "rooms"), api("GET", "tables")]);
+      // (friends: the tables they sit at come first, marked)
+      const [, r1, r2, fr] = await Promise.all([loadAllViews(), api("GET", "rooms"), api("GET", "tables"),
+        store.user?.is_guest ? null : api("GET", "friends").catch(() => null)]);
       rooms = r1.rooms;
       drawRooms(rooms);
-      drawTables(r2.tables);
+      drawTables(r2.tables, fr?.friends || []);
       drawMe();
       drawNotes();
     } catch (ex) {
@@ -309,17 +311,22 @@ export function lobbyPage(root, { go }) {
     if (prevRoom) roomSel.value = prevRoom;
     drawLevels();
   }
-  function drawTables(tables) {
+  function drawTables(tables, friends = []) {
     clear(tablesBox);
     if (!tables.length) {
       add(tablesBox, h("p.muted", t("no_tables")));
       return;
     }
-    for (const tb of tables) {
+    const friendsAt = new Map(); // table id → the names of the friends seated there
+    for (const f of friends) if (f.table) friendsAt.set(f.table, [...(friendsAt.get(f.table) || []), displayName(f.name)]);
+    const ordered = [...tables].sort((a, b) => (friendsAt.has(b.id) ? 1 : 0) - (friendsAt.has(a.id) ? 1 : 0));
+    for (const tb of ordered) {
       const room = rooms.find((r) => r.id === tb.room);
       const game = tb.game || room?.game;
-      add(tablesBox, h("div.ptable", { dataset: { table: tb.id } },
-        h("span.pn", presetName(game, room?.options?.preset)),
+      const mates = friendsAt.get(tb.id);
+      add(tablesBox, h("div.ptable", { dataset: mates ? { table: tb.id, friends: "1" } : { table: tb.id } },
+        h("span.pn", mates ? h("span.badge.friend-here", t("friend_here", { names: mates.join("、") })) : null,
+          mates ? " " : null, presetName(game, room?.options?.preset)),
         h("span.who", tb.players.map((p) => (p ? displayName(p) : "—")).join(" · ")),
         h("span.st", t(tb.status === "playing" ? "status_playing" : "status_waiting"),
           tb.spectators ? " · " + t("spectators_n", { n: tb.spectators }) : ""),
