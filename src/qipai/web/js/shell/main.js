@@ -109,6 +109,7 @@ async function mountTable() {
     clear(app);
     frame = new TableFrame(app, { module: mod, info, mode: "live" });
     frame.update(model());
+    frame.showRecentChats(store.chats);
   } catch (ex) {
     toast(errorText(ex.code, ex.params), "error", 5000);
   } finally {

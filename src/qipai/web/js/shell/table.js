@@ -534,16 +534,23 @@ export class TableFrame {
     this.toggleChat(false);
   }
 
-  /** A chat message from the server: a bubble by the seat for a few seconds. */
-  showChat(seat, phrase) {
+  /** A chat message from the server: a bubble by the seat for a few seconds (``shown``: for the rest of them,
+   * silently — a phrase said just before the table was drawn). */
+  showChat(seat, phrase, shown = 0) {
     const pos = seat === this.you ? "bottom" : this.pos(seat);
     const emote = isEmote(phrase);
     const el = h("div.chat-bubble", { dataset: { seat, pos, phrase }, class: emote ? "emote" : undefined, title: phraseText(phrase) },
       h("b.who", this.seatName(seat)), emote ? icon(phrase, 40) : h("span.said-text", phraseText(phrase)));
     for (const old of this.chatLayer.querySelectorAll(`.chat-bubble[data-seat="${seat}"]`)) old.remove();
     add(this.chatLayer, el);
-    sound.play("chat");
-    setTimeout(() => el.remove(), CHAT_SHOWN);
+    if (!shown) sound.play("chat");
+    setTimeout(() => el.remove(), CHAT_SHOWN - shown);
+  }
+
+  /** The phrases said at the table in the last few seconds, before it was drawn (the page was elsewhere). */
+  showRecentChats(chats) {
+    const now = performance.now();
+    for (const c of chats) if (now - c.at < CHAT_SHOWN - 300) this.showChat(c.seat, c.phrase, now - c.at);
   }
 
   // ------------------------------------------------------------------------------------------ timers
