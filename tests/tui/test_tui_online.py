@@ -109,20 +109,14 @@ class Player:
 
     async def play_until(self, pattern: str, answer: Callable[[Player], list[str]], timeout: float = 60.0) -> str:
         """Answer every turn with ``answer``'s lines until the screen matches ``pattern``."""
-        end = time.monotonic() + timeout
         start = len(self.screen)
-        while not re.search(pattern, self.screen[start:]):
-            if self.task.done():
-                self.task.result()
-                raise AssertionError(f"the client ended:\n{self.screen[-3000:]}")
-            if time.monotonic() > end:
-                raise AssertionError(f"no {pattern!r} within {timeout} s; the screen ends:\n{self.screen[-3000:]}")
-            key = self.turn()
-            if key is not None and time.monotonic() - self.sent.get(key, 0.0) > 2.0:
-                self.sent[key] = time.monotonic()
-                for line in answer(self):
-                    self.type(line)
-            await asyncio.sleep(0.02)
+        try:
+            await self.play_while(lambda p: not re.search(pattern, p.screen[start:]), answer, timeout)
+        except AssertionError as e:
+            if "still going" in str(e):
+                raise AssertionError(f"no {pattern!r} within {timeout} s; the screen ends:\n"
+                                     f"{self.screen[-3000:]}") from None
+            raise
         return self.screen[start:]
 
     async def play_while(self, going: Callable[[Player], bool], answer: Callable[[Player], list[str]],

@@ -13,9 +13,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
-from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
+from web_helpers import ThreadServer, as_guest, lang_page, log_in, shot, sign_up, table, web_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import Client, private_table
@@ -30,16 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser, lang: str, phone: bool = False) -> tuple[Page, list[str]]:
-    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and not re.search(r"\b(401|403|404|409)\b", m.text) else None)
-    return page, errors
+    return lang_page(browser, lang, phone=phone)
 
 
 def friend_row(page: Page, name: str) -> str:
@@ -169,11 +160,7 @@ def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser,
     with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
         pool.submit(asyncio.run, play_together()).result(timeout=120)
     page, errors = new_page(browser, "en")
-    page.goto(server.url + "/#/login")
-    page.locator('.tab[data-tab="login"]').click()
-    page.fill('input[name="name"]', "cathy")
-    page.fill('input[name="password"]', "secret-pw")
-    page.locator('[data-action="submit"]').click()
+    log_in(page, server.url, "cathy")
     expect(table(page)).to_be_visible()  # (back at the table they played at)
     page.locator('#nav [data-nav="friends"]').click()
     row = page.locator('.friend-recent li.friend:has(.fname:text-is("dave"))')
@@ -200,11 +187,7 @@ def test_the_lobby_puts_a_friends_table_first_and_names_him(browser: Browser, se
     with ThreadPoolExecutor(1) as pool:
         table_id = pool.submit(asyncio.run, friends_and_a_seat()).result(timeout=60)
     page, errors = new_page(browser, "zh")
-    page.goto(server.url + "/#/login")
-    page.locator('.tab[data-tab="login"]').click()
-    page.fill('input[name="name"]', "erin")
-    page.fill('input[name="password"]', "secret-pw")
-    page.locator('[data-action="submit"]').click()
+    log_in(page, server.url, "erin")
     expect(page.locator("section.lobby")).to_be_visible()
     expect(page.locator(".ptable")).to_have_count(2)
     first = page.locator(".ptable").first

@@ -264,12 +264,13 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
-def lang_page(browser: Browser, lang: str, allowed: tuple[int, ...] = (401, 403, 404, 409)) -> tuple[Page, list[str]]:
-    """A desktop-sized page in a fresh browser context (its own cookies) whose client speaks ``lang``, and the
-    page's errors as they come: uncaught exceptions, and console errors other than the HTTP answers ``allowed``
-    (a refusal the test provokes is logged by the browser as a failed request)."""
-    vp: ViewportSize = {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp)
+def lang_page(browser: Browser, lang: str, allowed: tuple[int, ...] = (401, 403, 404, 409),
+              phone: bool = False) -> tuple[Page, list[str]]:
+    """A desktop-sized (or ``phone``-sized, touch) page in a fresh browser context (its own cookies) whose client
+    speaks ``lang``, and the page's errors as they come: uncaught exceptions, and console errors other than the
+    HTTP answers ``allowed`` (a refusal the test provokes is logged by the browser as a failed request)."""
+    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
+    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
     ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
     page = ctx.new_page()
     page.set_default_timeout(15_000)
@@ -289,6 +290,16 @@ def sign_up(page: Page, base_url: str, name: str, password: str = "secret-pw") -
     page.fill('input[name="password2"]', password)
     page.locator('[data-action="submit"]').click()
     expect(page.locator("section.lobby")).to_be_visible(timeout=10_000)
+
+
+def log_in(page: Page, base_url: str, name: str, password: str = "secret-pw") -> None:
+    """Log in with the form (the page then shows the lobby, or the table the account sits at)."""
+    page.goto(base_url + "/#/login")
+    page.locator('.tab[data-tab="login"]').click()
+    page.fill('input[name="name"]', name)
+    page.fill('input[name="password"]', password)
+    page.locator('[data-action="submit"]').click()
+    expect(page.locator("#userbox .user")).to_be_visible(timeout=10_000)
 
 
 def as_guest(page: Page, base_url: str) -> None:

@@ -910,6 +910,16 @@ async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int], seated: d
     return {"id": u.id, "name": u.name, "online": online, "table": table, "watchable": watchable}
 
 
+def _tell_friend(lobby: Lobby, to: int, event: str, user: UserInfo) -> None:
+    """A ``friend`` message to user ``to`` about ``user`` (on every node he is connected to)."""
+    lobby.tell_user(to, {"type": "friend", "event": event, "user": {"id": user.id, "name": user.name}})
+
+
+async def _friend_call(request: Request) -> tuple[UserInfo, int, Lobby]:
+    """The caller, the user id of the path (``/api/friends/{id}/…``) and the lobby."""
+    return await need_user(request), _path_id(request, "user_id", "a user id"), lobby_of(request)
+
+
 @endpoint
 async def friends(request: Request) -> Response:
     """好友: ``{"friends": [{"id", "name", "online", "table", "watchable"}], "incoming": [...], "outgoing": [...],
@@ -975,11 +985,8 @@ async def friend_request(request: Request) -> Response:
     state = await lobby.store.request_friend(user.id, other.id)
     if state == "blocked":
         raise ApiError("blocked", f"{other.name} takes no friend requests from you", 403, name=other.name)
-    me = {"id": user.id, "name": user.name}
-    if state == "requested":
-        lobby.tell_user(other.id, {"type": "friend", "event": "request", "user": me})
-    elif state == "accepted":
-        lobby.tell_user(other.id, {"type": "friend", "event": "accepted", "user": me})
+    if state in ("requested", "accepted"):
+        _tell_friend(lobby, other.id, "request" if state == "requested" else "accepted", user)
     return JSONResponse({"state": state, "user": {"id": other.id, "name": other.name}},
                         status_code=201 if state == "requested" else 200)
 
@@ -987,26 +994,22 @@ async def friend_request(request: Request) -> Response:
 @endpoint
 async def friend_accept(request: Request) -> Response:
     """Accept the request of user ``id``."""
-    user = await need_user(request)
-    other_id = _path_id(request, "user_id", "a user id")
-    lobby = lobby_of(request)
+    user, other_id, lobby = await _friend_call(request)
     done = await lobby.store.accept_friend(user.id, other_id) if other_id <= ID_MAX else False
     if done is False:
         raise ApiError("no_request", f"user {other_id} has not asked you to be friends", 404, user=other_id)
     if done:  # (not again for a friendship accepted before)
-        lobby.tell_user(other_id, {"type": "friend", "event": "accepted", "user": {"id": user.id, "name": user.name}})
+        _tell_friend(lobby, other_id, "accepted", user)
     return JSONResponse({"state": "friends", "user": other_id})
 
 
 @endpoint
 async def friend_remove(request: Request) -> Response:
     """Unfriend user ``id``, decline his request, or withdraw yours."""
-    user = await need_user(request)
-    other_id = _path_id(request, "user_id", "a user id")
-    lobby = lobby_of(request)
+    user, other_id, lobby = await _friend_call(request)
     if other_id > ID_MAX or not await lobby.store.remove_friend(user.id, other_id):
         raise ApiError("not_friends", f"user {other_id} is neither your friend nor asked", 404, user=other_id)
-    lobby.tell_user(other_id, {"type": "friend", "event": "removed", "user": {"id": user.id, "name": user.name}})
+    _tell_friend(lobby, other_id, "removed", user)
     return JSONResponse({"removed": other_id})
 
 
@@ -1014,25 +1017,21 @@ async def friend_remove(request: Request) -> Response:
 async def friend_block(request: Request) -> Response:
     """拉黑 user ``id``: he can no longer ask you to be friends; a friendship or requests between you end (he is
     told ``removed``, not that he is blocked)."""
-    user = await need_user(request)
-    other_id = _path_id(request, "user_id", "a user id")
-    lobby = lobby_of(request)
+    user, other_id, lobby = await _friend_call(request)
     other = await lobby.store.user(other_id) if other_id <= ID_MAX else None
     if other is None or other.is_bot:
         raise ApiError("unknown_user", f"no user {other_id}", 404, user=other_id)
     if other.id == user.id:
         raise ApiError("bad_request", "you cannot block yourself")
     if await lobby.store.block(user.id, other.id):
-        lobby.tell_user(other.id, {"type": "friend", "event": "removed", "user": {"id": user.id, "name": user.name}})
+        _tell_friend(lobby, other.id, "removed", user)
     return JSONResponse({"blocked": other.id})
 
 
 @endpoint
 async def friend_unblock(request: Request) -> Response:
     """Lift your block of user ``id``."""
-    user = await need_user(request)
-    other_id = _path_id(request, "user_id", "a user id")
-    lobby = lobby_of(request)
+    user, other_id, lobby = await _friend_call(request)
     if other_id > ID_MAX or not await lobby.store.unblock(user.id, other_id):
         raise ApiError("not_blocked", f"you have not blocked user {other_id}", 404, user=other_id)
     return JSONResponse({"unblocked": other_id})
@@ -1041,9 +1040,7 @@ async def friend_unblock(request: Request) -> Response:
 @endpoint
 async def friend_invite(request: Request) -> Response:
     """Invite friend ``id`` to your private table: he is sent its invite code (``friend`` ``invite``)."""
-    user = await need_user(request)
-    other_id = _path_id(request, "user_id", "a user id")
-    lobby = lobby_of(request)
+    user, other_id, lobby = await _friend_call(request)
     if other_id > ID_MAX or not await lobby.store.are_friends(user.id, other_id):
         raise ApiError("not_friends", f"user {other_id} is not your friend", 404, user=other_id)
     cur = lobby._current(user.id)
