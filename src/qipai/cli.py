@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import locale
+import math
 import os
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -88,6 +89,21 @@ def _check_lang(lang: str | None) -> str:
     if lang not in ("zh", "en"):
         _fail(f"--lang must be zh or en, got {lang!r}")
     return lang
+
+
+def _check_seconds(text: str, option: str) -> float:
+    """A number of seconds given on the command line (0 or more, finite); a one-line error otherwise.
+
+    >>> _check_seconds("2.5", "--x")
+    2.5
+    """
+    try:
+        value = float(text.strip())
+    except ValueError:
+        _fail(f"{option} takes a number of seconds (0 or more), got {text!r}")
+    if not math.isfinite(value) or value < 0:
+        _fail(f"{option} takes a number of seconds (0 or more), got {text!r}")
+    return value
 
 
 @app.command()
@@ -431,6 +447,9 @@ def online(
     guest: Annotated[bool, typer.Option("--guest", help="Play as a guest (游客): no account needed.")] = False,
     register: Annotated[bool, typer.Option("--register", help="Make the account NAME first.")] = False,
     lang: Annotated[str | None, typer.Option(help="zh or en (default: from the locale).")] = None,
+    reconnect_for: Annotated[str, typer.Option(
+        "--reconnect-for", metavar="SECONDS", help="How long to go on trying to open a dropped connection again "
+        "(0: never try).")] = "30",
 ) -> None:
     """Play on a qipai server from the terminal: quick match, or a private table with friends (type help)."""
     import asyncio
@@ -440,6 +459,7 @@ def online(
     from .tui.online import LoginError, OnlineOptions, run_online
 
     lang = _check_lang(lang)
+    retry_for = _check_seconds(reconnect_for, "--reconnect-for")
     if guest and (register or name or password_stdin):
         _fail("--guest plays without an account: leave out --name, --register and --password-stdin")
     from .tui.reader import LineReader
@@ -464,7 +484,7 @@ def online(
         except (EOFError, KeyboardInterrupt):
             raise typer.Exit(1) from None
     opts = OnlineOptions(url=url, name=name, password=password, guest=guest, register=register, lang=lang,
-                         stdin=stdin)
+                         stdin=stdin, reconnect_for=retry_for)
     try:
         code = asyncio.run(run_online(opts))
     except LoginError as e:

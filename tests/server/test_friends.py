@@ -163,3 +163,17 @@ async def test_a_blocked_player_cannot_ask_again(start_server: StartServer) -> N
     await refused(bob, f"/api/friends/{bob.user['id']}/block", None, 400, "bad_request")
     await refused(bob, "/api/friends/999999/block", None, 404, "unknown_user")
     await ann.close()
+
+
+async def test_a_player_is_found_by_name(start_server: StartServer) -> None:
+    server = await start_server()
+    ann, _ = await Client.register(server, "ann"), await Client.register(server, "Bob")
+    found = (await ann.get("/api/users?name=BOB"))["user"]
+    assert found["name"] == "Bob" and found["is_guest"] is False and isinstance(found["id"], int)
+    async with ann.api() as h:
+        r = await h.get("/api/users", params={"name": "nobody-here"})
+        assert r.status_code == 404 and r.json()["error"]["params"]["name"] == "nobody-here"
+        assert (await h.get("/api/users")).json()["error"]["code"] == "missing_field"
+        assert (await h.get("/api/users", params={"name": "x" * 5000})).status_code == 404
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        assert (await h.get("/api/users", params={"name": "ann"})).status_code == 401

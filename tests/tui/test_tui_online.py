@@ -726,3 +726,175 @@ async def test_requests_made_while_away_are_said_at_log_in_and_an_invitation_rea
     assert frank.client.watching is None and frank.client.table is not None
     assert frank.client.table["id"] == made["table"]
     assert await frank.quit() == 0
+
+
+async def settled(*players: Player) -> None:
+    """Wait until the players' clients have nothing left running (the friends list read at log-in)."""
+    end = time.monotonic() + 10
+    while any(p.client.pending for p in players) and time.monotonic() < end:
+        await asyncio.sleep(0.02)
+
+
+async def test_block_and_unblock_from_the_terminal_and_the_blocked_players_request_is_refused(
+        start: ServerMaker) -> None:
+    server = await start()
+    await Client.register(server, "Bob")
+    carol = await Client.register(server, "carol")
+    await carol.connect()
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    await alice.expect(r"lobby > ")
+    bob = Player(server, name="Bob", password="secret-pw", lang="zh")
+    await bob.expect(r"大厅 > ")
+    alice.type("help")
+    await alice.expect(spaced("unfriend NAME · block NAME (拉黑: no more requests from them) · unblock NAME"))
+
+    # Bob asks; alice blocks him (any case): his request is declined, and his next one refused
+    await settled(alice, bob)
+    bob.type("friend alice")
+    await alice.expect(r"Bob asks to be your friend")
+    await bob.expect(r"已向 alice 发送好友申请")  # (its answer came: the request is known as his)
+    since, since_b = len(alice.screen), len(bob.screen)
+    alice.type("block bob")
+    await alice.expect(r"You blocked Bob \(拉黑\) and declined their friend request: their friend requests are "
+                       r"refused \(unblock Bob lifts it\)\.", since=since)
+    await bob.expect(r"alice 拒绝了你的好友申请。", since=since_b)
+    bob.type("friend alice")
+    await bob.expect(r"不行：alice 不接受你的好友申请", since=since_b)
+    alice.type("friends")
+    await alice.expect(r"Blocked \(拉黑: their friend requests are refused\):\n  Bob +type unblock Bob to lift\n",
+                       since=since)
+    assert "Asking to be your friend" not in alice.screen[since:]
+    alice.type("block BOB")
+    await alice.expect(r"Bob is blocked already \(unblock Bob lifts it\)\.", since=since)
+
+    # refusals: oneself, nobody, a player not blocked
+    for line, said in (("block ALICE", r"You cannot block yourself\."),
+                       ("block nobody-here", r"No player is called nobody-here\."),
+                       ("unblock carol", r"You have not blocked carol: type friends to see whom you blocked\."),
+                       ("block", r"Type block NAME\.")):
+        since = len(alice.screen)
+        alice.type(line)
+        await alice.expect(said, since=since)
+
+    # unblocking: Bob may ask again
+    since = len(alice.screen)
+    alice.type("unblock BOB")
+    await alice.expect(r"You unblocked Bob: they may ask you to be friends again\.", since=since)
+    bob.type("friend alice")
+    await bob.expect(r"已向 alice 发送好友申请", since=since_b)
+    await alice.expect(r"Bob asks to be your friend", since=since)
+
+    # a friend blocked (zh words, 拉黑): no longer friends, told as a removal
+    since_b = len(bob.screen)
+    alice.type("accept bob")
+    await bob.expect(r"alice 和你成为了好友。", since=since_b)
+    await alice.expect(r"You and Bob are friends now\.", since=since)
+    bob.type("拉黑 alice")
+    await bob.expect(r"已拉黑 alice，你们不再是好友：对方的好友申请会被拒绝（unblock alice 取消拉黑）。", since=since_b)
+    await alice.expect(r"Bob removed you from their friends\.", since=since)
+    bob.type("好友")
+    await bob.expect(r"已拉黑（对方的好友申请会被拒绝）：\n  alice +输入 unblock alice 取消拉黑\n", since=since_b)
+    alice.type("friend bob")
+    await alice.expect(r"Refused: Bob takes no friend requests from you", since=since)
+    # asking a player one blocked lifts the block, and says so
+    bob.type("friend alice")
+    await bob.expect(r"已取消对 alice 的拉黑。\n.*已向 alice 发送好友申请", since=since_b)
+    bob.type("unblock alice")
+    await bob.expect(r"你没有拉黑 alice", since=since_b)
+    assert await alice.quit() == 0 and await bob.quit() == 0
+    await carol.close()
+
+
+async def test_a_player_in_no_list_is_blocked_by_name(start: ServerMaker) -> None:
+    server = await start()
+    carol = await Client.register(server, "carol")  # (never seated: on no leaderboard)
+    await carol.connect()
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    await alice.expect(r"lobby > ")
+    alice.type("block Carol")
+    await alice.expect(r"You blocked carol \(拉黑\): their friend requests are refused \(unblock carol lifts it\)\.")
+    refused = await carol.post("/api/friends", {"name": "alice"}, status=403)
+    assert refused["error"]["code"] == "blocked"
+    assert await alice.quit() == 0
+    await carol.close()
+
+
+async def test_the_players_of_a_deal_together_are_listed_as_recent(start: ServerMaker) -> None:
+    server = await start()
+    await Client.register(server, "bob")
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    bob = Player(server, name="bob", password="secret-pw", lang="zh")
+    await alice.expect(r"lobby > ")
+    await bob.expect(r"大厅 > ")
+    alice.type("friends")
+    await alice.expect(r"No friends yet")
+    assert "Played with lately" not in alice.screen
+    alice.type("create classic-1")
+    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
+    bob.type("join " + code)
+    await alice.expect(r"Seats: 0 You 1000 · 1 bob 1000 · 2 \(empty\)")
+    alice.type("bots")
+    await asyncio.gather(alice.play_until(r"Deal 1 is over\.", hint_and_enter),
+                         bob.play_until(r"第 1 局结束。", hint_and_enter))
+    since, since_b = len(alice.screen), len(bob.screen)
+    alice.type("friends")
+    await alice.expect(r"Played with lately \(最近同桌\):\n  bob +type friend bob to ask\n", since=since)
+    assert "Bot" not in alice.screen[since:]
+    bob.type("friends")
+    await bob.expect(r"最近同桌：\n  alice +输入 friend alice 加好友\n", since=since_b)
+    # a recent player may be blocked by name; he is then listed as blocked, no longer as recent
+    alice.type("block bob")
+    await alice.expect(r"You blocked bob \(拉黑\): their friend requests are refused", since=since)
+    since = len(alice.screen)
+    alice.type("friends")
+    await alice.expect(r"  bob +type unblock bob to lift\n", since=since)
+    assert "Played with lately" not in alice.screen[since:]
+    assert await alice.quit() == 0 and await bob.quit() == 0
+
+
+async def test_the_reconnect_for_option(start: ServerMaker, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = await start()
+    for bad in ("-1", "abc", "nan"):
+        code, _, err = await run_cli("online", server.http, "--guest", "--lang", "en", "--reconnect-for", bad)
+        assert (code, err) == (2, f"error: --reconnect-for takes a number of seconds (0 or more), got {bad!r}\n")
+    # a good value reaches the client's options (and a client told 0 does not try again at all)
+    from typer.testing import CliRunner
+
+    import qipai.tui.online as online
+    from qipai.cli import app
+
+    seen: list[OnlineOptions] = []
+
+    async def fake_run(opts: OnlineOptions) -> int:
+        seen.append(opts)
+        return 0
+
+    monkeypatch.setattr(online, "run_online", fake_run)
+    for given, value in ((["--reconnect-for", "2.5"], 2.5), ([], 30.0)):
+        r = await asyncio.to_thread(CliRunner().invoke, app, ["online", server.http, "--guest", *given])
+        assert r.exit_code == 0, r.output
+        assert seen[-1].reconnect_for == value
+    p = Player(server, guest=True, lang="en", reconnect_for=0.0)
+    await p.expect(r"lobby > ")
+    await server.stop()
+    assert await asyncio.wait_for(p.task, 20) == 1
+    assert "Reconnecting" not in p.screen
+
+
+async def test_a_notice_between_an_enter_and_its_line_shows_the_prompt_once(start: ServerMaker) -> None:
+    server = await start()
+    p = Player(server, guest=True, lang="en")
+    await p.expect(r"lobby > ")
+    await asyncio.sleep(0.3)  # (the friends greeting, if any, is over)
+    since = len(p.screen)
+    # Enter is pressed (an empty line), and a notice is printed before the keyboard's task reads the line: the
+    # notice shows the prompt again, which the line must not show a second time
+    p.type("")
+    p.client.friends.on_message({"type": "friend", "event": "request", "user": {"id": 999, "name": "zed"}})
+    p.client.show_prompt()
+    await asyncio.sleep(0.3)
+    shown = p.screen[since:]
+    assert "zed asks to be your friend" in shown
+    assert "lobby > lobby > " not in p.screen, shown
+    assert shown.endswith("lobby > "), shown
+    assert await p.quit() == 0

@@ -405,6 +405,20 @@ async def relief(request: Request) -> Response:
 
 
 @endpoint
+async def user_lookup(request: Request) -> Response:
+    """``GET /api/users?name=NAME``: the player called NAME (any case, look-alike letters too) —
+    ``{"user": {"id", "name", "is_guest", "is_bot"}}``, or ``404 unknown_user``."""
+    await need_user(request)
+    name = (request.query_params.get("name") or "").strip()
+    if not name:
+        raise ApiError("missing_field", "say whom: ?name=NAME", field="name")
+    u = await lobby_of(request).store.find_user(name) if len(name) <= 64 else None
+    if u is None:
+        raise ApiError("unknown_user", f"nobody is called {name[:32]!r}", 404, name=name[:32])
+    return JSONResponse({"user": u.public()})
+
+
+@endpoint
 async def user_profile(request: Request) -> Response:
     await need_user(request)
     uid = _path_id(request, "user_id", "a user id")
@@ -1139,6 +1153,7 @@ routes = [
     Route("/api/password", change_password, methods=["POST"]),
     Route("/api/relief", relief, methods=["POST"]),
     Route("/api/me", me),
+    Route("/api/users", user_lookup),
     Route("/api/users/{user_id}", user_profile),
     Route("/api/friends", friends),
     Route("/api/friends", friend_request, methods=["POST"]),

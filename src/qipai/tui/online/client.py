@@ -8,8 +8,8 @@ bots by quick match — through the server's JSON API and WebSocket protocol (do
   private table: its invite code is printed), ``join CODE`` (``join`` alone: the latest invitation), ``watch TABLE
   [CODE]`` (观战: ``spectate``), ``me``, ``help``, ``quit``.
 - **Friends** (好友, :mod:`.friends`), in the lobby and at a table: ``friends``, ``friend NAME``, ``accept NAME``,
-  ``decline NAME``, ``unfriend NAME``, ``invite NAME`` (to the private table one sits at); requests,
-  acceptances, removals and invitations are one line each as they come.
+  ``decline NAME``, ``unfriend NAME``, ``block NAME`` (拉黑), ``unblock NAME``, ``invite NAME`` (to the private
+  table one sits at); requests, acceptances, removals and invitations are one line each as they come.
 - **The table**: each ``state`` message brings this seat's observation; the game's view
   (:mod:`.doudizhu`, :mod:`.shengji`, :mod:`.mahjong`) prints the other seats' moves as they happen, draws the
   table at your turn and reads what you type into one of the legal actions the server sent, which goes back as an
@@ -33,7 +33,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -193,6 +193,9 @@ class StdinLines:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.loop = asyncio.get_running_loop()
         self.reader = reader or LineReader(stream)
+        self.typed: Callable[[], None] | None = None
+        """Called in the event loop as each line arrives (the Enter that ended it moved the cursor off the
+        prompt's line), before the line is read."""
         threading.Thread(target=self._pump, name="qipai-stdin", daemon=True).start()
 
     def _pump(self) -> None:
@@ -203,11 +206,16 @@ class StdinLines:
             except (EOFError, OSError, ValueError):
                 line = None
             try:
-                self.loop.call_soon_threadsafe(self.queue.put_nowait, line)
+                self.loop.call_soon_threadsafe(self._arrived, line)
             except RuntimeError:  # the loop closed: the client is gone
                 return
             if line is None:
                 return
+
+    def _arrived(self, line: str | None) -> None:
+        if line is not None and self.typed is not None:
+            self.typed()
+        self.queue.put_nowait(line)
 
     async def readline(self) -> str:
         """The next typed line."""
@@ -222,9 +230,13 @@ class QueueLines:
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.typed: Callable[[], None] | None = None
+        """Called as each line is fed (as :attr:`StdinLines.typed`)."""
 
     def feed(self, line: str) -> None:
-        """Type ``line``."""
+        """Type ``line`` (and Enter)."""
+        if self.typed is not None:
+            self.typed()
         self.queue.put_nowait(line)
 
     def close(self) -> None:
@@ -288,6 +300,9 @@ class OnlineClient:
         ``takeover``."""
         # the screen
         self.prompt_shown: str | None = None
+        """The prompt on the screen's last line, the cursor after it (``None``: the cursor starts a line)."""
+        self.enter_seen = False
+        """The line source says when each Enter comes (:meth:`typed`), not only when its line is read."""
         self.pending: set[asyncio.Future[None]] = set()
         self.hold_prompt = False
         """An action was sent: the prompt waits for the server's answer."""
@@ -405,6 +420,9 @@ class OnlineClient:
                 raise LoginError(f"cannot open the WebSocket at {self.ws_url}: {_reason(e)}") from None
             if self.lines is None:
                 self.lines = StdinLines(reader=self.opts.stdin)
+            if isinstance(self.lines, (StdinLines, QueueLines)):
+                self.lines.typed = self.typed
+                self.enter_seen = True
             try:
                 net = asyncio.create_task(self.read_network())
                 keys = asyncio.create_task(self.read_keyboard())
@@ -565,9 +583,16 @@ class OnlineClient:
                 line = await self.lines.readline()
             except EOFError:
                 return
-            self.prompt_shown = None  # the Enter moved the cursor to a new line
+            if not self.enter_seen:
+                self.prompt_shown = None  # the Enter moved the cursor to a new line
             await self.on_line(line)
             self.show_prompt()
+
+    def typed(self) -> None:
+        """A line was typed (its Enter moved the cursor to a new line): the prompt is no longer on the screen's
+        last line.  Said as the Enter comes, not when the line is read: a notice printed in between shows the
+        prompt again, and a line read after it must not show it a second time (``lobby > lobby > ``)."""
+        self.prompt_shown = None
 
     async def send(self, msg: dict[str, Any]) -> int | None:
         """Send a client message with an ``id`` of its own; the id, or ``None`` when it could not go (the

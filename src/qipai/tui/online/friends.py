@@ -3,10 +3,14 @@ server's friends API (``GET /api/friends``, ``POST /api/friends`` …, docs/prot
 messages (§3), in the lobby, at a table and while watching one.
 
 - ``friends``: the friends (online, at which table — a public one may be watched —, or offline), the players
-  asking to be your friend and your requests waiting for an answer.
+  asking to be your friend, your requests waiting for an answer, the players you played with lately (最近同桌,
+  with the ``friend NAME`` to type) and those you blocked (拉黑, with the ``unblock NAME`` to type).
 - ``friend NAME`` (``friend add NAME``): ask a player; ``accept NAME`` (alone: the only request there is),
   ``decline NAME``, ``unfriend NAME`` (a friend, or withdraw your request): the name is looked up in the list,
   in any case.  ``invite NAME``: a friend to the private table you sit at.
+- ``block NAME`` (拉黑: his friend requests are refused; a friendship or requests between you end) and
+  ``unblock NAME``: the name is looked up in the lists, then (``block``) on the server (``GET /api/users?name=``;
+  the friends API blocks by id).
 - The ``friend`` messages are one line each, wherever the player is: a request (with the ``accept`` to type), an
   acceptance, a removal, an invitation (with the ``join`` to type: :meth:`Friends.join_code` gives the
   latest invitation's code to ``join`` alone).
@@ -33,17 +37,19 @@ COMMANDS: dict[str, str] = {
         ("decline", ("decline", "拒绝")),
         ("unfriend", ("unfriend", "删除好友")),
         ("invite", ("invite", "邀请")),
+        ("block", ("block", "拉黑")),
+        ("unblock", ("unblock", "取消拉黑", "解除拉黑")),
     )
     for word in words
 }
 """A typed word → the friends command it is."""
 
-_SUB = {"add": "friend", "accept": "accept", "decline": "decline", "remove": "unfriend", "invite": "invite"}
+_SUB = {"add": "friend", "accept": "accept", "decline": "decline", "remove": "unfriend", "invite": "invite",
+        "block": "block", "unblock": "unblock"}
 """``friend add NAME``, ``friend accept NAME`` …: the command after ``friend``."""
 
 _LISTS = (("friend", "friends"), ("incoming", "incoming"), ("outgoing", "outgoing"))
 """What a user is to this player → the list of ``GET /api/friends`` he is in."""
-
 
 class Friends:
     """The friends commands and notices of one :class:`~.client.OnlineClient`."""
@@ -53,6 +59,8 @@ class Friends:
         self.relation: dict[int, str] = {}
         """User id → ``friend``, ``incoming`` (he asks) or ``outgoing`` (you asked), as last seen: a removal
         is worded by it."""
+        self.blocked: set[int] = set()
+        """The ids of the users this player blocked, as last seen (asking one lifts the block: it is said)."""
         self.invitation: dict[str, Any] | None = None
         """The latest ``friend`` ``invite`` message (``join`` alone joins its table)."""
 
@@ -89,6 +97,10 @@ class Friends:
             await self.decline(name)
         elif cmd == "unfriend":
             await self.unfriend(name)
+        elif cmd == "block":
+            await self.block(name)
+        elif cmd == "unblock":
+            await self.unblock(name)
         else:
             await self.invite(name)
         return True
@@ -103,9 +115,11 @@ class Friends:
         return data
 
     def learn(self, data: Mapping[str, Any]) -> None:
-        """Note what each user of a friends list is to this player."""
+        """Note what each user of a friends list is to this player (and whom he blocked)."""
         self.relation = {int(u["id"]): kind for kind, key in _LISTS for u in data.get(key) or []
                          if isinstance(u, Mapping) and isinstance(u.get("id"), int)}
+        self.blocked = {int(u["id"]) for u in data.get("blocked") or []
+                        if isinstance(u, Mapping) and isinstance(u.get("id"), int)}
 
     @staticmethod
     def pick(users: Sequence[Mapping[str, Any]], name: str) -> Mapping[str, Any] | None:
@@ -114,7 +128,8 @@ class Friends:
         return next((u for u in users if str(u.get("name") or "").casefold() == key), None)
 
     async def show(self) -> None:
-        """``friends``: the friends and where they are, the requests in and out."""
+        """``friends``: the friends and where they are, the requests in and out, the players met lately and the
+        players blocked."""
         lang, c = self.lang, self.client
         if c.user.get("is_guest"):
             c.emit(tr(lang, "friends_guest"), style="yellow")
@@ -145,6 +160,12 @@ class Friends:
                 c.emit(tr(lang, "friends_" + key), style="bold")
                 for u in users:
                     c.emit(tr(lang, "friend_item", name=self.name(u)))
+        for key in ("recent", "blocked"):
+            users = [u for u in data.get(key) or [] if isinstance(u, Mapping)]
+            if users:
+                c.emit(tr(lang, "friends_" + key), style="bold")
+                for u in users:
+                    c.emit(tr(lang, f"friend_{key}_item", name=self.name(u)))
 
     async def ask(self, name: str) -> None:
         """``friend NAME``: ask a player to be friends (friends at once when he had asked first)."""
@@ -159,6 +180,9 @@ class Friends:
         state = r.get("state")
         if isinstance(user.get("id"), int):
             self.relation[user["id"]] = "outgoing" if state == "requested" else "friend"
+            if user["id"] in self.blocked:  # (asking a player one blocked lifts the block)
+                self.blocked.discard(user["id"])
+                c.emit(tr(lang, "friend_block_lifted", name=self.name(user)), style="dim")
         key = {"requested": "friend_sent", "accepted": "friend_now"}.get(str(state), "friend_already")
         c.emit(tr(lang, key, name=self.name(user)), style="green")
 
@@ -223,6 +247,68 @@ class Friends:
             return
         if await c.post(f"/api/friends/{u['id']}/invite", words={"not_at_table": tr(lang, "invite_no_table")}):
             c.emit(tr(lang, "friend_invited", name=self.name(u)), style="green")
+
+    async def block(self, name: str) -> None:
+        """``block NAME`` (拉黑): refuse a player's friend requests from now on; a friendship or requests between
+        the two end.  The name is looked up in the lists, then on the server."""
+        lang, c = self.lang, self.client
+        if name.casefold() == str(c.user.get("name") or "").casefold():
+            c.error(tr(lang, "friend_block_self"))
+            return
+        data = await self.lists()
+        if data is None:
+            return
+        if (u := self.pick(data.get("blocked") or [], name)) is not None:
+            c.emit(tr(lang, "friend_blocked_already", name=self.name(u)))
+            return
+        kind: str | None = None
+        for k, key in (*_LISTS, ("recent", "recent")):
+            if (u := self.pick(data.get(key) or [], name)) is not None:
+                kind = k
+                break
+        else:
+            u = await self.find(name)
+        if u is None:
+            c.error(tr(lang, "friend_block_unknown", name=name))
+            return
+        if await c.post(f"/api/friends/{u['id']}/block") is None:
+            return
+        self.relation.pop(int(u["id"]), None)
+        self.blocked.add(int(u["id"]))
+        if kind in ("friend", "incoming", "outgoing"):
+            c.emit(tr(lang, "friend_blocked_ended", name=self.name(u), what=tr(lang, f"friend_blocked_{kind}")))
+        else:
+            c.emit(tr(lang, "friend_blocked", name=self.name(u)))
+
+    async def find(self, name: str) -> Mapping[str, Any] | None:
+        """The player called ``name`` (any case) as the server finds him (``GET /api/users?name=``:
+        ``{"id", "name"}``), or ``None`` (nobody, a bot, or the server cannot be asked)."""
+        http = self.client.http
+        if http is None:
+            return None
+        try:
+            r = await http.get("/api/users", params={"name": name})
+            u = r.json().get("user") if r.status_code == 200 else None
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return None
+        if not isinstance(u, Mapping) or not isinstance(u.get("id"), int) or u.get("is_bot"):
+            return None
+        return {"id": u["id"], "name": u.get("name")}
+
+    async def unblock(self, name: str) -> None:
+        """``unblock NAME``: lift the block of a player (found in the list of those blocked)."""
+        lang, c = self.lang, self.client
+        data = await self.lists()
+        if data is None:
+            return
+        u = self.pick(data.get("blocked") or [], name)
+        if u is None:
+            c.error(tr(lang, "friend_not_blocked", name=name))
+            return
+        if await c.post(f"/api/friends/{u['id']}/unblock",
+                        words={"not_blocked": tr(lang, "friend_not_blocked", name=self.name(u))}) is not None:
+            self.blocked.discard(int(u["id"]))
+            c.emit(tr(lang, "friend_unblocked", name=self.name(u)), style="green")
 
     def join_code(self) -> str | None:
         """The invite code of the latest invitation (``join`` alone), or ``None``; says whose table it is."""

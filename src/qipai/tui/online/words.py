@@ -249,8 +249,8 @@ _EN: dict[str, str] = {
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
                    "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
                    "to watch) · watch TABLE (watch a table: 观战) · me (your points) · friends (好友: your friends "
-                   "and requests) · friend NAME (ask a player) · accept NAME · decline NAME · unfriend NAME · help · "
-                   "quit"),
+                   "and requests) · friend NAME (ask a player) · accept NAME · decline NAME · unfriend NAME · "
+                   "block NAME (拉黑: no more requests from them) · unblock NAME · help · quit"),
     "lobby_prompt": "lobby",
     "rooms_head": "Rooms:",
     "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} tables, {players} players",
@@ -350,6 +350,22 @@ _EN: dict[str, str] = {
     "friends_incoming": "Asking to be your friend (type accept NAME or decline NAME):",
     "friends_outgoing": "Your requests, waiting for an answer (unfriend NAME withdraws one):",
     "friend_item": "  {name}",
+    "friends_recent": "Played with lately (最近同桌):",
+    "friend_recent_item": "  {name:<16} type friend {name} to ask",
+    "friends_blocked": "Blocked (拉黑: their friend requests are refused):",
+    "friend_blocked_item": "  {name:<16} type unblock {name} to lift",
+    "friend_blocked": "You blocked {name} (拉黑): their friend requests are refused (unblock {name} lifts it).",
+    "friend_blocked_ended": "You blocked {name} (拉黑) and {what}: their friend requests are refused (unblock "
+                            "{name} lifts it).",
+    "friend_blocked_friend": "they are no longer your friend",
+    "friend_blocked_incoming": "declined their friend request",
+    "friend_blocked_outgoing": "withdrew your friend request",
+    "friend_blocked_already": "{name} is blocked already (unblock {name} lifts it).",
+    "friend_unblocked": "You unblocked {name}: they may ask you to be friends again.",
+    "friend_not_blocked": "You have not blocked {name}: type friends to see whom you blocked.",
+    "friend_block_self": "You cannot block yourself.",
+    "friend_block_unknown": "No player is called {name}.",
+    "friend_block_lifted": "Your block of {name} is lifted.",
     "friends_guest": "Guests cannot keep friends: save the account first (register in the browser).",
     "friend_sent": "Friend request sent to {name}: you are friends when they accept.",
     "friend_now": "You and {name} are friends now.",
@@ -386,7 +402,8 @@ _ZH: dict[str, str] = {
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
                    "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
                    "me 我的积分 · friends 好友和好友申请 · friend 玩家名 加好友 · accept 玩家名 同意 · "
-                   "decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · help 帮助 · quit 退出"),
+                   "decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · block 玩家名 拉黑 · unblock 玩家名 取消拉黑 · "
+                   "help 帮助 · quit 退出"),
     "lobby_prompt": "大厅",
     "rooms_head": "房间：",
     "room_line": "  {id:<16} {game:<10} 底分 {stake:<5} 至少 {min} 分 · {tables} 桌 {players} 人",
@@ -485,6 +502,21 @@ _ZH: dict[str, str] = {
     "friends_incoming": "想加你为好友（输入 accept 玩家名 同意，decline 玩家名 拒绝）：",
     "friends_outgoing": "等待对方同意（unfriend 玩家名 撤回）：",
     "friend_item": "  {name}",
+    "friends_recent": "最近同桌：",
+    "friend_recent_item": "  {name:<16} 输入 friend {name} 加好友",
+    "friends_blocked": "已拉黑（对方的好友申请会被拒绝）：",
+    "friend_blocked_item": "  {name:<16} 输入 unblock {name} 取消拉黑",
+    "friend_blocked": "已拉黑 {name}：对方的好友申请会被拒绝（unblock {name} 取消拉黑）。",
+    "friend_blocked_ended": "已拉黑 {name}，{what}：对方的好友申请会被拒绝（unblock {name} 取消拉黑）。",
+    "friend_blocked_friend": "你们不再是好友",
+    "friend_blocked_incoming": "拒绝了对方的好友申请",
+    "friend_blocked_outgoing": "撤回了你的好友申请",
+    "friend_blocked_already": "{name} 已经被你拉黑了（unblock {name} 取消拉黑）。",
+    "friend_unblocked": "已取消拉黑 {name}：对方又可以加你为好友了。",
+    "friend_not_blocked": "你没有拉黑 {name}：输入 friends 看拉黑的玩家。",
+    "friend_block_self": "不能拉黑自己。",
+    "friend_block_unknown": "没有叫 {name} 的玩家。",
+    "friend_block_lifted": "已取消对 {name} 的拉黑。",
     "friends_guest": "游客不能加好友：先保存为正式账号（在浏览器里注册）。",
     "friend_sent": "已向 {name} 发送好友申请：对方同意后就是好友了。",
     "friend_now": "你和 {name} 成为了好友。",
