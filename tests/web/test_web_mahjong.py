@@ -882,3 +882,83 @@ def test_a_window_between_a_phone_and_a_desktop_keeps_every_river_and_the_hand_i
         shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-{what}.png")
     assert not errors, errors
     page.context.close()
+
+
+LANDSCAPE_PHONES = [("zh", (844, 390)), ("en", (844, 390)), ("zh", (740, 360)), ("en", (740, 360)),
+                    ("zh", (667, 375)), ("en", (667, 375)), ("zh", (915, 412)), ("en", (915, 412))]
+
+
+@pytest.mark.parametrize("lang,size", LANDSCAPE_PHONES)
+def test_a_phone_held_sideways_keeps_every_river_the_hand_and_the_claim_buttons_in_sight(
+        browser: Browser, server: ThreadServer, lang: str, size: tuple[int, int]) -> None:
+    """A phone held sideways (844×390, 740×360, 667×375, 915×412; a touch screen): the rivers ran off the felt under
+    the viewer's bar.  At the felt's fullest (twenty discards a seat, four melds a seat, long names, a claim window;
+    the viewer's own turn; a spectator): no seat, zone or the middle overlaps another or leaves the felt, every
+    river's every tile is in the window and uncovered, each seat box's parts keep apart and its name can be read, the
+    hand lies whole in the window and uncovered, a tap on a tile raises it, the claim buttons (吃 碰 胡 过) and the
+    discard button are in the window and uncovered; the Chinese table has no English words of its own."""
+    page, errors = logged_in(browser, server, lang, True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
+             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
+             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
+             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
+    if lang == "zh":
+        names = ["x", "欧阳大庆麻将高手", "黑龙江的老王", "司马长风"]
+    names[0] = page.evaluate("() => window.qipai.store.user.name")
+    claim = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2
+                  and any(a.startswith(("chi", "peng")) for a in g.legal_actions(0)))
+    turn = reach(lambda g: g.phase == "play" and g.turn == 0 and not g.ready[0])
+    for k, (g, you, what) in enumerate([(claim, 0, "claim"), (turn, 0, "turn"), (claim, None, "spectator")]):
+        ft = MahjongTable(page, g, you=you, table_id=f"T{k + 1}", deal=k + 1, names=names)
+        ft.extra_obs = {"melds": [g.observe(0)["melds"][0] if you == 0 and s == 0 else melds for s in range(4)],
+                        "rivers": rivers}
+        ft.extra_state = {"deadline_ms": 60_000}
+        ft.open()
+        live = page.locator(".tablev.live")
+        expect(live.locator(".mj-river")).to_have_count(4)
+        expect(live.locator(".mj-river .mj-tile")).to_have_count(80)
+        expect(live.locator(".seat")).to_have_count(3 if you is not None else 4)
+        if what == "claim":
+            expect(live.locator(".mj-claim-on")).to_be_visible()
+            expect(live.locator(".act-main button")).to_have_count(len(g.legal_actions(0)))
+            expect(live.locator(".act-main .mj-countdown")).to_be_visible()
+        nothing_overlaps(page, what)
+        bad = page.evaluate(SEEN, ".tablev.live")
+        assert not bad, (what, size, bad[:6])
+        in_viewport(page, ".tablev.live :is(.act-main > *, .hand .mj-tile, .seat, .mj-river, .mj-melds, .mj-mid > *)")
+        # the seat boxes can be read: a name shows a few characters at least, in letters no smaller than 11 px
+        for name in live.locator(".seat .sname").all():
+            box = name.bounding_box()
+            assert box is not None and box["width"] >= 36, (what, box)
+            assert float(name.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= 11
+        # a tile of the hand as wide as a finger can hit (and the rivers' readable)
+        if you is not None:
+            tiles = live.locator(".hand .mj-concealed .mj-tile")
+            expect(tiles).to_have_count(g.observe(0)["concealed"][0])
+            widths = tiles.evaluate_all("els => els.map((e) => e.getBoundingClientRect().width)")
+            assert min(widths) >= 28, (what, widths)
+        river_w = live.locator(".mj-river .mj-tile").evaluate_all(
+            "els => els.map((e) => e.getBoundingClientRect().width)")
+        assert min(river_w) >= 17, (what, min(river_w))
+        if lang == "zh":
+            # the table's own words (the bars, the buttons, the middle) in Chinese; the names are the players'
+            words = live.evaluate("""(t) => [...t.querySelectorAll('.tinfo, .me-game, .turn-line, .reason, '
+                                     + '.act-main, .mj-mid, .seat .standing, .seat .badges, .seat .seat-game')]
+                                     .map((e) => e.innerText).join(' ')""")
+            assert not re.search(r"[A-Za-z]{2,}", words), words
+        if what == "turn":
+            # a tap on the drawn tile (the hand's last, apart) raises it; the discard button is there for it
+            last = live.locator(".hand .mj-concealed .mj-tile").last
+            tile = last.get_attribute("data-tile")
+            last.tap()
+            expect(live.locator(f'.hand .mj-tile.raised[data-tile="{tile}"]')).to_have_count(1)
+            expect(live.locator('.act-main [data-action="discard"]')).to_be_enabled()
+            in_viewport(page, ".tablev.live :is(.act-main > *, .hand .mj-tile)")
+            bad = page.evaluate(SEEN, ".tablev.live")
+            assert not bad, (what, "raised", size, bad[:6])
+        shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-landscape-{what}.png")
+    assert not errors, errors
+    page.context.close()
