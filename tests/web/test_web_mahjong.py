@@ -200,6 +200,18 @@ def play_turn(page: Page, snap: dict[str, Any], seen: dict[str, int], lang: str)
     wait_version_change(page, old, 30_000)
 
 
+def full_rivers() -> list[list[str]]:
+    """Twenty discards a seat, every kind of tile: the fullest rivers a layout must hold."""
+    return [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+
+
+FULL_MELDS = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
+              {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
+              {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
+              {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+"""Four melds (a chow, two kongs, a pung): the most a seat shows."""
+
+
 @pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
 def test_a_whole_deal_by_mouse_to_the_settlement(browser: Browser, server: ThreadServer, lang: str,
                                                   viewport: str) -> None:
@@ -489,11 +501,8 @@ def test_seats_melds_and_rivers_keep_apart(browser: Browser, server: ThreadServe
     melds or river, nor the middle, nor another zone, and all of them lie on the felt."""
     page, errors = logged_in(browser, server, lang, viewport == "phone")
     g = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
-    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
-    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
-             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
-             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
-             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    rivers = full_rivers()
+    melds = FULL_MELDS
     me = page.evaluate("() => window.qipai.store.user.name")
     for you in range(4):
         names = ["Wolfeschlegelsteinhausen", "Aleksandrovna", "bot:heuristic:3", "Konstantinopolskaya"]
@@ -627,7 +636,7 @@ def test_a_phone_reads_the_rivers_and_melds_and_the_right_seats_clock_keeps_off_
     g = reach(lambda g: g.phase == "play" and g.turn == 1 and all(len(g.observe(0)["melds"][s]) for s in (1, 2, 3)))
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     names[0] = page.evaluate("() => window.qipai.store.user.name")
-    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
+    rivers = full_rivers()
     ft = MahjongTable(page, g, names=names)
     ft.extra_obs = {"rivers": rivers}
     ft.extra_state = {"deadline_ms": 30_000}
@@ -743,11 +752,8 @@ def test_a_desktops_rivers_ring_the_middle(browser: Browser, server: ThreadServe
     page, errors = logged_in(browser, server, lang, False)
     page.set_viewport_size({"width": size[0], "height": size[1]})
     g = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
-    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
-    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
-             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
-             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
-             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    rivers = full_rivers()
+    melds = FULL_MELDS
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     names[0] = page.evaluate("() => window.qipai.store.user.name")
     ft = MahjongTable(page, g, names=names)
@@ -845,11 +851,8 @@ def test_a_window_between_a_phone_and_a_desktop_keeps_every_river_and_the_hand_i
     apart, the hand lies whole in the window and a click on a tile raises it."""
     page, errors = logged_in(browser, server, lang, False)
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
-    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
-             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
-             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
-             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    rivers = full_rivers()
+    melds = FULL_MELDS
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     names[0] = page.evaluate("() => window.qipai.store.user.name")
     claim = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
@@ -899,11 +902,8 @@ def test_a_phone_held_sideways_keeps_every_river_the_hand_and_the_claim_buttons_
     discard button are in the window and uncovered; the Chinese table has no English words of its own."""
     page, errors = logged_in(browser, server, lang, True)
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    rivers = [[tile_name(k % 28) for k in range(7 * i, 7 * i + 20)] for i in range(4)]
-    melds = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
-             {"type": "gang", "tiles": "5555p", "claimed": "5p", "from": 1},
-             {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
-             {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
+    rivers = full_rivers()
+    melds = FULL_MELDS
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     if lang == "zh":
         names = ["x", "欧阳大庆麻将高手", "黑龙江的老王", "司马长风"]
