@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from qipai.core.registry import get_factory
 from qipai.games.mahjong.bots import BOTS
@@ -210,6 +210,20 @@ FULL_MELDS = [{"type": "chi", "tiles": "123m", "claimed": "2m", "from": 3},
               {"type": "peng", "tiles": "999s", "claimed": "9s", "from": 2},
               {"type": "gang", "tiles": "ZZZZ", "claimed": "Z", "from": 0}]
 """Four melds (a chow, two kongs, a pung): the most a seat shows."""
+
+
+def open_fullest(page: Page, g: Any, you: int | None, k: int, names: list[str]) -> Locator:
+    """Table ``T{k+1}`` drawn from ``g`` at its fullest (twenty discards and four melds a seat; ``you``'s own
+    melds as the game has them), after checking every river is there; the live table."""
+    ft = MahjongTable(page, g, you=you, table_id=f"T{k + 1}", deal=k + 1, names=names)
+    ft.extra_obs = {"melds": [g.observe(0)["melds"][0] if you == 0 and s == 0 else FULL_MELDS for s in range(4)],
+                    "rivers": full_rivers()}
+    ft.extra_state = {"deadline_ms": 60_000}
+    ft.open()
+    live = page.locator(".tablev.live")
+    expect(live.locator(".mj-river")).to_have_count(4)
+    expect(live.locator(".mj-river .mj-tile")).to_have_count(80)
+    return live
 
 
 @pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
@@ -851,21 +865,12 @@ def test_a_window_between_a_phone_and_a_desktop_keeps_every_river_and_the_hand_i
     apart, the hand lies whole in the window and a click on a tile raises it."""
     page, errors = logged_in(browser, server, lang, False)
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    rivers = full_rivers()
-    melds = FULL_MELDS
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     names[0] = page.evaluate("() => window.qipai.store.user.name")
     claim = reach(lambda g: g.phase == "claim" and 0 in g.acting and sum(g.ready) >= 2)
     turn = reach(lambda g: g.phase == "play" and g.turn == 0 and not g.ready[0])
     for k, (g, you, what) in enumerate([(claim, 0, "claim"), (turn, 0, "turn"), (claim, None, "spectator")]):
-        ft = MahjongTable(page, g, you=you, table_id=f"T{k + 1}", deal=k + 1, names=names)
-        ft.extra_obs = {"melds": [g.observe(0)["melds"][0] if you == 0 and s == 0 else melds for s in range(4)],
-                        "rivers": rivers}
-        ft.extra_state = {"deadline_ms": 60_000}
-        ft.open()
-        live = page.locator(".tablev.live")
-        expect(live.locator(".mj-river")).to_have_count(4)
-        expect(live.locator(".mj-river .mj-tile")).to_have_count(80)
+        live = open_fullest(page, g, you, k, names)
         # the narrow layout (the ring's middle shows the wall count; here the top bar does)
         expect(live.locator(".mj-compass")).to_be_hidden()
         if what == "claim":
@@ -902,8 +907,6 @@ def test_a_phone_held_sideways_keeps_every_river_the_hand_and_the_claim_buttons_
     discard button are in the window and uncovered; the Chinese table has no English words of its own."""
     page, errors = logged_in(browser, server, lang, True)
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    rivers = full_rivers()
-    melds = FULL_MELDS
     names = ["x", "Wolfeschlegelsteinhausen", "Aleksandrovna", "Konstantinopolskaya"]
     if lang == "zh":
         names = ["x", "欧阳大庆麻将高手", "黑龙江的老王", "司马长风"]
@@ -912,14 +915,7 @@ def test_a_phone_held_sideways_keeps_every_river_the_hand_and_the_claim_buttons_
                   and any(a.startswith(("chi", "peng")) for a in g.legal_actions(0)))
     turn = reach(lambda g: g.phase == "play" and g.turn == 0 and not g.ready[0])
     for k, (g, you, what) in enumerate([(claim, 0, "claim"), (turn, 0, "turn"), (claim, None, "spectator")]):
-        ft = MahjongTable(page, g, you=you, table_id=f"T{k + 1}", deal=k + 1, names=names)
-        ft.extra_obs = {"melds": [g.observe(0)["melds"][0] if you == 0 and s == 0 else melds for s in range(4)],
-                        "rivers": rivers}
-        ft.extra_state = {"deadline_ms": 60_000}
-        ft.open()
-        live = page.locator(".tablev.live")
-        expect(live.locator(".mj-river")).to_have_count(4)
-        expect(live.locator(".mj-river .mj-tile")).to_have_count(80)
+        live = open_fullest(page, g, you, k, names)
         expect(live.locator(".seat")).to_have_count(3 if you is not None else 4)
         if what == "claim":
             expect(live.locator(".mj-claim-on")).to_be_visible()
