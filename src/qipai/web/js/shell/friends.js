@@ -4,6 +4,7 @@ import { h, add, fill, api, toast, modal } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate } from "./store.js";
+import { gameName } from "./games.js";
 
 /** #/friends */
 export function friendsPage(root, { go }) {
@@ -102,14 +103,23 @@ export function friendsPage(root, { go }) {
       h("h2", t("friends_blocked_list")),
       h("ul.friend-list", data.blocked.map((u) => person(u,
         btn(t("friends_unblock"), "unblock-friend", () => act(`friends/${u.id}/unblock`)))))) : null;
+    // 邀请: friends' invitations this session (a table that filled or closed says so when joined)
+    const open = store.invites.filter((x) => x.table !== store.tableId || store.spectating); // (not where one sits)
+    const invites = open.length ? h("div.panel.friend-invites",
+      h("h2", t("friends_invites")),
+      h("ul.friend-list", open.map((x) => h("li.friend", { dataset: { invite: x.code } },
+        h("span.fname", displayName(x.user?.name || "")),
+        h("span.fstate.muted", gameName(x.game) || ""),
+        h("span.factions", h("a.btn.small.primary", { href: `#/invite/${encodeURIComponent(x.code)}`, dataset: { action: "join-invite" } },
+          t("friend_notice_join"))))))) : null;
     fill(box,
       h("div.panel.friend-head", h("h1", t("friends_title")),
         store.user?.is_guest ? h("p.muted.guest-note", t("friends_guest_note")) : addForm),
-      incoming, friends, outgoing, recent, blocked);
+      invites, incoming, friends, outgoing, recent, blocked);
   };
   load();
   // what friends do while the page is open: requests, answers, removals
-  const off = conn.on((msg) => { if (msg.type === "friend" && msg.event !== "invite") load(); });
+  const off = conn.on((msg) => { if (msg.type === "friend") load(); });
   return () => { cancelled = true; off?.(); };
 }
 
@@ -125,6 +135,9 @@ export function friendNotices({ go }) {
       add(el, " ", h("a", { href: "#/friends", dataset: { action: "open-friends" } }, t("friend_notice_open")));
       el.addEventListener("click", () => { go("#/friends"); el.remove(); });
     } else if (msg.event === "invite" && msg.invite_code) {
+      // kept on the friends page too, for when the notice is gone
+      store.invites = [{ user: msg.user, code: msg.invite_code, game: msg.game, room: msg.room, table: msg.table },
+        ...store.invites.filter((x) => x.code !== msg.invite_code)].slice(0, 5);
       const href = `#/invite/${encodeURIComponent(msg.invite_code)}`;
       const el = toast(t("friend_notice_invite", { name }), "info", 20000, "friend-invite");
       el.dataset.invite = msg.invite_code;

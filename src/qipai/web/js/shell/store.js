@@ -20,6 +20,7 @@ export const store = {
   lastEscape: null, // {deal, delta}: the player's own last escape, shown in the lobby
   chats: [], // [{seat, phrase, at}] of the current table
   blocked: new Set(), // ids of the players the user blocked (拉黑): their quick chat is not shown
+  invites: [], // friends' invitations to their private tables this session, the latest first: {user, code, game, room}
   takenOver: false,
   welcomes: 0, // how many welcome messages this page has had (the server's answer to the socket's hello)
   notice: null, // the table's last notice code (storage_unavailable / storage_restored)
