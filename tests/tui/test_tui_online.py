@@ -815,6 +815,24 @@ async def test_a_player_in_no_list_is_blocked_by_name(start: ServerMaker) -> Non
     await alice.expect(r"You blocked carol \(拉黑\): their friend requests are refused \(unblock carol lifts it\)\.")
     refused = await carol.post("/api/friends", {"name": "alice"}, status=403)
     assert refused["error"]["code"] == "blocked"
+    # at a table together, her quick chat is muted for alice until she lifts the block
+    alice.type("create classic-1")
+    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
+    since = len(alice.screen)
+    joined = await carol.post("/api/tables/join", {"invite": code})
+    await alice.expect(r"carol", since=since)
+    await carol.send({"type": "chat", "table": joined["table"], "phrase": "good_luck"})
+    await carol.wait_for(lambda m: m["type"] == "chat")  # (the table has heard it)
+    await asyncio.sleep(0.5)
+    assert "carol says" not in alice.screen
+    since = len(alice.screen)
+    alice.type("unblock carol")
+    await alice.expect(r"You unblocked carol", since=since)
+    since = len(alice.screen)
+    await asyncio.sleep(2.1)  # (quick chat is rate-limited)
+    await carol.send({"type": "chat", "table": joined["table"], "phrase": "good_luck"})
+    await alice.expect(r"carol says: Good luck", since=since)
+    assert alice.screen.count("carol says") == 1
     assert await alice.quit() == 0
     await carol.close()
 

@@ -647,6 +647,10 @@ class OnlineClient:
         elif kind == "chat":
             seat = m.get("seat")
             name = self.seats.names[seat] if isinstance(seat, int) and seat < len(self.seats.names) else "?"
+            seats = (self.table or {}).get("seats") or []
+            who = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else None
+            if isinstance(who, dict) and who.get("user_id") in self.friends.blocked:
+                return  # 拉黑: a blocked player's quick chat is muted
             self.emit(tr(lang, "chat", name=name, text=phrase_words(str(m.get("phrase")), lang)), style="cyan")
         elif kind == "left":
             reason = m.get("reason")
