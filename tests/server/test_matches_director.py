@@ -377,7 +377,8 @@ async def test_registering_for_several_matches_at_once_cannot_overdraw(start_ser
 async def test_an_hourly_dali_then_fixed_pipeline_with_bots(start_server: StartServer) -> None:
     server = await start_server()
     d = server.lobby.director
-    start = int(time.time()) + 1
+    # (six seconds to register the twelve bots: one second was too few for postgresql on a loaded machine)
+    start = int(time.time()) + 6
     run = await d.create({"preset": "hourly", "round_gap_s": 0, "stage_gap_s": 0,
                           "entry": {"reg_opens_s": 60, "late_reg": None},
                           "stages": [{"levels": [10, 100, 300], "level_step": {"deals": 3}},
