@@ -937,7 +937,7 @@ async def _friend_call(request: Request) -> tuple[UserInfo, int, Lobby]:
 @endpoint
 async def friends(request: Request) -> Response:
     """好友: ``{"friends": [{"id", "name", "online", "table", "watchable"}], "incoming": [...], "outgoing": [...],
-    "recent": [...]}`` (``recent``: people he played with lately, whom he might ask)."""
+    "blocked": [...], "recent": [...], "max"}`` (``recent``: people he played with lately, whom he might ask)."""
     user = await need_user(request)
     lobby = lobby_of(request)
     lists = await lobby.store.friends_of(user.id)
@@ -954,7 +954,10 @@ async def friends(request: Request) -> Response:
     async def public() -> set[str]:  # another node's tables, from the directory, once
         nonlocal known
         if known is None:
-            known = {str(s["id"]) for s in await lobby.all_tables() if not s.get("private")}
+            try:
+                known = {str(s["id"]) for s in await lobby.all_tables() if not s.get("private")}
+            except Exception:  # Redis away: none offered to watch
+                known = set()
         return known
 
     out: dict[str, Any] = {"friends": [await _friend_view(lobby, u, elsewhere, seated, public)
