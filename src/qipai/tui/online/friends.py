@@ -127,6 +127,17 @@ class Friends:
         key = name.casefold()
         return next((u for u in users if str(u.get("name") or "").casefold() == key), None)
 
+    async def listed(self, key: str, name: str, missing: str) -> Mapping[str, Any] | None:
+        """The user called ``name`` in the friends list's ``key`` list (read afresh), or ``None`` after saying
+        ``missing`` (or the list could not be read)."""
+        data = await self.lists()
+        if data is None:
+            return None
+        u = self.pick(data.get(key) or [], name)
+        if u is None:
+            self.client.error(tr(self.lang, missing, name=name))
+        return u
+
     async def show(self) -> None:
         """``friends``: the friends and where they are, the requests in and out, the players met lately and the
         players blocked."""
@@ -205,12 +216,8 @@ class Friends:
     async def decline(self, name: str) -> None:
         """``decline NAME``: turn a player's request down."""
         lang, c = self.lang, self.client
-        data = await self.lists()
-        if data is None:
-            return
-        u = self.pick(data.get("incoming") or [], name)
+        u = await self.listed("incoming", name, "friend_no_request")
         if u is None:
-            c.error(tr(lang, "friend_no_request", name=name))
             return
         if await c.post(f"/api/friends/{u['id']}/remove") is not None:
             self.relation.pop(int(u["id"]), None)
@@ -238,12 +245,8 @@ class Friends:
         if c.table is None or c.watching is not None:
             c.error(tr(lang, "invite_no_table"))
             return
-        data = await self.lists()
-        if data is None:
-            return
-        u = self.pick(data.get("friends") or [], name)
+        u = await self.listed("friends", name, "friend_no_friend")
         if u is None:
-            c.error(tr(lang, "friend_no_friend", name=name))
             return
         if await c.post(f"/api/friends/{u['id']}/invite", words={"not_at_table": tr(lang, "invite_no_table")}):
             c.emit(tr(lang, "friend_invited", name=self.name(u)), style="green")
@@ -298,12 +301,8 @@ class Friends:
     async def unblock(self, name: str) -> None:
         """``unblock NAME``: lift the block of a player (found in the list of those blocked)."""
         lang, c = self.lang, self.client
-        data = await self.lists()
-        if data is None:
-            return
-        u = self.pick(data.get("blocked") or [], name)
+        u = await self.listed("blocked", name, "friend_not_blocked")
         if u is None:
-            c.error(tr(lang, "friend_not_blocked", name=name))
             return
         if await c.post(f"/api/friends/{u['id']}/unblock",
                         words={"not_blocked": tr(lang, "friend_not_blocked", name=self.name(u))}) is not None:
