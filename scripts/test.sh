@@ -60,14 +60,14 @@ before=$(git status --porcelain 2>/dev/null || true)
 status=0
 # two workers by default (the suite's databases, ports and folders are per test, so workers never share one):
 # CI machines have two cores and the suite takes about half the time; QIPAI_TEST_WORKERS=0 runs it in one
-# process. The browser tests run after the rest in one process: they play timed deals in Chromium, and two of
-# them at once on two cores made their timers and animations race.
+# process. The browser tests run after the rest, a test file to a worker (`--dist loadfile`: each file's Chromium
+# and servers stay in one process); their timers allow a second test beside them (60-s turns, time_scale 3).
 workers="${QIPAI_TEST_WORKERS:-2}"
 if [ "$#" -gt 0 ]; then
   .venv/bin/python -m pytest -n "$workers" "$@" || status=$?
 else
   .venv/bin/python -m pytest -n "$workers" --ignore=tests/web || status=$?
-  .venv/bin/python -m pytest -n 0 tests/web || status=$?
+  .venv/bin/python -m pytest -n "$workers" --dist loadfile tests/web || status=$?
 fi
 after=$(git status --porcelain 2>/dev/null || true)
 if [ "$before" != "$after" ]; then

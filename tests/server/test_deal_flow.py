@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qipai.core.registry import get_factory
 
-from server_helpers import Client, StartServer
+from server_helpers import SQLITE_ONLY, Client, StartServer
 
 
 async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None:
@@ -64,6 +64,7 @@ async def test_quick_match_deal_to_settlement(start_server: StartServer) -> None
     assert not any(p.is_alive() for p in workers)
 
 
+@SQLITE_ONLY
 async def test_expert_bots_play_a_deal_in_the_worker_process(start_server: StartServer) -> None:
     """The ``expert`` level (the learned values with rollouts, NumPy and the committed weights loaded in the
     bot worker process) fills a quick match's seats and plays a deal to its settlement within the bot budget."""
@@ -85,6 +86,7 @@ async def test_expert_bots_play_a_deal_in_the_worker_process(start_server: Start
     await server.stop()
 
 
+@SQLITE_ONLY
 async def test_quick_bots_go_first_and_late_strong_bots_answer_in_a_hurry(start_server: StartServer) -> None:
     """Strong bots' half-second decisions queued for one worker process: a quick bot's decision asked for
     meanwhile no longer waits behind them, and the strong ones that waited too long answer in a hurry (the

@@ -21,6 +21,7 @@ from qipai.core.registry import get_factory
 from qipai.games.mahjong.tiles import parse_tiles
 
 from server_helpers import (
+    SQLITE_ONLY,
     Client,
     Database,
     DecisionPlayer,
@@ -144,6 +145,7 @@ def check_outcome(out: dict[str, Any]) -> None:
     assert sum(p["amount"] for p in st["payments"]) == out["scores"][w]
 
 
+@SQLITE_ONLY
 async def test_quick_match_with_bots_plays_a_whole_deal(start_server: StartServer) -> None:
     """The mahjong room stands in the room list; a quick match fills three seats with the efficiency bot and
     plays a whole deal at the room's pace (scaled); the outcome replays from the stored record, every state the
@@ -232,6 +234,7 @@ def timeouts(record: dict[str, Any], seat: int) -> list[tuple[str, bool]]:
     return out
 
 
+@SQLITE_ONLY
 async def test_claim_window_timeout_and_turn_timeout(start_server: StartServer) -> None:
     """Two humans and two bots.  Bob answers no claim window: each window he is asked in closes on its timer
     (a ``timeout`` of his, his pass) and does not put him into auto-play; then he stops taking his turns too: the

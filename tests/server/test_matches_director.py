@@ -14,7 +14,7 @@ import pytest
 from qipai.host.events import DEAL_SETTLED
 from qipai.host.table import TableError
 
-from server_helpers import Client, LiveServer, StartServer
+from server_helpers import SQLITE_ONLY, Client, LiveServer, StartServer
 
 
 async def finish(server: LiveServer, run: Any, timeout: float = 60.0) -> None:
@@ -64,12 +64,15 @@ async def keep_playing(c: Client) -> None:
             await c.play_until_over(timeout=30)
 
 
+@SQLITE_ONLY
 async def test_a_shengji_team_swiss_with_a_human_team_and_bot_teams(start_server: StartServer) -> None:
     server = await start_server()
     director = server.lobby.director
     run = await director.create({"preset": "shengji_teams_swiss", "round_gap_s": 0,
                                  "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
-                                 "stages": [{"rounds": 2, "deals": 1}]})
+                                 "stages": [{"rounds": 2, "deals": 1}],
+                                 # dealt at once: the deal's pace (150 ms a card) was most of the test's minute
+                                 "host": {"game_options": {"deal_step_ms": 0, "final_declare_s": 0.2}}})
     a, b = await Client.guest(server), await Client.guest(server)
     for c in (a, b):
         await c.connect()
@@ -102,6 +105,7 @@ async def test_a_shengji_team_swiss_with_a_human_team_and_bot_teams(start_server
         await c.close()
 
 
+@SQLITE_ONLY
 async def test_a_mahjong_swiss_with_bots_runs_through_the_director(start_server: StartServer) -> None:
     server = await start_server()
     director = server.lobby.director

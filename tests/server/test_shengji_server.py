@@ -17,7 +17,7 @@ from qipai.core.game import apply_step
 from qipai.core.registry import get_factory
 from qipai.games.shengji.cards import parse_cards
 
-from server_helpers import Client, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
+from server_helpers import SQLITE_ONLY, Client, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
 from server_helpers import private_table as room_table
 
 SJ = get_factory("shengji")
@@ -78,6 +78,7 @@ def journal_of(deal: dict[str, Any], seat: int) -> list[str]:
     return [t for s, t in deal["record"]["actions"] if s == seat]
 
 
+@SQLITE_ONLY
 async def test_rooms_and_quick_match_with_bots(start_server: StartServer) -> None:
     """Shengji rooms stand next to Dou Dizhu's; a quick match fills three seats with the rule bot and plays a
     whole hand at the room's pace (scaled), settled in the database."""
@@ -119,6 +120,7 @@ async def test_rooms_and_quick_match_with_bots(start_server: StartServer) -> Non
     await alice.close()
 
 
+@SQLITE_ONLY
 async def test_four_humans_play_a_whole_match(start_server: StartServer) -> None:
     """Four humans, no bots: every window answered by all four (declarations and overcalls as they come), a
     match of one hand (``hand_limit`` 1) that ends with a winner or a draw; each player saw only their own cards;
@@ -161,6 +163,7 @@ async def test_four_humans_play_a_whole_match(start_server: StartServer) -> None
         await c.close()
 
 
+@SQLITE_ONLY
 async def test_bots_a_timeout_and_a_leaver_keeps_the_seat(start_server: StartServer) -> None:
     """Two humans and two bots over a two-hand match.  Deal windows close on their timer for everybody and
     put nobody into auto-play; a play timer that runs out plays for the seat and starts auto-play.  Bob leaves

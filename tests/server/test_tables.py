@@ -212,7 +212,7 @@ async def test_a_spectator_who_sits_down_gets_only_the_players_view(start_server
     await b.send({"type": "join", "invite": made["invite_code"]})
     joined = await b.wait_for(lambda m: m["type"] == "joined", since=mark)
     await a.send({"type": "fill_bots", "table": made["table"]})
-    await b.play_until_over()
+    await asyncio.gather(a.play_until_over(), b.play_until_over())  # the host plays too: no turn times out
     states = [m for m in b.msgs[mark:] if m["type"] == "state"]
     assert states and all(m["you"] == joined["seat"] for m in states)
     for x in (a, b):

@@ -29,7 +29,7 @@ def test_a_player_who_quit_keeps_their_line_and_is_not_offered_to_quit_again(bro
                                                                               server: ThreadServer) -> None:
     definition = {"name": "sng", "game": "ddz3", "round_gap_s": 2,
                   "entry": {"start": "when_full", "max_entrants": 9, "fee": 10, "start_delay_s": 0},
-                  "stages": [{"format": "fixed", "rounds": [{"deals": 1, "advance": 3}, {"deals": 4}]}]}
+                  "stages": [{"format": "fixed", "rounds": [{"deals": 1, "advance": 3}, {"deals": 2}]}]}
     mid = create_match(server, definition)
     page, errors = new_page(browser)
     sign_up(page, server.url, "quitter")
