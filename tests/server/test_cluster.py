@@ -200,6 +200,20 @@ class _Server:
         self.ws = node.url.replace("http", "ws") + "/ws"
 
 
+async def _listed_on(node: Node, table: str, name: str, timeout: float = 15.0) -> None:
+    """Wait until ``node`` lists ``table`` as waiting with ``name`` seated (the directory is eventually consistent:
+    a fixed half second was too short on a loaded CI machine)."""
+    end = asyncio.get_running_loop().time() + timeout
+    listed: list[dict[str, Any]] = []
+    async with httpx.AsyncClient() as h:
+        while asyncio.get_running_loop().time() < end:
+            listed = (await h.get(node.url + "/api/tables")).json()["tables"]
+            if any(t["id"] == table and t["status"] == "waiting" and name in (t["players"] or []) for t in listed):
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{node.name} never listed table {table} waiting with {name}: {listed}")
+
+
 async def seated_pair(cluster: Cluster, *, deal: bool = False) -> tuple[Player, Player, str]:
     """Alice quick-matches on node 1, Bob on node 2: Bob is sent to Alice's table on node 1 (with ``deal``, Alice,
     who made the table, calls in a bot for the last seat and the deal starts)."""
@@ -210,7 +224,7 @@ async def seated_pair(cluster: Cluster, *, deal: bool = False) -> tuple[Player, 
     joined = await alice.wait_for(lambda m: m["type"] == "joined")
     assert joined.get("url") is None  # her table is on the node she asked
     table = joined["table"]
-    await asyncio.sleep(0.5)  # the directory hears of the waiting table
+    await _listed_on(n2, table, alice.user["name"])  # the directory hears of the waiting table
     bob = await Player.on(n2)
     await bob.reconnect_to(n2)
     mark = bob.mark()
