@@ -125,6 +125,7 @@ async def test_people_played_with_lately_are_offered(start_server: StartServer) 
     await asyncio.gather(ann.play_until_over(), bob.play_until_over())
     assert (await ann.get("/api/friends"))["recent"] == [{"id": bob.user["id"], "name": "bob"}]
     assert (await bob.get("/api/friends"))["recent"] == [{"id": ann.user["id"], "name": "ann"}]
+    assert (await bob.get("/api/friends?recent=0"))["recent"] == []  # the lobby's poll asks for none
     await ann.post("/api/friends", {"name": "bob"}, status=201)
     assert (await ann.get("/api/friends"))["recent"] == []
     assert (await bob.get("/api/friends"))["recent"] == []  # he has her request instead

@@ -937,7 +937,8 @@ async def _friend_call(request: Request) -> tuple[UserInfo, int, Lobby]:
 @endpoint
 async def friends(request: Request) -> Response:
     """好友: ``{"friends": [{"id", "name", "online", "table", "watchable"}], "incoming": [...], "outgoing": [...],
-    "blocked": [...], "recent": [...], "max"}`` (``recent``: people he played with lately, whom he might ask)."""
+    "blocked": [...], "recent": [...], "max"}`` (``recent``: people he played with lately, whom he might ask;
+    ``?recent=0`` leaves that list empty and its query unmade, for the lobby's poll)."""
     user = await need_user(request)
     lobby = lobby_of(request)
     lists = await lobby.store.friends_of(user.id)
@@ -966,8 +967,8 @@ async def friends(request: Request) -> Response:
         out[k] = [{"id": u.id, "name": u.name} for u in lists[k]]
     # 最近同桌: people he played with lately, not friends nor asked either way yet
     listed = {u.id for v in lists.values() for u in v}
-    out["recent"] = [{"id": u.id, "name": u.name} for u in await lobby.store.recent_players(user.id)
-                     if u.id not in listed][:10]
+    out["recent"] = [] if request.query_params.get("recent") == "0" else [
+        {"id": u.id, "name": u.name} for u in await lobby.store.recent_players(user.id) if u.id not in listed][:10]
     out["max"] = FRIENDS_MAX
     return JSONResponse(out)
 

@@ -109,7 +109,7 @@ export function openSaveAccount() {
       setUser({ ...store.user, ...r.user }, store.table?.game);
       dlg.close();
       notify("user", store.user);
-      toast(t("save_account_done", { name: r.user.name }), "info", 5000, "account-saved");
+      toast(() => t("save_account_done", { name: r.user.name }), "info", 5000, "account-saved");
     } catch (ex) {
       err.textContent = errorText(ex.code, ex.params);
       err.dataset.code = ex.code;
@@ -246,7 +246,7 @@ export function lobbyPage(root, { go }) {
         btn.disabled = true;
         try {
           const r = await api("POST", "relief", { game });
-          toast(t("relief_got", { n: r.granted }));
+          toast(() => t("relief_got", { n: r.granted }));
           store.reliefClaimed = { ...(store.reliefClaimed || {}), [game]: true };
           const me = await api("GET", "me");
           setUser(me, game);
@@ -254,7 +254,7 @@ export function lobbyPage(root, { go }) {
           drawNotes();
           load();
         } catch (ex) {
-          toast(errorText(ex.code, ex.params), "error", 5000);
+          toast(() => errorText(ex.code, ex.params), "error", 5000);
           btn.disabled = false;
         }
       } }, t("relief"));
@@ -265,14 +265,14 @@ export function lobbyPage(root, { go }) {
     try {
       // (friends: the tables they sit at come first, marked)
       const [, r1, r2, fr] = await Promise.all([loadAllViews(), api("GET", "rooms"), api("GET", "tables"),
-        store.user?.is_guest ? null : api("GET", "friends").catch(() => null)]);
+        store.user?.is_guest ? null : api("GET", "friends?recent=0").catch(() => null)]);
       rooms = r1.rooms;
       drawRooms(rooms);
       drawTables(r2.tables, fr?.friends || []);
       drawMe();
       drawNotes();
     } catch (ex) {
-      toast(errorText(ex.code, ex.params), "error", 5000, "lobby");
+      toast(() => errorText(ex.code, ex.params), "error", 5000, "lobby");
     }
   }
   function drawRooms(list) {
@@ -375,7 +375,7 @@ export function invitePage(root, { code, go }) {
         return;
       }
       spectate(info.table, code);
-      toast(t("invite_watching"), "info", 4000, "invite");
+      toast(() => t("invite_watching"), "info", 4000, "invite");
       go("#/table");
     } catch (ex) {
       if (cancelled) return;
