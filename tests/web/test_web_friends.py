@@ -58,6 +58,12 @@ def test_friends_request_accept_invite_and_remove(browser: Browser, server: Thre
     # bob is told on the page he is on (the lobby), and the notice leads to his requests
     notice = bob.locator(".toast", has_text="annie asks to be your friend")
     expect(notice).to_be_visible()
+    # a notice on screen is said again in the language he switches to, its link kept
+    bob.locator("#langbtn").click()
+    said = bob.locator(".toast", has_text="annie 想加你为好友")
+    expect(said.locator('[data-action="open-friends"]')).to_have_text("查看")
+    bob.locator("#langbtn").click()
+    expect(notice.locator('[data-action="open-friends"]')).to_have_text("See")
     notice.locator('[data-action="open-friends"]').click()
     expect(bob.locator(".friend-requests li.friend .fname")).to_have_text("annie")
     shot(bob, "friends-request-en.png")

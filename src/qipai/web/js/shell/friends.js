@@ -1,6 +1,6 @@
 // 好友: the friends page (#/friends) — add by name, answer requests, see where friends sit, invite them to one's
 // private table, watch their public tables — and the notices of friend requests and invitations on every page.
-import { h, add, fill, api, toast, modal } from "./util.js";
+import { h, fill, api, toast, modal } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate } from "./store.js";
@@ -11,11 +11,11 @@ export function friendsPage(root, { go }) {
   const box = h("section.friends", h("p.muted", "…"));
   fill(root, box);
   let cancelled = false;
-  const fail = (ex) => toast(errorText(ex.code, ex.params), "error", 5000, "friends");
+  const fail = (ex) => toast(() => errorText(ex.code, ex.params), "error", 5000, "friends");
   const act = async (path, done, body) => {
     try {
       const r = await api("POST", path, body);
-      if (done) toast(done(r), "info", 3000, "friends");
+      if (done) toast(() => done(r), "info", 3000, "friends");
       await load();
     } catch (ex) {
       fail(ex);
@@ -45,7 +45,7 @@ export function friendsPage(root, { go }) {
         try {
           const r = await api("POST", "friends", { name });
           input.value = "";
-          toast(t(r.state === "requested" ? "friends_sent" : "friends_now"), "info", 3000, "friends");
+          toast(() => t(r.state === "requested" ? "friends_sent" : "friends_now"), "info", 3000, "friends");
           await load();
         } catch (ex) {
           fail(ex);
@@ -130,19 +130,19 @@ export function friendNotices({ go }) {
     if (msg.type !== "friend" || !store.user) return;
     const name = displayName(msg.user?.name || "");
     if (msg.event === "request" || msg.event === "accepted") {
-      const el = toast(t(msg.event === "request" ? "friend_notice_request" : "friend_notice_accepted", { name }), "info", 10000, "friend-" + msg.event);
+      const el = toast(() => [t(msg.event === "request" ? "friend_notice_request" : "friend_notice_accepted", { name }), " ",
+        h("a", { href: "#/friends", dataset: { action: "open-friends" } }, t("friend_notice_open"))], "info", 10000, "friend-" + msg.event);
       el.classList.add("link");
-      add(el, " ", h("a", { href: "#/friends", dataset: { action: "open-friends" } }, t("friend_notice_open")));
       el.addEventListener("click", () => { go("#/friends"); el.remove(); });
     } else if (msg.event === "invite" && msg.invite_code) {
       // kept on the friends page too, for when the notice is gone
       store.invites = [{ user: msg.user, code: msg.invite_code, game: msg.game, room: msg.room, table: msg.table },
         ...store.invites.filter((x) => x.code !== msg.invite_code)].slice(0, 5);
       const href = `#/invite/${encodeURIComponent(msg.invite_code)}`;
-      const el = toast(t("friend_notice_invite", { name }), "info", 20000, "friend-invite");
+      const el = toast(() => [t("friend_notice_invite", { name }), " ",
+        h("a", { href, dataset: { action: "join-invite" } }, t("friend_notice_join"))], "info", 20000, "friend-invite");
       el.dataset.invite = msg.invite_code;
       el.classList.add("link");
-      add(el, " ", h("a", { href, dataset: { action: "join-invite" } }, t("friend_notice_join")));
       el.addEventListener("click", () => { location.hash = href; el.remove(); });
     }
   });
@@ -151,7 +151,7 @@ export function friendNotices({ go }) {
 /** The players the user blocked (their quick chat is muted): read once the user is known. */
 export async function loadBlocked() {
   try {
-    const data = await api("GET", "friends");
+    const data = await api("GET", "friends?recent=0");
     store.blocked = new Set((data.blocked || []).map((u) => u.id));
   } catch {
     store.blocked = new Set();

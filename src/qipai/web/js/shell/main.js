@@ -1,6 +1,6 @@
 // The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/leaderboard[/GAME],
 // #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
-import { h, add, fill, clear, api, toast, dropToasts } from "./util.js";
+import { h, add, fill, clear, api, toast, dropToasts, relangToasts } from "./util.js";
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, subscribe, resetTable, setUser, sendPrefs, refreshUser } from "./store.js";
@@ -111,7 +111,7 @@ async function mountTable() {
     frame.update(model());
     frame.showRecentChats(store.chats);
   } catch (ex) {
-    toast(errorText(ex.code, ex.params), "error", 5000);
+    toast(() => errorText(ex.code, ex.params), "error", 5000);
   } finally {
     if (mounting === token) mounting = null;
   }
@@ -209,25 +209,25 @@ subscribe((what, msg) => {
     return;
   }
   if (what === "closed" && msg && msg.reason === "match_table_done") {
-    toast(t("match_wait"), "info", 3500, "left");
+    toast(() => t("match_wait"), "info", 3500, "left");
     if (route === "/table") go(msg.match ? `#/matches/${encodeURIComponent(msg.match)}` : "#/matches");
     else renderHeader();
     return;
   }
   if (what === "left" || what === "closed") {
-    toast(t(what === "left" ? "left_table" : "table_closed"), "info", 3500, "left");
+    toast(() => t(what === "left" ? "left_table" : "table_closed"), "info", 3500, "left");
     if (route === "/table") go("#/lobby");
     else renderHeader();
     return;
   }
   if (what === "leaving") {
-    toast(t("leaving_after_deal"), "info", 3500, "left");
+    toast(() => t("leaving_after_deal"), "info", 3500, "left");
     return;
   }
   if (what === "unauthorized" || what === "closed_session") {
     if (what === "closed_session") {
       // the operator blocked the account: say so (not "log in again", which would be refused)
-      toast(msg?.reason === "account_blocked" ? errorText("account_blocked", {}) : t("session_closed"), "error", 8000);
+      toast(() => (msg?.reason === "account_blocked" ? errorText("account_blocked", {}) : t("session_closed")), "error", 8000);
     }
     conn.stop();
     setUser(null);
@@ -236,13 +236,13 @@ subscribe((what, msg) => {
     return;
   }
   if (what === "error") {
-    if (msg.code !== "stale" && msg.code !== "no_change") toast(errorText(msg.code, msg.params), "error", 5000, "err-" + msg.code);
+    if (msg.code !== "stale" && msg.code !== "no_change") toast(() => errorText(msg.code, msg.params), "error", 5000, "err-" + msg.code);
     frame?.clearPending();
     if (route === "/table" && !store.table && !store.tableId) go("#/lobby");
     return;
   }
   if (what === "notice") {
-    if (msg.code === "storage_restored") toast(t("resumed"));
+    if (msg.code === "storage_restored") toast(() => t("resumed"));
   }
   if (what === "chat") {
     frame?.showChat(msg.seat, msg.phrase);
@@ -267,21 +267,21 @@ conn.on((msg) => {
   if (msg.type !== "match_event" || !store.user) return;
   const ev = msg.event || {};
   const mine = (ids) => (ids || []).some((e) => e === `u${store.user.id}` || e === `t${store.user.id}`);
-  if (ev.type === "match_started") toast(t("match_notice_started"), "info", 3500, "match");
-  else if (ev.type === "eliminated" && mine(ev.entrants)) toast(t("match_notice_out"), "info", 5000, "match");
-  else if (ev.type === "stage_over" && mine(ev.advancing)) toast(t("match_notice_advanced"), "info", 4000, "match");
-  else if (ev.type === "match_over") toast(t("match_notice_over"), "info", 5000, "match");
+  if (ev.type === "match_started") toast(() => t("match_notice_started"), "info", 3500, "match");
+  else if (ev.type === "eliminated" && mine(ev.entrants)) toast(() => t("match_notice_out"), "info", 5000, "match");
+  else if (ev.type === "stage_over" && mine(ev.advancing)) toast(() => t("match_notice_advanced"), "info", 4000, "match");
+  else if (ev.type === "match_over") toast(() => t("match_notice_over"), "info", 5000, "match");
   else if (ev.type === "team_invite") {
     // the invitation is answered on the match's card: the toast leads there
     const href = `#/matches/${encodeURIComponent(msg.match)}`;
-    const el = toast(t("match_notice_invite", { name: displayName(ev.name) }), "info", 15000, "match");
+    const el = toast(() => [t("match_notice_invite", { name: displayName(ev.name) }), " ",
+      h("a", { href, dataset: { action: "open-match" } }, t("match_notice_invite_open"))], "info", 15000, "match");
     el.dataset.match = msg.match;
     el.classList.add("link");
-    el.append(" ", h("a", { href, dataset: { action: "open-match" } }, t("match_notice_invite_open")));
     el.addEventListener("click", () => { location.hash = href; el.remove(); });
   } else if (ev.type === "team_declined") {
     // one's own invitation, declined by the partner: say so wherever the captain is
-    const el = toast(t("match_team_declined_by", { name: displayName(ev.name) }), "info", 8000, "match-declined");
+    const el = toast(() => t("match_team_declined_by", { name: displayName(ev.name) }), "info", 8000, "match-declined");
     el.dataset.match = msg.match;
   }
   // the points the header shows moved outside any table: prizes paid at the end, fees refunded (a cancelled
@@ -295,13 +295,13 @@ conn.onStatus((s) => {
   renderNet(s);
   if (s === "open" && conn.everOpened && conn.retry === 0 && document.body.dataset.wasLost === "1") {
     document.body.dataset.wasLost = "0";
-    toast(t("reconnected"), "info", 2500, "net");
+    toast(() => t("reconnected"), "info", 2500, "net");
   }
   if (s === "lost") document.body.dataset.wasLost = "1";
 });
 
 document.getElementById("langbtn").addEventListener("click", () => setLang(lang === "zh" ? "en" : "zh"));
-onLang(() => render());
+onLang(() => { render(); relangToasts(); });
 window.addEventListener("hashchange", render);
 
 // for tests and debugging: the live state, read-only by convention
@@ -320,7 +320,7 @@ async function boot() {
     if (me.table && (!location.hash || location.hash === "#/lobby" || location.hash === "#/login")) go("#/table");
     else render();
   } catch (ex) {
-    if (ex.status !== 401) toast(errorText(ex.code, ex.params), "error");
+    if (ex.status !== 401) toast(() => errorText(ex.code, ex.params), "error");
     setUser(null);
     if (location.hash.startsWith("#/invite/")) afterLogin = location.hash;
     if (location.hash !== "#/login") go("#/login");

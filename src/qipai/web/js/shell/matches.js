@@ -136,9 +136,9 @@ function buttons(m, refresh) {
       const r = await api("POST", `matches/${encodeURIComponent(m.id)}/${what}`);
       // a withdrawal before the start is refunded (``removed``); once the match runs it is a quit (``quitting``)
       const key = what === "register" ? "match_registered" : r && r.status && r.status !== "removed" ? "match_quit_done" : "match_withdrawn";
-      toast(t(key), "info", 3500, "match-" + what);
+      toast(() => t(key), "info", 3500, "match-" + what);
     } catch (ex) {
-      toast(errorText(ex.code, ex.params), "error", 5000);
+      toast(() => errorText(ex.code, ex.params), "error", 5000);
     }
     refreshUser(); // the fee was taken or given back: the header's points
     refresh(true);
@@ -176,10 +176,10 @@ function teamEntry(m, input, refresh) {
   const send = async (data, key) => {
     try {
       await api("POST", `matches/${encodeURIComponent(m.id)}/register`, data);
-      toast(t(key), "info", 3500, "match-register");
+      toast(() => t(key), "info", 3500, "match-register");
       if (data.partner_name) input.value = "";
     } catch (ex) {
-      toast(errorText(ex.code, ex.params), "error", 5000, "match-register");
+      toast(() => errorText(ex.code, ex.params), "error", 5000, "match-register");
     }
     refreshUser(); // a confirmed team paid its fee
     refresh(true);
@@ -188,9 +188,9 @@ function teamEntry(m, input, refresh) {
   const decline = async (captain) => {
     try {
       await api("POST", `matches/${encodeURIComponent(m.id)}/decline`, { captain });
-      toast(t("match_team_decline_done"), "info", 3500, "match-decline");
+      toast(() => t("match_team_decline_done"), "info", 3500, "match-decline");
     } catch (ex) {
-      toast(errorText(ex.code, ex.params), "error", 5000, "match-decline");
+      toast(() => errorText(ex.code, ex.params), "error", 5000, "match-decline");
     }
     refresh(true);
   };

@@ -328,7 +328,7 @@ export class TableFrame {
     const link = inviteLink(code);
     try {
       await navigator.clipboard.writeText(link);
-      toast(t("copied"), "info", 2500, "copied");
+      toast(() => t("copied"), "info", 2500, "copied");
     } catch {
       modal({ id: "invite-dialog", title: t("invite_link"), body: h("div.invite-box",
         h("p", t("invite_share", { code })), h("input.invite-url", { value: link, readonly: true, onfocus: (e) => e.target.select() })) });
@@ -710,7 +710,7 @@ export class TableFrame {
     const msg = { type: "action", table: st.table, deal: st.deal, version: st.version, action };
     if (st.decision !== null && st.decision !== undefined) msg.decision = st.decision;
     const id = conn.send(msg);
-    if (id === null) toast(t("net_offline"), "error", 3000, "net");
+    if (id === null) toast(() => t("net_offline"), "error", 3000, "net");
     return id;
   }
 

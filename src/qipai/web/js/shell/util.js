@@ -97,11 +97,20 @@ export async function api(method, path, body) {
 export function toast(text, kind = "info", ms = 3500, key = undefined) {
   const box = document.getElementById("toasts");
   if (key) for (const old of box.querySelectorAll(".toast")) if (old.dataset.key === key) old.remove();
-  const el = h("div.toast", { class: kind, role: kind === "error" ? "alert" : "status", dataset: key ? { key } : undefined }, text);
+  const el = h("div.toast", { class: kind, role: kind === "error" ? "alert" : "status", dataset: key ? { key } : undefined });
+  const fill = () => el.replaceChildren(...[].concat(typeof text === "function" ? text() : text));
+  fill();
+  if (typeof text === "function") el._relang = fill; // said again in the other language when it is switched
   box.append(el);
   setTimeout(() => el.classList.add("out"), ms);
   setTimeout(() => el.remove(), ms + 400);
   return el;
+}
+
+/** Say the toasts on screen again in the language just chosen (those made from a function: ``toast(() => t(…))``). */
+export function relangToasts() {
+  const box = document.getElementById("toasts");
+  if (box) for (const el of box.querySelectorAll(".toast")) el._relang?.();
 }
 
 /** Take away the toasts with ``key`` now (what they said no longer holds). */
