@@ -178,3 +178,31 @@ async def test_a_player_is_found_by_name(start_server: StartServer) -> None:
         assert (await h.get("/api/users", params={"name": "x" * 5000})).status_code == 404
     async with httpx.AsyncClient(base_url=server.http) as h:
         assert (await h.get("/api/users", params={"name": "ann"})).status_code == 401
+
+
+async def test_a_blocked_players_chat_does_not_reach_who_blocked_him(start_server: StartServer) -> None:
+    """拉黑 mutes his quick chat at the server: the one who blocked him gets none of it, the others at the table
+    (and he himself) do; unblocking lets it through again."""
+    server = await start_server()
+    (ann, bob, cat), table = await private_table(server, "classic-1", ["ann", "bob", "cat"], {})
+    await ann.post(f"/api/friends/{bob.user['id']}/block")
+
+    async def says(c: Client, phrase: str) -> None:
+        marks = {x.user["id"]: x.mark() for x in (ann, bob, cat)}
+        await c.send({"type": "chat", "table": table, "phrase": phrase})
+        for x in (bob, cat):  # bob's own chat comes back to him, cat hears it
+            got = await x.wait_for(lambda m: m["type"] == "chat" and m["phrase"] == phrase,
+                                   since=marks[x.user["id"]])
+            assert got["table"] == table
+        await cat.send({"type": "chat", "table": table, "phrase": "emote:flower"})  # then one ann may hear
+        await ann.wait_for(lambda m: m["type"] == "chat" and m["phrase"] == "emote:flower", since=marks[ann.user["id"]])
+        heard[phrase] = [m["phrase"] for m in ann.msgs[marks[ann.user["id"]]:] if m["type"] == "chat"]
+
+    heard: dict[str, list[str]] = {}
+    await says(bob, "hurry")
+    assert heard["hurry"] == ["emote:flower"]  # bob's 快点 never reached her
+    await ann.post(f"/api/friends/{bob.user['id']}/unblock")
+    await says(bob, "thanks")
+    assert heard["thanks"] == ["thanks", "emote:flower"]
+    for x in (ann, bob, cat):
+        await x.close()

@@ -24,6 +24,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -563,13 +564,16 @@ class Table:
             for c in list(self.spectators):
                 c.send_body(body)
 
-    def broadcast(self, msg: dict[str, Any]) -> None:
+    def broadcast(self, msg: dict[str, Any], skip: Collection[int] = ()) -> None:
+        """``msg`` to every seat's connections and every spectator, save the users in ``skip``."""
         body = dumps(msg)
         for seat in range(self.players):
             for c in self._conns(seat):
-                c.send_body(body)
+                if c.user.id not in skip:
+                    c.send_body(body)
         for c in list(self.spectators):
-            c.send_body(body)
+            if c.user.id not in skip:
+                c.send_body(body)
 
     # ------------------------------------------------------------------------------------------ timing
     def _sync_clocks(self, restart: tuple[int, ...] = ()) -> None:
@@ -916,8 +920,11 @@ class Table:
         self.broadcast_table()
         self.kick()
 
-    def chat(self, user_id: int, phrase: str) -> None:
-        """A quick-chat phrase or emote from a seated player, shown to the table and its spectators."""
+    async def chat(self, user_id: int, phrase: str, muted_by: Callable[[], Awaitable[Collection[int]]] | None = None,
+                   ) -> None:
+        """A quick-chat phrase or emote from a seated player, shown to the table and its spectators, save the
+        users ``muted_by()`` names once the phrase and the rate are checked (those who blocked the sender: 拉黑
+        mutes his chat)."""
         seat = self._acting_seat(user_id)
         if phrase not in PHRASES:
             raise TableError("unknown_phrase", f"no phrase {phrase[:40]!r}: see the protocol's phrase list",
@@ -927,7 +934,8 @@ class Table:
             bucket = self.chat_buckets[user_id] = Bucket(self.settings.chat_rate, self.settings.chat_burst)
         if not bucket.take():
             raise TableError("chat_rate_limited", "too many messages: wait a moment")
-        self.broadcast({"type": "chat", "table": self.id, "seat": seat, "phrase": phrase})
+        skip = await muted_by() if muted_by is not None else ()
+        self.broadcast({"type": "chat", "table": self.id, "seat": seat, "phrase": phrase}, skip=skip)
 
     # ------------------------------------------------------------------------------------------ connections
     async def user_connected(self, user_id: int) -> None:

@@ -386,7 +386,14 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             async with t.lock:
                 await t.set_ready(uid)
         case Chat():
-            lobby.table(msg.table).chat(uid, msg.phrase)
+            async def blockers() -> set[int]:
+                try:  # whoever blocked the sender does not get his chat (the store says, whichever node asks)
+                    return await lobby.store.blockers_of(uid)
+                except Exception as e:  # the database away: the chat goes, and the clients mute it as before
+                    log.warning("chat: could not read who blocked user %d: %s", uid, e)
+                    return set()
+
+            await lobby.table(msg.table).chat(uid, msg.phrase, blockers)
         case Prefs():
             lobby.set_prefs(uid, {k: v for k, v in (("auto_pass", msg.auto_pass),) if v is not None})
             conn.send({"type": "pong", "ref": ref})

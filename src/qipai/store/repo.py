@@ -700,6 +700,13 @@ class Store:
                                                         Friend.state == "blocked"))
             return bool(getattr(gone, "rowcount", 0))
 
+    async def blockers_of(self, user_id: int) -> set[int]:
+        """The users who blocked ``user_id`` (his quick chat does not reach them)."""
+        async with self.sessions() as s:
+            rows = await s.execute(select(Friend.user_id).where(Friend.friend_id == user_id,
+                                                                Friend.state == "blocked"))
+            return {int(r) for r in rows.scalars()}
+
     async def are_friends(self, user_id: int, other_id: int) -> bool:
         async with self.sessions() as s:
             row = await s.get(Friend, (user_id, other_id))
