@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from server_helpers import Client, StartServer, private_table
 
@@ -206,3 +207,50 @@ async def test_a_blocked_players_chat_does_not_reach_who_blocked_him(start_serve
     assert heard["thanks"] == ["thanks", "emote:flower"]
     for x in (ann, bob, cat):
         await x.close()
+
+
+async def test_the_cap_holds_for_acceptances_and_for_requests_sent_at_once(start_server: StartServer,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """At most ``FRIENDS_MAX`` friends and requests sent: accepting a request past it is refused as asking is
+    (it was let through), and requests sent at the same moment cannot pass it together (each was checked before
+    any was written)."""
+    from qipai.server import api
+
+    monkeypatch.setattr(api, "FRIENDS_MAX", 3)
+    server = await start_server()
+    ann = await Client.register(server, "ann")
+    others = [await Client.register(server, f"p{i}") for i in range(8)]
+    for o in others[:4]:  # four ask her: requests she received do not count
+        await o.post("/api/friends", {"name": "ann"}, status=201)
+    for o in others[:3]:
+        await ann.post(f"/api/friends/{o.user['id']}/accept")
+    err = await refused(ann, f"/api/friends/{others[3].user['id']}/accept", None, 409, "too_many_friends")
+    assert err["error"]["params"] == {"max": 3}
+    await refused(ann, "/api/friends", {"name": "p3"}, 409, "too_many_friends")  # asking back is the same
+    lists = await ann.get("/api/friends")
+    assert len(lists["friends"]) == 3 and [u["name"] for u in lists["incoming"]] == ["p3"]  # nothing written
+
+    # room for one more: five requests at once, one goes through
+    await delete(ann, others[0].user["id"])
+    async with ann.api() as h:
+        answers = await asyncio.gather(*(h.post("/api/friends", json={"name": o.user["name"]})
+                                         for o in others[4:]))
+    codes = sorted(r.status_code for r in answers)
+    assert codes == [201, 409, 409, 409], [r.text for r in answers]
+    lists = await ann.get("/api/friends")
+    assert len(lists["friends"]) + len(lists["outgoing"]) == 3
+
+
+async def test_a_hash_and_digits_that_are_not_ascii_name_nobody(start_server: StartServer) -> None:
+    """``#<id>`` finds an account by its id; ``#²`` or ``#٣`` (digits to ``str.isdigit``, not to ``int``) crashed
+    the lookup with a 500, or found user 3."""
+    server = await start_server()
+    ann, bob = await Client.register(server, "ann"), await Client.register(server, "bob")
+    for name in ("#²", "#①", f"#{chr(0x660 + bob.user['id'])}"):
+        async with ann.api() as h:
+            r = await h.get("/api/users", params={"name": name})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_user", (name, r.text)
+        await refused(ann, "/api/friends", {"name": name}, 404, "unknown_user")
+    assert (await ann.get("/api/friends"))["outgoing"] == []
+    found = await ann.get(f"/api/users?name=%23{bob.user['id']}")
+    assert found["user"]["id"] == bob.user["id"]

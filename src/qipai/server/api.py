@@ -27,7 +27,7 @@ from qipai.host.table import Table, TableError
 from qipai.server import auth
 from qipai.server.auth import AuthError
 from qipai.server.jsonin import BadJson, loads_limited
-from qipai.store import NameTaken, NotAGuest, Standing, UserInfo
+from qipai.store import NameTaken, NotAGuest, Standing, TooManyFriends, UserInfo
 from qipai.store.names import name_key
 from qipai.tournaments import definition_data
 
@@ -929,6 +929,15 @@ def _tell_friend(lobby: Lobby, to: int, event: str, user: UserInfo) -> None:
     lobby.tell_user(to, {"type": "friend", "event": event, "user": {"id": user.id, "name": user.name}})
 
 
+@contextlib.contextmanager
+def _friend_cap() -> Iterator[None]:
+    """The store's refusal of one friend or request too many, as ``409 too_many_friends``."""
+    try:
+        yield
+    except TooManyFriends as e:
+        raise ApiError("too_many_friends", f"at most {e.limit} friends and requests", 409, max=e.limit) from None
+
+
 async def _friend_call(request: Request) -> tuple[UserInfo, int, Lobby]:
     """The caller, the user id of the path (``/api/friends/{id}/…``) and the lobby."""
     return await need_user(request), _path_id(request, "user_id", "a user id"), lobby_of(request)
@@ -998,9 +1007,8 @@ async def friend_request(request: Request) -> Response:
         raise ApiError("guest_account", f"{other.name} plays as a guest and cannot keep friends", 409,
                        name=other.name)
     _friend_rate(request, user)
-    if not await lobby.store.are_friends(user.id, other.id) and await lobby.store.friend_count(user.id) >= FRIENDS_MAX:
-        raise ApiError("too_many_friends", f"at most {FRIENDS_MAX} friends and requests", 409, max=FRIENDS_MAX)
-    state = await lobby.store.request_friend(user.id, other.id)
+    with _friend_cap():
+        state = await lobby.store.request_friend(user.id, other.id, FRIENDS_MAX)
     if state == "blocked":
         raise ApiError("blocked", f"{other.name} takes no friend requests from you", 403, name=other.name)
     if state in ("requested", "accepted"):
@@ -1013,7 +1021,8 @@ async def friend_request(request: Request) -> Response:
 async def friend_accept(request: Request) -> Response:
     """Accept the request of user ``id``."""
     user, other_id, lobby = await _friend_call(request)
-    done = await lobby.store.accept_friend(user.id, other_id) if other_id <= ID_MAX else False
+    with _friend_cap():
+        done = await lobby.store.accept_friend(user.id, other_id, FRIENDS_MAX) if other_id <= ID_MAX else False
     if done is False:
         raise ApiError("no_request", f"user {other_id} has not asked you to be friends", 404, user=other_id)
     if done:  # (not again for a friendship accepted before)

@@ -19,6 +19,7 @@ from qipai.store.repo import (
     StoreFull,
     StoreInUse,
     TableInfo,
+    TooManyFriends,
     UserInfo,
 )
 
@@ -41,5 +42,6 @@ __all__ = [
     "StoreFull",
     "StoreInUse",
     "TableInfo",
+    "TooManyFriends",
     "UserInfo",
 ]

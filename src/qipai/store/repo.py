@@ -156,6 +156,14 @@ class Overdrawn(RuntimeError):
         self.user_id, self.have, self.fee = user_id, have, fee
 
 
+class TooManyFriends(RuntimeError):
+    """A friend request or acceptance past the cap on friends and requests sent: written nowhere."""
+
+    def __init__(self, user_id: int, limit: int) -> None:
+        super().__init__(f"user {user_id} has {limit} friends and requests already")
+        self.user_id, self.limit = user_id, limit
+
+
 class FencedOut(RuntimeError):
     """A write for a table another node has claimed since (its fencing token is newer): nothing was written."""
 
@@ -625,23 +633,37 @@ class Store:
         async with self.sessions() as s:
             return [_user(u) for u, _ in (await s.execute(q)).all()]
 
-    async def friend_count(self, user_id: int) -> int:
-        """Friends and requests sent, together (the cap on both)."""
-        async with self.sessions() as s:
-            return int(await s.scalar(select(func.count()).select_from(Friend)
-                                      .where(Friend.user_id == user_id, Friend.state != "blocked")) or 0)
+    @staticmethod
+    async def _lock_friends(s: AsyncSession, user_id: int) -> None:
+        """Make ``user_id``'s friend writes one at a time: a write to his row first (PostgreSQL locks the row,
+        SQLite the database, until the transaction ends), so two requests at once cannot both pass the cap."""
+        await s.execute(update(User).where(User.id == user_id).values(is_guest=User.is_guest))
 
-    async def request_friend(self, user_id: int, friend_id: int) -> str:
+    @staticmethod
+    async def _check_cap(s: AsyncSession, user_id: int, limit: int | None) -> None:
+        """Raise :class:`TooManyFriends` when one more friend or request would pass ``limit``."""
+        if limit is None:
+            return
+        n = await s.scalar(select(func.count()).select_from(Friend)
+                           .where(Friend.user_id == user_id, Friend.state != "blocked"))
+        if int(n or 0) >= limit:
+            raise TooManyFriends(user_id, limit)
+
+    async def request_friend(self, user_id: int, friend_id: int, limit: int | None = None) -> str:
         """``user_id`` asks ``friend_id`` to be friends: ``requested`` (asked, or asked before), ``accepted`` (the
         other had asked him: they are friends now), ``friends`` (they were already) or ``blocked`` (the other
-        blocked him: nothing is written).  Asking somebody one blocked lifts the block."""
+        blocked him: nothing is written).  Asking somebody one blocked lifts the block.  With ``limit``, a
+        request or acceptance that would give him more friends and requests than that raises
+        :class:`TooManyFriends` (checked and written in one transaction, his writes one at a time)."""
         async with self.sessions.begin() as s:
+            await self._lock_friends(s, user_id)
             theirs = await s.get(Friend, (friend_id, user_id))
             if theirs is not None and theirs.state == "blocked":
                 return "blocked"
             mine = await s.get(Friend, (user_id, friend_id))
             if mine is not None and mine.state != "blocked":
                 return "friends" if mine.state == "friends" else "requested"
+            await self._check_cap(s, user_id, limit)
             if theirs is not None:
                 theirs.state = "friends"
                 if mine is None:
@@ -655,17 +677,21 @@ class Store:
                 mine.state = "requested"
             return "requested"
 
-    async def accept_friend(self, user_id: int, requester_id: int) -> bool | None:
+    async def accept_friend(self, user_id: int, requester_id: int, limit: int | None = None) -> bool | None:
         """Accept ``requester_id``'s request: ``True``; ``None`` when they were friends already; ``False`` when
-        there is no request."""
+        there is no request.  With ``limit``: :class:`TooManyFriends` when it would give ``user_id`` more friends
+        and requests than that (as :meth:`request_friend`)."""
         async with self.sessions.begin() as s:
+            await self._lock_friends(s, user_id)
             theirs = await s.get(Friend, (requester_id, user_id))
             if theirs is None or theirs.state == "blocked":
                 return False
             if theirs.state == "friends":
                 return None
-            theirs.state = "friends"
             mine = await s.get(Friend, (user_id, requester_id))
+            if mine is None or mine.state == "blocked":
+                await self._check_cap(s, user_id, limit)
+            theirs.state = "friends"
             if mine is None:
                 s.add(Friend(user_id=user_id, friend_id=requester_id, state="friends"))
             else:
@@ -717,7 +743,7 @@ class Store:
         """The account called ``name`` (any case, look-alike letters too: its name key), bots' and guests'
         included; ``#<id>`` names an account by its id."""
         async with self.sessions() as s:
-            if name.startswith("#") and name[1:].isdigit():
+            if name.startswith("#") and name[1:].isascii() and name[1:].isdigit():  # not "#²", "#٣"
                 uid = int(name[1:])
                 u = await s.get(User, uid) if uid < 2**63 else None
             else:
