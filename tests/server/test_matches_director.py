@@ -747,3 +747,59 @@ def test_a_forced_finish_shows_the_last_level_not_one_past_it() -> None:
     assert info["stopping"] == "forced"
     stage.level, stage.stopping = 1, ""
     assert Director.stage_info(run)["level"] == 2  # type: ignore[arg-type,index]
+
+
+async def test_team_invitations_refuse_a_bot_a_closed_match_and_an_id_past_the_database(
+        start_server: StartServer) -> None:
+    """Found by a hostile pass: a bot account could be invited as a partner (an invitation nobody can confirm,
+    taking one of the captain's open ones); an invitation was sent after registration closed (the partner's
+    confirmation then failed); a partner id of 2**63 crashed the request with a 500."""
+    server = await start_server()
+    d = server.lobby.director
+    run = await d.create({"preset": "shengji_teams_swiss", "entry": {"start": "when_full", "max_entrants": 2}})
+    a, b = await Client.guest(server), await Client.guest(server)
+    url = f"/api/matches/{run.id}/register"
+    bot = await server.lobby.store.bot_account("rule")
+    r = await a.post(url, {"partner": bot.id}, status=409)
+    assert r["error"]["code"] == "match_entry" and r["error"]["params"]["reason"] == "bot_partner", r
+    for huge in (2**63, 2**64 - 1, 0, -5):
+        r = await a.post(url, {"partner": huge}, status=400)
+        assert r["error"]["code"] == "unknown_user", (huge, r)
+    assert d.invites == {}
+    await d.add_bots(run.id, 2)  # full: the match starts
+    r = await a.post(url, {"partner": b.user["id"]}, status=409)
+    assert r["error"]["code"] == "match_closed", r
+    assert d.invites == {} and (await b.get(f"/api/matches/{run.id}"))["me_invited_by"] == []
+
+
+async def test_bots_past_the_room_left_register_none(start_server: StartServer) -> None:
+    """Asking for more bots than the match has room for registered those that fitted (and started the match),
+    then answered with an error: now it is all or nothing."""
+    server = await start_server()
+    d = server.lobby.director
+    run = await d.create({"preset": "sit_and_go_9", "entry": {"start": "when_full", "max_entrants": 6, "fee": 0}})
+    a = await Client.guest(server)
+    await a.post(f"/api/matches/{run.id}/register")
+    with pytest.raises(TableError) as e:
+        await d.add_bots(run.id, 10)
+    assert e.value.code == "match_full" and e.value.params["room"] == 5
+    assert len(run.state.entrants) == 1 and run.state.phase == "registration"
+    assert len(await d.add_bots(run.id, 5)) == 5 and run.state.phase != "registration"
+    with pytest.raises(TableError) as e:
+        await d.add_bots(run.id, 1)
+    assert e.value.code == "match_closed"
+
+
+@pytest.mark.parametrize("host", [{"game_options": {"bid_seconds": -5}}, {"game_options": {"foo": {"bar": [1]}}},
+                                  {"game_preset": "nope"}, {"bot": "nope"}, {"bot": 7}])
+async def test_a_definitions_host_block_is_checked_when_the_match_is_made(start_server: StartServer,
+                                                                          host: dict[str, Any]) -> None:
+    """Bad rule options, an unknown preset or bot in the host block were accepted: the match took its fees and
+    then stood still, its first table unable to open."""
+    server = await start_server()
+    definition = {"game": "ddz3", "entry": {"start": "when_full", "max_entrants": 3, "fee": 10, "start_delay_s": 0},
+                  "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}], "host": host}
+    with pytest.raises(TableError) as e:
+        await server.lobby.director.create(definition)
+    assert e.value.code == "bad_options"
+    assert server.lobby.director.runs == {}

@@ -228,3 +228,17 @@ async def test_leave_by_websocket_echoes_the_request_id(server: LiveServer) -> N
     left = await p.wait_for(lambda m: m["type"] == "left", since=mark)
     assert left["ref"] == "bye-1" and left["reason"] == "left" and left["table"] == made["table"]
     await p.close()
+
+
+async def test_a_creator_who_left_cannot_call_bots_into_the_others_table(start_server: StartServer) -> None:
+    """Found by a hostile pass: the creator of a private table, gone from it, could still fill it with bots and
+    start a deal for the players left."""
+    server = await start_server()
+    a, b = await Client.register(server, "maker"), await Client.register(server, "stayer")
+    made = await a.post("/api/tables", {"room": "classic-1"})
+    await b.post("/api/tables/join", {"invite": made["invite_code"]})
+    assert (await a.post(f"/api/tables/{made['table']}/leave"))["result"] == "left"
+    r = await a.post(f"/api/tables/{made['table']}/bots", status=409)
+    assert r["error"]["code"] == "not_seated", r
+    t = server.lobby.tables[made["table"]]
+    assert not t.running and sum(1 for s in t.seats if s is not None) == 1

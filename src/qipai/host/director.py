@@ -434,8 +434,14 @@ class Director:
         try:
             d = parse_definition(definition)
             mg = match_game(d)
-            self.lobby.factory(mg.game)
-        except (TournamentError, ValueError, KeyError) as e:
+            factory = self.lobby.factory(mg.game)
+            # the host block's rule options, preset and bot are checked now, not when the first table cannot
+            # open (the match then stood still with the fees taken)
+            factory.options({**mg.options, **({mg.deals_option: 1} if mg.deals_option else {})})
+            bot = d.host.get("bot")
+            if bot is not None and not (isinstance(bot, str) and self.lobby._has_bot(mg.game, bot)):
+                raise ValueError(f"host.bot: {mg.game} has no bot {str(bot)[:40]!r}")
+        except (TournamentError, ValueError, KeyError, TypeError) as e:
             raise TableError("bad_options", f"this match definition does not work: {e}", reason=str(e)) from None
         mid = match_id or "m" + secrets.token_hex(5)
         now = self.now()
@@ -534,8 +540,7 @@ class Director:
         async with self._paying, run.lock:
             balances = {player_id(u.id): await lobby.points_of(u, run.game.game) for u in users}
             st = run.state
-            if st.phase != "registration" and not st.reg_open:
-                raise TableError("match_closed", "registration for this match has closed", match=match_id)
+            self._refuse_closed(run)
             for u in users:
                 if player_id(u.id) in st.players:
                     raise TableError("already_registered", f"{u.name} is registered in this match already",
@@ -555,6 +560,12 @@ class Director:
             run.names[eid] = " & ".join(u.name for u in users)
         return run
 
+    @staticmethod
+    def _refuse_closed(run: MatchRun) -> None:
+        st = run.state
+        if st.phase != "registration" and not st.reg_open:
+            raise TableError("match_closed", "registration for this match has closed", match=run.id)
+
     async def invite(self, match_id: str, captain: int, partner: int) -> dict[str, Any]:
         """A team match: the captain invites a partner; the team registers (and both pay) when the partner
         confirms with :meth:`confirm` (§2.3.1).  The partner is told with a ``match_event`` ``team_invite``."""
@@ -566,6 +577,9 @@ class Director:
         u = await self.store.user(partner)
         if u is None:
             raise TableError("unknown_user", f"no user {partner}", user=partner)
+        if u.is_bot:  # (an invitation nobody can confirm, taking one of the captain's open ones)
+            raise TableError("match_entry", f"{u.name} is a bot: a partner is a player", reason="bot_partner")
+        self._refuse_closed(run)  # (the partner could never confirm it)
         me = await self.store.user(captain)
         for uid in (captain, partner):
             if player_id(uid) in run.state.players:
@@ -624,6 +638,12 @@ class Director:
         run = await self.open_run(match_id)
         made = []
         async with run.lock:
+            # all or nothing: a count past the room left registered some and then answered with an error
+            self._refuse_closed(run)
+            ent, have = run.defn.entry, entered(run.state)
+            if ent.max_entrants is not None and have + count > ent.max_entrants:
+                raise TableError("match_full", f"the match has room for {ent.max_entrants - have} more entrants, "
+                                 f"not {count}", match=match_id, room=ent.max_entrants - have)
             for _ in range(count):
                 n = 1 + sum(1 for e in run.state.entrants if e.startswith("b"))
                 eid = f"b{n}"

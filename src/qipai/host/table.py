@@ -899,6 +899,8 @@ class Table:
     async def fill_bots_now(self, user_id: int) -> None:
         if self.info.created_by != user_id:
             raise TableError("not_allowed", "only the table's creator can call in bots")
+        if self.seat_of(user_id) is None:  # he left: the table is the others' now
+            raise TableError("not_seated", "you left this table: only its players call in bots")
         if self.running:
             raise TableError("deal_running", "a deal is running")
         await self._fill_bots()

@@ -861,7 +861,9 @@ async def match_register(request: Request) -> Response:
                            name=partner_name.strip()[:64])
         partner = found.id
     other = partner if partner is not None else captain
-    if other is not None and other <= ID_MAX and await lobby_of(request).store.blocked_among([other]):
+    if other is not None and not 0 < other <= ID_MAX:  # (past the database's integers: a 500 before)
+        raise ApiError("unknown_user", f"no user {other}", user=other)
+    if other is not None and await lobby_of(request).store.blocked_among([other]):
         raise blocked_error(other)
     d = _director(request)
     mid = request.path_params["match_id"]
