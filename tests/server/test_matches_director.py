@@ -803,3 +803,19 @@ async def test_a_definitions_host_block_is_checked_when_the_match_is_made(start_
         await server.lobby.director.create(definition)
     assert e.value.code == "bad_options"
     assert server.lobby.director.runs == {}
+
+
+async def test_withdraw_and_the_operators_match_refuse_unknown_fields(start_server: StartServer) -> None:
+    """As register and decline do: a misspelt field is refused, not ignored."""
+    server = await start_server(admin_token="adm")
+    run = await server.lobby.director.create({"preset": "sit_and_go_9"})
+    a = await Client.guest(server)
+    await a.post(f"/api/matches/{run.id}/register")
+    r = await a.post(f"/api/matches/{run.id}/withdraw", {"x": 1}, status=400)
+    assert r["error"]["code"] == "bad_field" and r["error"]["params"]["field"] == "x"
+    assert a.user["id"] in {int(p[1:]) for p in run.state.players}  # still registered
+    assert (await a.post(f"/api/matches/{run.id}/withdraw"))["status"] == "removed"
+    async with a.api() as h:
+        r2 = await h.post("/api/admin/matches", json={"definition": {"preset": "sit_and_go_9"}, "nmae": "typo"},
+                          headers={"X-Admin-Token": "adm"})
+    assert r2.status_code == 400 and r2.json()["error"]["params"]["field"] == "nmae", r2.text

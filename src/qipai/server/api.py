@@ -146,8 +146,8 @@ def only_fields(data: dict[str, Any], *names: str) -> None:
     the default silently)."""
     extra = sorted(set(data) - set(names))
     if extra:
-        raise ApiError("bad_field", f"unknown field {extra[0][:40]!r}: expected {', '.join(names)}",
-                       field=extra[0][:40], expected=list(names))
+        raise ApiError("bad_field", f"unknown field {extra[0][:40]!r}: " + (f"expected {', '.join(names)}" if names
+                       else "this request takes none"), field=extra[0][:40], expected=list(names))
 
 
 def _token(request: Request) -> str | None:
@@ -1091,6 +1091,7 @@ async def friend_invite(request: Request) -> Response:
 async def match_withdraw(request: Request) -> Response:
     """Withdraw before the start (the fee comes back) or quit a running match (退赛)."""
     user = await need_user(request)
+    only_fields(await body(request))  # (no fields: an unknown one is refused, as register and decline do)
     d = _director(request)
     mid = request.path_params["match_id"]
     elsewhere = await d.remote(mid, "withdraw", user_id=user.id)
@@ -1112,6 +1113,7 @@ async def admin_create_match(request: Request) -> Response:
     """Operator: create a match from a definition (``{"definition": {...}, "start_at"?: epoch, "name"?}``)."""
     _admin(request)
     data = await body(request)
+    only_fields(data, "definition", "name", "start_at")
     definition = field(data, "definition", dict)
     start_at = data.get("start_at")
     if start_at is not None and (isinstance(start_at, bool) or not isinstance(start_at, int)):
