@@ -130,3 +130,13 @@ def test_a_negative_start_stack_is_refused_for_dou_dizhu(game: str) -> None:
          "stages": [{"format": "fixed", "start_stack": -500, "rounds": [{"deals": 1}]}]}
     with pytest.raises(ConfigError):
         parse_definition(d)
+
+
+def test_a_when_full_match_never_asks_for_more_entrants_than_it_takes() -> None:
+    """A when_full match of 3 showed min_entrants 6 (twice a table, the default) on its card."""
+    d = parse_definition({"game": "ddz3", "entry": {"start": "when_full", "max_entrants": 3},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    assert (d.entry.min_entrants, d.entry.max_entrants) == (3, 3)
+    d = parse_definition({"game": "ddz3", "entry": {"start": "when_full", "max_entrants": 9},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    assert (d.entry.min_entrants, d.entry.max_entrants) == (6, 9)

@@ -303,6 +303,7 @@ def _entry(raw: Any, s: int, stages: tuple[Stage, ...]) -> Entry:
             raise ConfigError("entry.max_entrants: a when_full match starts when this many have entered; say it")
         if max_e % s or max_e < s:
             raise ConfigError(f"entry.max_entrants: a when_full match needs a multiple of {s} entrants, got {max_e}")
+        min_e = min(min_e, max_e)  # it starts full: its card must not ask for more than it takes
     elif max_e is not None and max_e < min_e:
         raise ConfigError(f"entry.max_entrants ({max_e}) is below entry.min_entrants ({min_e})")
     late = _int(e.get("late_reg"), "entry.late_reg", 1, none=True)
