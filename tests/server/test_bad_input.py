@@ -45,7 +45,8 @@ async def test_each_bad_input_is_refused(start_server: StartServer) -> None:
         err = await refused(alice, {"type": "ping", "id": bad_id}, "bad_message")
         assert err["ref"] is None, err
     # the size limit counts bytes, not characters (4,000 CJK characters are 12,000 bytes)
-    await refused(alice, {"type": "ping", "id": "x", "pad": "牌" * 4000}, "too_large")
+    err = await refused(alice, {"type": "ping", "id": "x", "pad": "牌" * 4000}, "too_large")
+    assert err["params"] == {"limit": 8192}, err  # as the protocol's error list says
     # what was asked for is named, not echoed whole
     err = await refused(alice, {"type": "quick_match", "room": "r" * 60}, "unknown_room")
     assert len(err["message"]) < 120 and len(json.dumps(err["params"])) < 100

@@ -4,6 +4,7 @@ real server on real SQLite and PostgreSQL with real sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -456,3 +457,23 @@ async def test_every_body_refuses_a_field_its_endpoint_does_not_take(server: Liv
             r = await h.post(path, json=data)
             assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field", (path, r.text)
             assert r.json()["error"]["params"]["field"] in ("rom", "games", "again", "remember", "email", "extra")
+
+
+async def test_a_client_gone_before_logging_in_leaves_no_traceback(start_server: StartServer,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """Found by a hostile pass: a socket closed before it logged in, or cut off for a first frame too large,
+    logged "Exception in ASGI application" with a traceback, each time: a stranger could fill the log."""
+    server = await start_server(ws_auth_timeout=1.0)
+    caplog.set_level(logging.INFO)
+    for _ in range(3):
+        async with connect(server.ws):
+            pass  # open, close at once, nothing sent
+        with contextlib.suppress(Exception):
+            async with connect(server.ws, max_size=2**20) as ws:
+                await ws.send("x" * 100_000)
+                await ws.recv()
+    await asyncio.sleep(1.5)  # past the log-in timeout
+    async with httpx.AsyncClient() as h:
+        assert (await h.get(server.http + "/api/health")).status_code == 200
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from qipai.core.registry import get_factory
@@ -242,3 +243,30 @@ async def test_a_creator_who_left_cannot_call_bots_into_the_others_table(start_s
     assert r["error"]["code"] == "not_seated", r
     t = server.lobby.tables[made["table"]]
     assert not t.running and sum(1 for s in t.seats if s is not None) == 1
+
+
+async def test_a_new_window_gets_its_snapshot_before_any_state_of_its_table(start_server: StartServer) -> None:
+    """Protocol §4.2: a connection's first message about its table is the snapshot.  Found by a hostile pass: a
+    window opened while the table was busy (its lock held by a bot's move) got the table's broadcasts before
+    its snapshot, as it was only held back once it had the lock."""
+    from websockets.asyncio.client import connect as ws_connect
+
+    server = await start_server(bot_fill_wait=0.0, autoplay_delay=0.0)
+    a = await Client.guest(server)
+    await a.connect()
+    await a.send({"type": "quick_match", "room": "classic-1"})
+    joined = await a.wait_for(lambda m: m["type"] == "joined")
+    await a.send({"type": "autoplay", "table": joined["table"], "on": True})  # bots play every seat, at once
+    wrong = []
+    for _ in range(30):
+        async with ws_connect(server.ws, additional_headers={"Authorization": f"Bearer {a.token}"}) as ws:
+            kinds = []
+            async with asyncio.timeout(10):
+                while not kinds or kinds[-1] != "snapshot":
+                    m = json.loads(await ws.recv())
+                    if m["type"] in ("state", "table", "snapshot"):
+                        kinds.append(m["type"])
+            if kinds != ["snapshot"]:
+                wrong.append(kinds)
+        await asyncio.sleep(0.01)
+    assert not wrong, wrong

@@ -1420,8 +1420,18 @@ class Lobby:
         were taken over (they may take it back with ``take_over``)."""
         uid = conn.user.id
         older = list(self.conns.get(uid) or ())
-        self.conns.setdefault(uid, set()).add(conn)
         cur = self._current(uid)
+        if cur is not None:
+            # held back from the table's messages until its snapshot (protocol §4.2): a state or table message
+            # sent while this waited for the table's lock came before the snapshot
+            self.joining.add(conn)
+        self.conns.setdefault(uid, set()).add(conn)
+        try:
+            await self._connect(conn, uid, older, cur)
+        finally:
+            self.joining.discard(conn)
+
+    async def _connect(self, conn: Conn, uid: int, older: list[Conn], cur: tuple[Table, int] | None) -> None:
         welcome = self._welcome(conn, cur[0].id if cur else None)
         waiting: str | None = None
         if cur is None and self.cluster.networked:
@@ -1445,17 +1455,15 @@ class Lobby:
         if cur is not None:
             t, _seat = cur
             async with t.lock:
-                self.joining.add(conn)  # taking the seat back changes the state: the snapshot says it first
-                try:
+                try:  # (taking the seat back changes the state: the snapshot says it first)
                     await t.user_connected(uid)
                 except TableError as e:
                     # the table moved to another node or the database is away: say so, keep the connection
                     conn.send({"type": "error", "code": e.code, "message": e.message, "params": e.params,
                                "ref": None})
                     return
-                finally:
-                    self.joining.discard(conn)
                 conn.send(t.snapshot(t.seat_of(uid)))
+                self.joining.discard(conn)  # (under the lock: nothing of the table's comes in between)
 
     def _welcome(self, conn: Conn, table_id: str | None) -> dict[str, Any]:
         """``welcome``: who the connection is, and the table it sits at (run by this node)."""

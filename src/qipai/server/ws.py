@@ -160,9 +160,12 @@ def _frame_text(msg: Any) -> str:
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
-    await ws.send_text(json.dumps({"v": 1, "seq": 1, "type": "error", "code": code, "message": message,
-                                   "params": {}, "ref": None}))
-    await ws.close(close)
+    """Say why and close; a client already gone (closed before logging in, or cut off for a frame too large)
+    is no error of ours: nothing is logged."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await ws.send_text(json.dumps({"v": 1, "seq": 1, "type": "error", "code": code, "message": message,
+                                       "params": {}, "ref": None}))
+        await ws.close(close)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -254,7 +257,8 @@ async def handle(conn: Connection, text: str) -> None:
         return
     if len(text) > s.max_message_bytes or len(text.encode("utf-8", "surrogatepass")) > s.max_message_bytes:
         conn.refused += 1
-        conn.error("too_large", f"a message is at most {s.max_message_bytes} bytes")
+        conn.error("too_large", f"a message is at most {s.max_message_bytes} bytes",
+                   params={"limit": s.max_message_bytes})
         return
     ref: Any = None
     try:
