@@ -439,7 +439,7 @@ class Director:
             # open (the match then stood still with the fees taken)
             factory.options({**mg.options, **({mg.deals_option: 1} if mg.deals_option else {})})
             bot = d.host.get("bot")
-            if bot is not None and not (isinstance(bot, str) and self.lobby._has_bot(mg.game, bot)):
+            if bot is not None and not (isinstance(bot, str) and self.lobby.has_bot(mg.game, bot)):
                 raise ValueError(f"host.bot: {mg.game} has no bot {str(bot)[:40]!r}")
         except (TournamentError, ValueError, KeyError, TypeError) as e:
             raise TableError("bad_options", f"this match definition does not work: {e}", reason=str(e)) from None

@@ -154,15 +154,16 @@ class Lobby:
         """The bot that fills empty seats of ``game``'s tables (the setting where ``game`` has that bot — one
         setting serves every game, and ``heuristic`` is Dou Dizhu's only — else the game's default)."""
         name = self.settings.seat_bot
-        return name if name and self._has_bot(game, name) else self.factory(game).info.seat_bot
+        return name if name and self.has_bot(game, name) else self.factory(game).info.seat_bot
 
     def autoplay_bot(self, game: str, options: dict[str, Any] | None = None) -> str:
         """The bot that plays for a human in auto-play: the setting (where ``game`` has that bot), else the style
         the table's options choose, else the game's seed behaviour."""
         name = self.settings.autoplay_bot
-        return name if name and self._has_bot(game, name) else autoplay_bot_for(self.factory(game).info, options or {})
+        return name if name and self.has_bot(game, name) else autoplay_bot_for(self.factory(game).info, options or {})
 
-    def _has_bot(self, game: str, name: str) -> bool:
+    def has_bot(self, game: str, name: str) -> bool:
+        """Whether ``game`` has a bot called ``name`` (asked of the settings' bot factory once, then cached)."""
         key = (game, name)
         if key not in self._bot_known:
             try:
