@@ -323,6 +323,7 @@ def test_a_whole_hand_with_the_mouse_to_the_settlement(browser: Browser, quick_s
         if not whole and shot_taken and checked_toggle and checked_last and (checked_count or checked_illegal):
             # every check is done: the rest of the hand in auto-play (托管), the desktop plays it all by mouse
             page.locator('.tablev.live [data-action="autoplay"]').click()
+            expect(table(page)).to_have_attribute("data-autoplay", "1")
             break
     assert checked_toggle and checked_last and (checked_count or checked_illegal)
     dlg = page.locator("#settlement")
@@ -469,6 +470,47 @@ def test_leaving_while_dealing_then_a_new_table_says_nothing_of_the_old_one(brow
     page.locator('[data-action="quick-match"][data-room="daqing-1"]').click()
     expect(table(page)).to_have_attribute("data-game", "mahjong")
     assert left.count() == 0, left.all_inner_texts()  # at once (waiting would see it end by itself)
+    assert not errors, errors
+    page.context.close()
+
+
+def test_a_click_across_a_message_still_counts(browser: Browser, server: ThreadServer) -> None:
+    """The table's buttons stay the same elements while messages come (a card dealt every 40 ms here): a press
+    before a message and a release after it is still a click.  The buttons were drawn anew by every message, so the
+    release fell on a new button and the click was lost (托管 clicked while the bots played did nothing, now and
+    then, and a CI run's 托管 never came on)."""
+    page, errors = new_page(browser, DESKTOP)
+    as_guest(page, server.url)
+    quick_match(page)
+    expect(table(page)).to_have_attribute("data-phase", "deal", timeout=20_000)
+    buttons = ["autoplay", "chat", "history", "result", "sound", "leave", "last-trick"]
+    marked = page.evaluate("""names => names.filter((n) => {
+        const b = document.querySelector(`.tablev.live [data-action="${n}"]`);
+        if (b) b.__kept = true;
+        return !!b; })""", buttons)
+    assert marked == buttons, marked
+
+    def dealt() -> int:
+        return int(page.locator('.tablev.live [data-info="dealt"]').get_attribute("data-dealt") or "0")
+
+    def press_across_messages(action: str) -> None:
+        page.locator(f'.tablev.live [data-action="{action}"]').hover()
+        page.mouse.down()
+        before = dealt()
+        # two cards dealt, two messages, while it is held (the deal over: more than two)
+        page.wait_for_function("""n => { const d = document.querySelector('.tablev.live [data-info="dealt"]');
+                                         return !d || +d.dataset.dealt >= n; }""", arg=before + 2, timeout=5000)
+        page.mouse.up()
+
+    press_across_messages("autoplay")
+    expect(table(page)).to_have_attribute("data-autoplay", "1")
+    expect(page.locator('.tablev.live [data-action="autoplay"]')).to_have_text("解除托管")
+    press_across_messages("autoplay")
+    expect(table(page)).to_have_attribute("data-autoplay", "0")
+    assert table(page).get_attribute("data-phase") == "deal"  # all of it while the cards were dealt
+    kept = page.evaluate("""names => names.filter((n) =>
+        document.querySelector(`.tablev.live [data-action="${n}"]`)?.__kept)""", buttons)
+    assert kept == buttons, f"drawn anew: {sorted(set(buttons) - set(kept))}"
     assert not errors, errors
     page.context.close()
 

@@ -2,7 +2,7 @@
 // felt (name, title, points, badges, timer, ready mark, chat bubbles), the viewer's bar, the action row and the
 // hand area, the ready step between deals, the settlement, history and leave dialogs, quick chat and sound.
 // A game's view (games.js) fills the slots it is given; the frame never looks inside an observation.
-import { h, add, fill, clear, modal, toast, fmtDelta, api } from "./util.js";
+import { h, add, fill, clear, morph, modal, toast, fmtDelta, api } from "./util.js";
 import { t, displayName, phraseText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
@@ -300,7 +300,8 @@ export class TableFrame {
     const { table, spectating } = this.model;
     const opts = table?.options || {};
     const code = table?.invite_code;
-    fill(this.tinfo,
+    // the buttons here and below stay the same elements from message to message (morph): a click across a message
+    morph(this.tinfo, h("div",
       this.matchBarEl(),
       h("span.preset", this.view.tableTitle ? this.view.tableTitle(this.model) : ""),
       opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
@@ -309,11 +310,13 @@ export class TableFrame {
           "aria-label": t("copy_link"), onclick: () => this.copyInvite(code) }, icon("link", 14))) : null,
       spectating && this.live ? h("span.badge.watch", t("spectating")) : null,
       table?.paused ? h("span.badge.off", { "data-notice": "paused" }, t("paused")) : null,
-    );
-    clear(this.tmenuShell);
-    if (!this.live) return;
+    ));
+    if (!this.live) {
+      clear(this.tmenuShell);
+      return;
+    }
     const muted = sound.isMuted();
-    add(this.tmenuShell,
+    morph(this.tmenuShell, h("div",
       h("button.btn.small.ghost", { type: "button", "data-action": "history", onclick: () => this.showHistory() }, t("history")),
       h("button.btn.small.ghost", { type: "button", "data-action": "result", onclick: () => this.showResult() }, t("result")),
       h("button.btn.small.ghost.icon", { type: "button", "data-action": "sound", "aria-pressed": muted ? "false" : "true",
@@ -321,7 +324,7 @@ export class TableFrame {
         onclick: () => { sound.setMuted(!sound.isMuted()); this.renderTop(); } }, icon(muted ? "mute" : "sound", 18)),
       h("button.btn.small.ghost.leave", { type: "button", "data-action": "leave", onclick: () => this.leave() },
         spectating ? t("stop_watching") : t("leave")),
-    );
+    ));
   }
 
   async copyInvite(code) {
@@ -441,26 +444,32 @@ export class TableFrame {
   }
 
   renderCenter() {
-    clear(this.centerShell);
-    clear(this.banner);
+    const center = h("div");  // morphed in: 准备 stays the same button while the others get ready (a click across a message)
+    const banner = h("div");
+    this.fillCenter(center, banner);
+    morph(this.centerShell, center);
+    morph(this.banner, banner);
+  }
+
+  fillCenter(center, banner) {
     const { table, state, spectating, takenOver } = this.model;
     if (!this.live || !table) return;
     if (takenOver) {
-      add(this.banner, h("div.taken", h("span", t("taken_over")),
+      add(banner, h("div.taken", h("span", t("taken_over")),
         h("button.btn.small.primary", { type: "button", "data-action": "take-over",
           onclick: () => conn.send({ type: "take_over" }) }, t("take_back"))));
     }
-    if (table.paused) add(this.centerShell, h("div.msg.small", t("paused")));
+    if (table.paused) add(center, h("div.msg.small", t("paused")));
     const filled = table.seats.filter(Boolean).length;
     if (!state && table.status === "waiting" && filled < table.players) {
-      add(this.centerShell, h("div.msg", t("waiting_players")));
+      add(center, h("div.msg", t("waiting_players")));
       if (table.invite_code) {
-        add(this.centerShell, h("div.msg.small", t("invite_share", { code: table.invite_code })),
+        add(center, h("div.msg.small", t("invite_share", { code: table.invite_code })),
           h("button.btn.small", { type: "button", "data-action": "copy-invite-center",
             onclick: () => this.copyInvite(table.invite_code) }, icon("link", 14), t("copy_link")));
       }
       if (table.private && !spectating) {
-        add(this.centerShell, h("button.btn.primary", { type: "button", "data-action": "fill-bots",
+        add(center, h("button.btn.primary", { type: "button", "data-action": "fill-bots",
           onclick: () => conn.send({ type: "fill_bots", table: table.id }) }, t("add_bots")));
       }
       return;
@@ -468,13 +477,13 @@ export class TableFrame {
     const ready = this.readyList();
     if (ready && this.you !== null && !spectating && !document.getElementById("settlement")) {
       if (ready[this.you] === false) {
-        add(this.centerShell, h("button.btn.primary.big", { type: "button", "data-action": "ready",
+        add(center, h("button.btn.primary.big", { type: "button", "data-action": "ready",
           onclick: () => this.sendReady() }, t("ready")), h("div.msg.small.ready-left"));
       } else if (ready[this.you]) {
-        add(this.centerShell, h("div.msg.small", t("ready_wait")));
+        add(center, h("div.msg.small", t("ready_wait")));
       }
     } else if (!ready && this.between() && state && filled === table.players) {
-      add(this.centerShell, h("div.msg.small", t("next_deal")));
+      add(center, h("div.msg.small", t("next_deal")));
     }
   }
 
@@ -486,17 +495,21 @@ export class TableFrame {
   }
 
   renderTools() {
-    clear(this.toolsShell);
     const { state, spectating } = this.model;
-    if (!this.live || spectating || this.you === null) return;
+    const tools = h("div");  // morphed in: 托管 stays the same button while the bots play (a click across a message)
+    if (this.live && !spectating && this.you !== null) this.fillTools(tools, state);
+    morph(this.toolsShell, tools);
+  }
+
+  fillTools(tools, state) {
     if (state && state.observation?.phase !== "over") {
       const auto = this.inAutoplay();
-      add(this.toolsShell, h("button.btn.small", {
+      add(tools, h("button.btn.small", {
         type: "button", "data-action": "autoplay", class: auto ? "warn" : "ghost", disabled: !!this.model.takenOver,
         onclick: () => this.toggleAutoplay(),
       }, auto ? t("auto_off") : t("auto_on")));
     }
-    add(this.toolsShell, h("button.btn.small.ghost", { type: "button", "data-action": "chat", "aria-expanded": this.chatPop.hidden ? "false" : "true",
+    add(tools, h("button.btn.small.ghost", { type: "button", "data-action": "chat", "aria-expanded": this.chatPop.hidden ? "false" : "true",
       onclick: () => this.toggleChat() }, icon("chat", 16), t("chat")));
   }
 

@@ -18,7 +18,7 @@ export function h(spec, attrs, ...children) {
   }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2).toLowerCase(), v);
+    if (k.startsWith("on") && typeof v === "function") listen(el, k.slice(2).toLowerCase(), v);
     else if (k === "class") el.className += (el.className ? " " : "") + v;
     else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
     else if (k === "dataset") Object.assign(el.dataset, v);
@@ -41,6 +41,49 @@ function append(el, children) {
 export function add(el, ...children) {
   append(el, children);
   return el;
+}
+
+/** An ``on…`` handler of :func:`h`: one listener per event type that calls the element's current handler, so
+ * :func:`morph` can hand a kept element the handler of the element built in its place. */
+function listen(el, type, fn) {
+  if (!el.__on) el.__on = {};
+  if (!(type in el.__on)) el.addEventListener(type, (e) => el.__on[type]?.(e));
+  el.__on[type] = fn;
+}
+
+/** Make ``el``'s children those of ``fresh`` (an element built with :func:`h`, not in the page), keeping the
+ * elements already there where the new one is the same kind (same tag and ``data-action``): their attributes,
+ * text and handlers become the new ones'.  A button redrawn by every message must stay the same element, or a
+ * click whose press came before a message and whose release after it is lost (the press's element is gone),
+ * and keyboard focus with it.  Only for elements built with :func:`h` (handlers set any other way are not moved). */
+export function morph(el, fresh) {
+  const want = [...fresh.childNodes];
+  want.forEach((n, i) => {
+    const old = el.childNodes[i];
+    if (!old) el.appendChild(n);
+    else if (sameKind(old, n)) patch(old, n);
+    else el.replaceChild(n, old);
+  });
+  while (el.childNodes.length > want.length) el.removeChild(el.lastChild);
+  return el;
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return a.nodeType === Node.TEXT_NODE;
+  return a.tagName === b.tagName && a.getAttribute("data-action") === b.getAttribute("data-action");
+}
+
+function patch(old, n) {
+  if (old.nodeType === Node.TEXT_NODE) {
+    if (old.nodeValue !== n.nodeValue) old.nodeValue = n.nodeValue;
+    return;
+  }
+  for (const a of [...old.attributes]) if (!n.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of n.attributes) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  for (const type of Object.keys(old.__on || {})) if (!n.__on || !(type in n.__on)) old.__on[type] = null;
+  for (const [type, fn] of Object.entries(n.__on || {})) listen(old, type, fn);
+  morph(old, n);
 }
 
 /** Replace el's children. */

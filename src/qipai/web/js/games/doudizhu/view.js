@@ -1,7 +1,7 @@
 // The Dou Dizhu table view: hand, plays, bidding and playing controls, kitty and multiplier, card counter
 // (记牌器), 要不起, 报单/报双, motion and sound cues.  It fills the slots of the shell's table frame (see
 // shell/games.js for the interface) and reads everything from the observation and the table's options.
-import { h, add, fill, clear, api, modal } from "../../shell/util.js";
+import { h, add, fill, clear, morph, api, modal } from "../../shell/util.js";
 import { flyFrom, deal as dealMotion, banner } from "../../shell/motion.js";
 import { installHandPicking } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
@@ -217,9 +217,8 @@ export class DoudizhuView extends TableView {
   }
 
   renderMenu() {
-    clear(this.s.menu);
-    if (!this.live) return;
-    add(this.s.menu, h("button.btn.small.ghost", { type: "button", "data-action": "prev-trick", onclick: () => this.showPrevTrick() }, t("prev_trick")));
+    morph(this.s.menu, h("div", this.live ? h("button.btn.small.ghost", { type: "button", "data-action": "prev-trick",
+      onclick: () => this.showPrevTrick() }, t("prev_trick")) : null));
   }
 
   // ------------------------------------------------------------------------------------------ seats
@@ -626,10 +625,17 @@ export class DoudizhuView extends TableView {
     return a;
   }
 
+  /** The action bar, morphed in (shell/util.js): a button stays the same element from message to message. */
   renderActions() {
     if (!this.model) return;
-    const main = clear(this.s.actMain);
-    const tools = clear(this.s.tools);
+    const main = h("div");
+    const tools = h("div");
+    this.fillActions(main, tools);
+    morph(this.s.actMain, main);
+    morph(this.s.tools, tools);
+  }
+
+  fillActions(main, tools) {
     const obs = this.obs();
     const reasonEl = this.s.reason;
     reasonEl.textContent = "";

@@ -2,7 +2,7 @@
 // about), the viewer's concealed tiles with the drawn tile apart, claim buttons (吃 碰 胡 过, 吃听 碰听) with the
 // window's countdown for the seats that may claim, 听 (after which the engine draws and discards for the player).
 // A click on a tile raises it; a second click (or 打出 / 听) plays it.
-import { h, add, clear } from "../../shell/util.js";
+import { h, add, clear, morph } from "../../shell/util.js";
 import { t } from "./words.js";
 import { tileEl, meldEl, parseTiles, sortTiles, tilesText, tileName } from "./tiles.js";
 import { TableView } from "../../shell/tableview.js";
@@ -286,10 +286,16 @@ export class MahjongView extends TableView {
     return Math.max(0, Math.ceil((st.deadline_ms - (performance.now() - (this.model.stateAt || 0))) / 1000));
   }
 
+  /** The action bar, morphed in (shell/util.js): a button stays the same element from message to message. */
   renderActions() {
     if (!this.model) return;
-    const main = clear(this.s.actMain);
+    const main = h("div");
+    this.fillActions(main);
+    morph(this.s.actMain, main);
     clear(this.s.tools);
+  }
+
+  fillActions(main) {
     const obs = this.obs();
     const reason = this.s.reason;
     reason.textContent = "";

@@ -4,7 +4,7 @@
 // and the last trick.  It fills the slots of the shell's table frame (shell/games.js) and reads everything from
 // the observation; what may be played is the server's word (the legal list, and the table's check endpoint
 // for a selection the list does not name, e.g. a throw).
-import { h, add, clear, api, modal } from "../../shell/util.js";
+import { h, add, clear, morph, api, modal } from "../../shell/util.js";
 import { installHandPicking } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t } from "./words.js";
@@ -193,8 +193,7 @@ export class ShengjiView extends TableView {
   }
 
   renderMenu() {
-    clear(this.s.menu);
-    add(this.s.menu, h("button.btn.small.ghost", { type: "button", "data-action": "last-trick", onclick: () => this.showLastTrick() }, t("last_trick")));
+    morph(this.s.menu, h("div", h("button.btn.small.ghost", { type: "button", "data-action": "last-trick", onclick: () => this.showLastTrick() }, t("last_trick"))));
   }
 
   // ------------------------------------------------------------------------------------------ seats
@@ -526,8 +525,13 @@ export class ShengjiView extends TableView {
       legal.join(","), sel.join(" "), dealing ? "" : this.checks.size].join("|");
     if (!force && sig === this.actSig) return;
     this.actSig = sig;
-    const main = clear(this.s.actMain);
-    const tools = clear(this.s.tools);
+    const main = h("div");  // morphed in (shell/util.js): a button stays the same element from message to message
+    this.fillActions(main, obs, legal, busy, dealing);
+    morph(this.s.actMain, main);
+    clear(this.s.tools);
+  }
+
+  fillActions(main, obs, legal, busy, dealing) {
     const reasonEl = this.s.reason;
     reasonEl.textContent = "";
     if (!this.live || !obs || this.model.spectating) return;
