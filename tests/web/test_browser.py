@@ -394,6 +394,37 @@ def touch_swipe(page: Page, x0: float, x1: float, y: float) -> None:
     cdp.detach()
 
 
+def test_the_lobby_drawn_again_keeps_its_buttons_and_the_room_chosen(browser: Browser, server: ThreadServer) -> None:
+    """The lobby is drawn again every 8 s: its quick-match buttons stay the same elements (a press as it is
+    drawn again and the release after is still a click: it was lost), and the room chosen for a private table
+    stays chosen."""
+    page, errors = new_page(browser)
+    as_guest(page, server.url)
+    btn = page.locator('[data-action="quick-match"][data-room="classic-1"]')
+    expect(btn).to_be_enabled()
+    rooms = page.locator('select[name="room"]')
+    chosen = rooms.locator("option").nth(2).get_attribute("value")
+    assert chosen
+    rooms.select_option(chosen)
+    page.evaluate("""() => {
+        document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__kept = true;
+        document.querySelector('select[name="room"]').selectedOptions[0].__kept = true; }""")
+    btn.hover()
+    page.mouse.down()
+    with page.expect_response(lambda r: "/api/tables" in r.url, timeout=12_000):
+        pass  # the next 8-s drawing, while the button is held
+    page.wait_for_timeout(300)
+    kept = page.evaluate("""() => [
+        !!document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__kept,
+        !!document.querySelector('select[name="room"]').selectedOptions[0].__kept]""")
+    assert kept == [True, True], kept
+    assert rooms.input_value() == chosen
+    page.mouse.up()
+    expect(table(page)).to_be_visible(timeout=10_000)
+    assert not errors, errors
+    page.context.close()
+
+
 def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, server: ThreadServer) -> None:
     host, host_errors = new_page(browser)
     sign_up(host, server.url, "bob")

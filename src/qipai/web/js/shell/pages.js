@@ -1,5 +1,5 @@
 // The pages other than the table: log in / sign up / guest, lobby, invite links, profile, leaderboard.
-import { h, add, fill, clear, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
+import { h, add, fill, clear, morph, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, setUser, spectate, subscribe, homeGame, notify, refreshUser } from "./store.js";
@@ -169,9 +169,8 @@ export function lobbyPage(root, { go }) {
     const game = rooms.find((r) => r.id === roomSel.value)?.game;
     const levels = (game && gameInfo(game)?.levels) || [];
     const prev = levelSel.value;
-    clear(levelSel);
-    add(levelSel, h("option", { value: "" }, t("bot_strength_default")));
-    for (const l of levels) add(levelSel, h("option", { value: l }, t("bot_kind_" + l)));
+    morph(levelSel, h("select", h("option", { value: "" }, t("bot_strength_default")),
+      levels.map((l) => h("option", { value: l }, t("bot_kind_" + l)))));
     levelSel.value = levels.includes(prev) ? prev : "";
     levelRow.hidden = levels.length === 0;
     noPoints.hidden = levelRow.hidden || !weaker();
@@ -275,10 +274,12 @@ export function lobbyPage(root, { go }) {
       toast(() => errorText(ex.code, ex.params), "error", 5000, "lobby");
     }
   }
+  // the rooms and tables are drawn again every 8 s, morphed in (util.js): a button pressed as they are drawn
+  // again is still clicked, and the room chosen in an open list stays
   function drawRooms(list) {
     const prevRoom = roomSel.value;
-    clear(roomsBox);
-    clear(roomSel);
+    const box = h("div");
+    const options = h("select");
     const user = store.user;
     for (const [game, byPreset] of groupRooms(list)) {
       const info = gameInfo(game);
@@ -300,19 +301,25 @@ export function lobbyPage(root, { go }) {
             h("span.cnt", r.players ? t("players_n", { n: r.players }) : ""),
             h("button.btn.small.primary", { type: "button", "data-action": "quick-match", "data-room": r.id,
               disabled: tooPoor || (info && !info.web), onclick: () => conn.send({ type: "quick_match", room: r.id }) }, t("quick_match"))));
-          if (!info || info.web) add(roomSel, h("option", { value: r.id }, `${presetName(game, p)} · ${t("stake")} ${r.stake}`));
+          if (!info || info.web) add(options, h("option", { value: r.id }, `${presetName(game, p)} · ${t("stake")} ${r.stake}`));
         }
         add(card, stakes);
         add(grid, card);
       }
       add(section, grid);
-      add(roomsBox, section);
+      add(box, section);
     }
+    morph(roomsBox, box);
+    morph(roomSel, options);
     if (prevRoom) roomSel.value = prevRoom;
     drawLevels();
   }
   function drawTables(tables, friends = []) {
-    clear(tablesBox);
+    const box = h("div");
+    fillTables(box, tables, friends);
+    morph(tablesBox, box);
+  }
+  function fillTables(tablesBox, tables, friends) {
     if (!tables.length) {
       add(tablesBox, h("p.muted", t("no_tables")));
       return;
