@@ -407,16 +407,16 @@ def test_the_lobby_drawn_again_keeps_its_buttons_and_the_room_chosen(browser: Br
     assert chosen
     rooms.select_option(chosen)
     page.evaluate("""() => {
-        document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__kept = true;
-        document.querySelector('select[name="room"]').selectedOptions[0].__kept = true; }""")
+        document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__same = true;
+        document.querySelector('select[name="room"]').selectedOptions[0].__same = true; }""")
     btn.hover()
     page.mouse.down()
     with page.expect_response(lambda r: "/api/tables" in r.url, timeout=12_000):
         pass  # the next 8-s drawing, while the button is held
     page.wait_for_timeout(300)
     kept = page.evaluate("""() => [
-        !!document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__kept,
-        !!document.querySelector('select[name="room"]').selectedOptions[0].__kept]""")
+        !!document.querySelector('[data-action="quick-match"][data-room="classic-1"]').__same,
+        !!document.querySelector('select[name="room"]').selectedOptions[0].__same]""")
     assert kept == [True, True], kept
     assert rooms.input_value() == chosen
     page.mouse.up()

@@ -183,6 +183,29 @@ def test_register_withdraw_play_a_match_and_read_the_final_standings(browser: Br
     assert not errors, errors
 
 
+def test_a_register_pressed_as_the_list_is_read_again_still_counts(browser: Browser, server: ThreadServer) -> None:
+    """The list is read again every 3 s and drawn again (morphed in): 报名 stays the same button, so a press
+    before a drawing and the release after it registers (it was lost: the press's button was gone)."""
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "mallory")
+    page.locator('[data-nav="matches"]').click()
+    row = page.locator('.panel[data-status="open"] tr[data-match]')
+    expect(row).to_have_count(1)
+    btn = row.locator('[data-action="register"]')
+    btn.evaluate("b => { b.__same = true; }")
+    btn.hover()
+    page.mouse.down()
+    with page.expect_response(lambda r: r.url.endswith("/api/matches"), timeout=6000):
+        pass  # the next reading, while the button is held
+    page.wait_for_timeout(300)
+    assert btn.evaluate("b => !!b.__same"), "the list's 报名 was drawn anew"
+    page.mouse.up()
+    expect(row.locator('[data-action="withdraw"]')).to_be_visible()
+    expect(row.locator("td.entrants")).to_have_text("1 / 9")
+    assert not errors, errors
+    page.context.close()
+
+
 def test_a_scheduled_match_counts_down_to_its_start_and_shows_the_elimination_line(browser: Browser,
                                                                                    server: ThreadServer) -> None:
     """The card of a scheduled 打立出局 match: a countdown to the start that ticks every second, then — once it
@@ -602,12 +625,19 @@ def test_a_captain_invites_a_partner_by_name_and_the_partner_accepts_from_the_ca
     # the partner may say no: 谢绝 ends the invitation for both, and the captain is told at once
     decline = invited.locator('[data-action="decline-team"]')
     expect(decline).to_have_text("谢绝")
+    # the captain is typing a name as the card is drawn again: the text, the focus and the input itself stay
+    partner = entry.locator("input.team-partner")
+    partner.fill("bo")
+    partner.evaluate("i => { i.__same = true; }")
     decline.click()
     expect(mate.locator('#toasts .toast[data-key="match-decline"]')).to_have_text("已谢绝组队邀请")
     expect(mcard.locator(".team-invited-by")).to_have_count(0)
     expect(cap.locator('#toasts .toast[data-key="match-declined"]')).to_have_text("bobby 谢绝了你的组队邀请")
     expect(entry.locator(".team-inviting")).to_have_count(0)
     expect(entry.locator(".team-declined")).to_have_text("bobby 谢绝了你的组队邀请")
+    expect(partner).to_have_value("bo")
+    expect(partner).to_be_focused()
+    assert partner.evaluate("i => !!i.__same")
     cap.locator("#langbtn").click()
     entry = cap.locator(f'section.match[data-match="{mid}"] .team-entry')
     expect(entry.locator(".team-declined")).to_have_text("bobby declined your team invitation")

@@ -486,7 +486,7 @@ def test_a_click_across_a_message_still_counts(browser: Browser, server: ThreadS
     buttons = ["autoplay", "chat", "history", "result", "sound", "leave", "last-trick"]
     marked = page.evaluate("""names => names.filter((n) => {
         const b = document.querySelector(`.tablev.live [data-action="${n}"]`);
-        if (b) b.__kept = true;
+        if (b) b.__same = true;
         return !!b; })""", buttons)
     assert marked == buttons, marked
 
@@ -509,7 +509,7 @@ def test_a_click_across_a_message_still_counts(browser: Browser, server: ThreadS
     expect(table(page)).to_have_attribute("data-autoplay", "0")
     assert table(page).get_attribute("data-phase") == "deal"  # all of it while the cards were dealt
     kept = page.evaluate("""names => names.filter((n) =>
-        document.querySelector(`.tablev.live [data-action="${n}"]`)?.__kept)""", buttons)
+        document.querySelector(`.tablev.live [data-action="${n}"]`)?.__same)""", buttons)
     assert kept == buttons, f"drawn anew: {sorted(set(buttons) - set(kept))}"
     assert not errors, errors
     page.context.close()

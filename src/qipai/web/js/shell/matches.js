@@ -1,6 +1,6 @@
 // The match lobby (比赛): matches upcoming, open for registration, running and finished; register and withdraw;
 // a match's live standings (pushed over the WebSocket with match_watch) with one's own line marked.
-import { h, fill, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
+import { h, fill, morph, keep, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate, refreshUser } from "./store.js";
@@ -211,7 +211,7 @@ function teamEntry(m, input, refresh) {
       const name = input.value.trim();
       if (name) send({ partner_name: name }, "match_team_invited");
     },
-  }, input, " ", h("button.btn.small.primary", { type: "submit", dataset: { action: "invite-team", match: m.id } }, t("match_team_invite")));
+  }, keep(input), " ", h("button.btn.small.primary", { type: "submit", dataset: { action: "invite-team", match: m.id } }, t("match_team_invite")));
   return h("div.team-entry", { dataset: { match: m.id } }, h("p.muted", t("match_team_note")), ...invitedBy, ...declined,
     inviting, form);
 }
@@ -269,7 +269,7 @@ export function matchesPage(root) {
             h("td.prize", { dataset: { label: t("match_prize") } }, prizeWords(m, true)),
             h("td.act", buttons(m, refresh))))))) : h("p.muted", t("match_none")));
       });
-      fill(box, h("h1", t("nav_matches")), ...sections);
+      morph(box, h("div", h("h1", t("nav_matches")), ...sections));  // 报名 pressed as the list is read again: still a click
     } catch (ex) {
       if (!cancelled && order.fresh(n)) fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
@@ -391,7 +391,9 @@ export function matchPage(root, { id }) {
     const waiting = phase === "running" && mine && mine.status === "in" && !myTable
       ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : mine.where === "bye" ? "match_wait_bye" : "match_wait")) : null;
     const typing = document.activeElement === partnerInput; // a redraw moves the input: keep it focused
-    fill(box, h("div.panel",
+    // morphed in: a button pressed as a push draws the card again is still clicked; the partner's name being
+    // typed and the deals' list stay themselves (keep)
+    morph(box, h("div", h("div.panel",
       h("h1", matchName(info.name, info.game)), h("p.match-phase", { dataset: { phase } }, t("match_phase_" + phase)),
       h("p.match-facts", `${gameWords(info.game)} · ${t("match_fee")} ${info.fee ?? 0} · ${t("match_entrants")} ${rows.length}`),
       stageLine(view), countdown(view, info), waiting, planBox({ ...info, prizes: view.prizes ?? info.prizes }),
@@ -406,7 +408,7 @@ export function matchPage(root, { id }) {
           r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),
         phase === "finished" ? h("td.prize", String(prizeOf(r))) : null))))),
-      deals ? deals.box : null);
+      deals ? keep(deals.box) : null));
     if (typing && partnerInput.isConnected) partnerInput.focus();
   };
   let deals = null;

@@ -57,15 +57,39 @@ function listen(el, type, fn) {
  * click whose press came before a message and whose release after it is lost (the press's element is gone),
  * and keyboard focus with it.  Only for elements built with :func:`h` (handlers set any other way are not moved). */
 export function morph(el, fresh) {
-  const want = [...fresh.childNodes];
+  const want = [...fresh.childNodes].map((n) => n.__standFor || n);
   want.forEach((n, i) => {
     const old = el.childNodes[i];
+    if (old === n) return;  // a kept element (keep) already in its place
+    if (old && !n.__keptByMorph && !old.__keptByMorph && sameKind(old, n)) {
+      patch(old, n);
+      return;
+    }
+    unstand(n);  // n goes in as it is (a kept element is never another's to patch)
     if (!old) el.appendChild(n);
-    else if (sameKind(old, n)) patch(old, n);
+    else if (n.__keptByMorph || old.__keptByMorph) el.insertBefore(n, old);
     else el.replaceChild(n, old);
   });
   while (el.childNodes.length > want.length) el.removeChild(el.lastChild);
   return el;
+}
+
+/** Put the kept elements in place of their stand-ins in a new subtree going into the page as it is. */
+function unstand(n) {
+  if (n.nodeType !== Node.ELEMENT_NODE) return;
+  const walk = document.createTreeWalker(n, NodeFilter.SHOW_COMMENT);
+  const stands = [];
+  while (walk.nextNode()) if (walk.currentNode.__standFor) stands.push(walk.currentNode);
+  for (const c of stands) c.replaceWith(c.__standFor);
+}
+
+/** A stand-in for ``el`` in a tree to :func:`morph` in: ``el`` itself goes there, as it is (an input being typed
+ * in, a list that keeps its own rows), where building the tree around ``el`` would take it out of the page. */
+export function keep(el) {
+  el.__keptByMorph = true;
+  const stand = document.createComment("kept");
+  stand.__standFor = el;
+  return stand;
 }
 
 function sameKind(a, b) {
