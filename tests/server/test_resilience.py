@@ -8,9 +8,22 @@ import signal
 import subprocess
 from typing import Any
 
-from qipai.core.registry import get_factory
+import pytest
 
-from server_helpers import Client, Database, Msg, Remote, StartServer, free_port, private_table, spawn_server
+from qipai.core.registry import get_factory
+from qipai.host import table as host_table
+
+from server_helpers import (
+    SQLITE_ONLY,
+    Client,
+    Database,
+    Msg,
+    Remote,
+    StartServer,
+    free_port,
+    private_table,
+    spawn_server,
+)
 
 
 def seat_actions(record: dict[str, Any], seat: int) -> list[str]:
@@ -121,6 +134,66 @@ async def test_timeout_puts_seat_into_autoplay(start_server: StartServer) -> Non
     mine = seat_actions(deal["record"], seat)
     assert mine[0] == "timeout" and "autoplay off" in mine
     # a player can also turn auto-play on and off at will
+    await alice.close()
+
+
+@SQLITE_ONLY
+async def test_taking_control_back_gives_an_open_decision_its_time_again_once(start_server: StartServer) -> None:
+    """Auto-play off starts the open decision's clock again once, not every time: a player turning auto-play on
+    and off twice a second kept his bid open for ever, and the table waited with him."""
+    server = await start_server(bot_delay=0.05, autoplay_delay=30.0)  # auto-play itself never answers here
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "create_table", "room": "classic-1", "options": {"bid_seconds": 2},
+                      "fill_bots_after": 0})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    seat, table = joined["seat"], joined["table"]
+    turn = await my_turn(alice)
+    mark = alice.mark()
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+
+    def answered() -> bool:
+        return any(m["type"] == "state" and m["version"] > turn["version"] and m["to_act"] != seat
+                   for m in alice.msgs[mark:])
+
+    while not answered() and loop.time() - began < 12:  # 2 s, and 2 s again once: 4 s, not for ever
+        await alice.send({"type": "autoplay", "table": table, "on": True})
+        await asyncio.sleep(0.1)
+        await alice.send({"type": "autoplay", "table": table, "on": False})
+        await asyncio.sleep(0.15)
+    assert answered(), "the bid stayed open while auto-play went on and off"
+    await alice.close()
+
+
+@SQLITE_ONLY
+async def test_auto_play_turned_on_too_often_in_a_deal_is_refused(start_server: StartServer,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each change of auto-play is a journal row: a seat turns it on at most ``MAX_AUTOPLAY_ONS`` times a deal
+    (then it is refused, saying so; off is never refused)."""
+    monkeypatch.setattr(host_table, "MAX_AUTOPLAY_ONS", 3)
+    server = await start_server(bot_delay=0.05, autoplay_delay=30.0)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "create_table", "room": "classic-1", "options": {"bid_seconds": 60},
+                      "fill_bots_after": 0})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    seat, table = joined["seat"], joined["table"]
+    await my_turn(alice)
+    for i in range(3):
+        for on in (True, False):
+            mark = alice.mark()
+            await alice.send({"type": "autoplay", "table": table, "on": on, "id": f"a{i}{on}"})
+            await alice.wait_for(lambda m, on=on: m["type"] == "state" and m["autoplay"][seat] is on, since=mark)
+    mark = alice.mark()
+    await alice.send({"type": "autoplay", "table": table, "on": True, "id": "once-more"})
+    refused = await alice.wait_for(lambda m: m["type"] == "error" and m.get("ref") == "once-more", since=mark)
+    assert refused["code"] == "autoplay_limit" and refused["params"]["limit"] == 3, refused
+    assert "3 times" in refused["message"]
+    snap_mark = alice.mark()
+    await alice.send({"type": "snapshot", "table": table})
+    snap = await alice.wait_for(lambda m: m["type"] == "snapshot", since=snap_mark)
+    assert snap["state"]["autoplay"][seat] is False and snap["state"]["to_act"] == seat  # nothing changed
     await alice.close()
 
 

@@ -92,6 +92,12 @@ TAKEOVER_GRACE = 10.0
 goes on from the last action, but its player was cut off meanwhile and must reconnect first."""
 
 
+MAX_AUTOPLAY_ONS = 50
+"""How many times a seat may turn auto-play on in one deal (by asking for it; time-outs and disconnections count
+too).  Turning it off is never refused.  Each change is a journal row: without a bound, a player toggling it
+twice a second wrote rows for as long as he liked."""
+
+
 class TableError(Exception):
     """A request the table refuses; ``code`` names the error for clients, ``params`` fill its wording."""
 
@@ -194,6 +200,9 @@ class Table:
         self.version = 0
         self.clocks: dict[int, tuple[int, float]] = {}
         """Each acting seat's ``(decision_index, started)``."""
+        self.clock_given: dict[int, int] = {}
+        """Each seat's decision whose clock taking control back (auto-play off, a reconnection) started again: once
+        a decision, or a player turning auto-play on and off would stall the table for ever."""
         self.fill_bots_after = fill_bots_after
         self.fill_at: float | None = None
         self.start_at = 0.0
@@ -578,7 +587,7 @@ class Table:
     # ------------------------------------------------------------------------------------------ timing
     def _sync_clocks(self, restart: tuple[int, ...] = ()) -> None:
         """Start the clock of every seat with a new decision; keep those still thinking (``restart``: these
-        seats' clocks start again whatever)."""
+        seats took control back, and their open decision's clock starts again, once a decision)."""
         g = self.game
         if g is None or g.is_over:
             self.clocks = {}
@@ -588,7 +597,13 @@ class Table:
         for seat in g.acting:
             di = g.decision_index(seat)
             old = self.clocks.get(seat)
-            clocks[seat] = old if old is not None and old[0] == di and seat not in restart else (di, now)
+            if old is None or old[0] != di:
+                clocks[seat] = (di, now)
+            elif seat in restart and self.clock_given.get(seat) != di:
+                self.clock_given[seat] = di
+                clocks[seat] = (di, now)
+            else:
+                clocks[seat] = old
         self.clocks = clocks
 
     def restart_clocks(self) -> None:
@@ -1038,6 +1053,9 @@ class Table:
         s.auto_by_disconnect = False
         if g.in_autoplay(seat) == on:
             raise TableError("no_change", f"auto-play is already {'on' if on else 'off'}", on=on)
+        if on and sum(1 for who, text in self.steps if who == seat and text == AUTOPLAY_ON) >= MAX_AUTOPLAY_ONS:
+            raise TableError("autoplay_limit", f"auto-play was turned on {MAX_AUTOPLAY_ONS} times in this deal: "
+                             "it can be turned on again in the next deal", limit=MAX_AUTOPLAY_ONS)
         await self._apply(seat, AUTOPLAY_ON if on else AUTOPLAY_OFF, restart=not on)
         if not on:
             self.present.add(seat)  # taking the seat back is an action of one's own
@@ -1244,6 +1262,7 @@ class Table:
         self.present = set()
         self.version = 0
         self.clocks = {}
+        self.clock_given = {}
         self.ready = None
         self._sync_clocks()
         hold = self.managed or self.holds_seats()
@@ -1305,6 +1324,7 @@ class Table:
         self.steps = steps
         self.version = len(steps)
         self.clocks = {}
+        self.clock_given = {}
         self._sync_clocks()
         if elapsed > 0:
             # the clocks go on, but each keeps at least TAKEOVER_GRACE seconds: the seat's player was cut off
@@ -1397,6 +1417,7 @@ class Table:
         self.game = None
         self.deal_id = None
         self.clocks = {}
+        self.clock_given = {}
         self.deal_index += 1
         self.version = 0
         self.match = saved_match

@@ -294,6 +294,7 @@ ERROR_CODES: dict[str, str] = {
     "bid_too_low, not_held, not_a_combination, does_not_beat, ambiguous, deal_over, or illegal — and reason, in "
     "English)",
     "no_change": "auto-play is already as asked (params: on)",
+    "autoplay_limit": "auto-play was turned on too often in this deal (params: limit)",
     "unknown_phrase": "not one of the quick-chat phrases (params: phrase)",
     "chat_rate_limited": "quick chat too fast: wait a moment",
     "storage_unavailable": "the server cannot save moves now (the database is away): nothing was changed",

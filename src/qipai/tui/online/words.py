@@ -115,6 +115,9 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
     "bad_action": ("这不是出牌动作：请用 auto 或 leave", "Not a move: use auto or leave"),
     "illegal_action": ("这一步不符合规则", "That move is against the rules"),
     "no_change": ("已经是这样了", "Already so"),
+    "autoplay_limit": (lambda p: f"这一局托管开关次数太多（{_n(p.get('limit'))} 次），下一局才能再开",
+                       lambda p: f"Auto-play was turned on too often this deal ({_n(p.get('limit'))} times): "
+                                 "again next deal"),
     "unknown_phrase": ("没有这句快捷语：输入 say 看有哪些", "No such phrase: type say to list them"),
     "chat_rate_limited": ("说得太快了，歇一会儿", "You are chatting too fast: wait a moment"),
     "storage_unavailable": ("服务器暂时无法保存，什么也没改变，请稍后再试",
