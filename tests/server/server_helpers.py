@@ -11,7 +11,7 @@ import random
 import socket
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
@@ -19,6 +19,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from qipai.core.game import Game, apply_step
 from qipai.host.settings import Settings
 from qipai.server.protocol import server_adapter
 from qipai.server.run import Server, make_config
@@ -291,6 +292,31 @@ class Client:
 def st_of(m: Msg) -> Msg | None:
     """The state a ``state`` or ``snapshot`` message carries (``None`` for other messages)."""
     return m["state"] if m["type"] == "snapshot" else m if m["type"] == "state" else None
+
+
+def follow_views(c: Client, deal_id: int, g: Game, steps: Sequence[Sequence[Any]], seat: int | None) -> Iterator[Msg]:
+    """Walk the connection's states of one deal, in the order they came, along the deal's ``steps`` applied to
+    ``g`` (the deal's game from its seed): each state's observation is the game's own view for ``seat`` after some
+    number of steps, that number never going back (nothing the seat could not see ever arrived), and its version
+    is the last state's plus one exactly when the view changed (plus nothing or one otherwise: a head field, or
+    a snapshot of the same view) — it counts the seat's views, not the table's steps.  Yields each state with
+    ``g`` advanced to it."""
+    n = 0
+    prev: tuple[int, Any] | None = None
+    for m in c.msgs:
+        st = st_of(m)
+        if st is None or st["deal"] != deal_id:
+            continue
+        assert st["you"] == seat
+        obs = st["observation"]
+        while obs != g.observe(seat):
+            assert n < len(steps), (seat, st["version"], "a view the game never showed this seat")
+            apply_step(g, steps[n][0], steps[n][1])
+            n += 1
+        if prev is not None:
+            assert st["version"] - prev[0] in ((1,) if obs != prev[1] else (0, 1)), (seat, prev[0], st["version"])
+        prev = (st["version"], obs)
+        yield st
 
 
 async def deal_overs(c: Client, n: int, timeout: float = 60.0) -> list[Msg]:

@@ -107,8 +107,10 @@ async def test_a_game_with_simultaneous_claims_plays_through_the_server(start_se
     stop.set()
     for p in players:
         p.cancel()
+    # the table's steps at the newest view anybody was shown (a version counts a seat's views, not the steps)
+    seen = max(table._view_at[(table.seat_of(x.user["id"]), m["version"])] for x in (a, b, c) for m in x.msgs
+               if m["type"] == "state" and m["deal"] == table.deal_id)
     await server.stop()
-    seen = max(m["version"] for x in (a, b, c) for m in x.msgs if m["type"] == "state" and m["deal"] == table.deal_id)
     for x in (a, b, c):
         x.violations.clear()
         await x.reader  # type: ignore[misc]
@@ -163,6 +165,9 @@ async def test_an_answer_that_leaves_a_window_open_is_news_only_to_the_seat_that
                       "action": "turn"})
     window = await far.wait_for(lambda m: m["type"] == "state" and m["phase"] == "claim", since=mark[id(far)])
     assert window["your_turn"]
+    # each one's view of the open window (the turner and the spectator are not asked)
+    shown = {id(x): await x.wait_for(lambda m: m["type"] == "state" and m["phase"] == "claim", since=mark[id(x)])
+             for x in (first, near, far, d)}
     mark = {id(x): x.mark() for x in (a, b, c, d)}
     await near.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
                      "decision": window["decision"], "action": "pass"})  # the farther seat may still claim
@@ -179,12 +184,19 @@ async def test_an_answer_that_leaves_a_window_open_is_news_only_to_the_seat_that
                     "decision": window["decision"], "action": "dance", "id": "oops"})
     oops = await far.wait_for(lambda m: m["type"] == "error" and m["ref"] == "oops", since=mark[id(far)])
     assert oops["code"] == "illegal_action", oops
-    # the farther seat answers the decision it was shown, with the version it was shown
+    # nor does the version tell them: theirs has not moved (it counts what each one sees, not the table's steps),
+    # so the farther seat's view is still current, and a snapshot says the same
+    snap_mark = d.mark()
+    await d.send({"type": "snapshot", "table": tid})
+    snap = await d.wait_for(lambda m: m["type"] == "snapshot", since=snap_mark)
+    assert snap["state"]["version"] == shown[id(d)]["version"]
+    # the farther seat answers the view it was shown, by its version alone
     await far.send({"type": "action", "table": tid, "deal": window["deal"], "version": window["version"],
-                    "decision": window["decision"], "action": "claim"})
+                    "action": "claim"})
     for x in (first, near, far, d):
         closed = await x.wait_for(lambda m: m["type"] == "state" and m["phase"] == "turn", since=mark[id(x)])
-        assert closed["version"] > mine["version"]
+        # one change more for each: the window closed (the passing seat had seen its own answer too)
+        assert closed["version"] == (mine if x is near else shown[id(x)])["version"] + 1, (x is near, closed)
     assert not any(m["type"] == "error" and m.get("ref") != "oops" for x in (a, b, c) for m in x.msgs)
     for x in (a, b, c, d):
         await x.close()

@@ -30,6 +30,7 @@ from server_helpers import (
     Remote,
     StartServer,
     deal_overs,
+    follow_views,
     free_port,
     spawn_server,
     st_of,
@@ -71,28 +72,20 @@ class Player(DecisionPlayer):
 
 
 def check_views(c: Client, deal: dict[str, Any], seat: int | None) -> int:
-    """Every state the connection got for this deal equals the game's own view for the seat at that version
-    (replayed from the stored seed and journal): no other seat's concealed tile, nor the 宝 before the seat was
-    ready, ever arrived.  Returns the number of states checked."""
-    states = sorted((st for m in c.msgs if (st := st_of(m)) is not None and st["deal"] == deal["id"]),
-                    key=lambda st: st["version"])
+    """Every state the connection got for this deal is the game's own view for the seat at some point of the
+    deal (:func:`follow_views`): no other seat's concealed tile, nor the 宝 before the seat was ready, nor a step
+    the seat could not see, ever arrived.  Returns the number of states checked."""
     g = MJ.new(deal["options"], deal["seed"], deal["context"])
-    steps = steps_of(deal["record"])
     n = 0
-    for st in states:
-        while n < st["version"]:
-            seat_, text = steps[n]
-            apply_step(g, seat_, text)
-            n += 1
-        assert st["you"] == seat
+    for st in follow_views(c, deal["id"], g, steps_of(deal["record"]), seat):
+        n += 1
         obs = st["observation"]
-        assert obs == g.observe(seat), (seat, st["version"])
         if seat is not None and obs["phase"] != "over":
             mine = len(parse_tiles(obs["hand"])) + (obs["drawn"] is not None)
             assert mine == obs["concealed"][seat]
             if not obs["ready"][seat]:
                 assert obs["bao"] is None
-    return len(states)
+    return n
 
 
 async def private_table(server: LiveServer, names: list[str], options: dict[str, Any],

@@ -13,11 +13,20 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from qipai.core.game import apply_step
 from qipai.core.registry import get_factory
 from qipai.games.shengji.cards import parse_cards
 
-from server_helpers import SQLITE_ONLY, Client, DecisionPlayer, LiveServer, Msg, StartServer, deal_overs, st_of
+from server_helpers import (
+    SQLITE_ONLY,
+    Client,
+    DecisionPlayer,
+    LiveServer,
+    Msg,
+    StartServer,
+    deal_overs,
+    follow_views,
+    st_of,
+)
 from server_helpers import private_table as room_table
 
 SJ = get_factory("shengji")
@@ -48,24 +57,16 @@ class Player(DecisionPlayer):
 
 
 def check_views(c: Client, deal: dict[str, Any], seat: int | None) -> int:
-    """Every state the connection got for this deal equals the game's own view for the seat at that version
-    (replayed from the stored seed and journal): nothing of another seat's hand or concealed declarations ever
-    arrived.  Returns the number of states checked."""
-    states = sorted((st for m in c.msgs if (st := st_of(m)) is not None and st["deal"] == deal["id"]),
-                    key=lambda st: st["version"])
+    """Every state the connection got for this deal is the game's own view for the seat at some point of the
+    deal (:func:`follow_views`): nothing of another seat's hand or concealed declarations ever arrived.
+    Returns the number of states checked."""
     g = SJ.new(deal["options"], deal["seed"], deal["context"])
-    steps = deal["record"]["actions"]
     n = 0
-    for st in states:
-        while n < st["version"]:
-            seat_, text = steps[n]
-            apply_step(g, seat_, text)
-            n += 1
-        assert st["you"] == seat
-        assert st["observation"] == g.observe(seat), (seat, st["version"])
+    for st in follow_views(c, deal["id"], g, deal["record"]["actions"], seat):
+        n += 1
         if seat is not None:
             assert len(parse_cards(st["observation"]["hand"])) == sum(g.hands[seat])  # type: ignore[attr-defined]
-    return len(states)
+    return n
 
 
 async def private_table(server: LiveServer, names: list[str], options: dict[str, Any],

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import secrets
@@ -233,6 +234,14 @@ class Table:
         self._shared_json: tuple[Any, str] | None = None
         self._last_sent: dict[int | None, tuple[str, float | None]] = {}
         """What each seat (``None``: the spectators) was last sent as its state (:meth:`_changed_for`)."""
+        self.views: dict[int | None, int] = {}
+        """The version of each seat's view of the deal (``None``: the spectators'), :meth:`_versioned`."""
+        self.view_base = 0
+        """Where every view's version starts: 0 at a deal's start; past any version given out before, when a
+        deal is restored."""
+        self._view_key: dict[int | None, str] = {}
+        self._view_at: dict[tuple[int | None, int], int] = {}
+        """``(viewer, view version)`` → the table's version (its steps) when that view was shown."""
         self.unattended = 0
         """Bot and auto-play decisions in a row, in this deal, while no human at the table is connected (the
         answers to one joint decision, such as a Shengji declaration window, count once)."""
@@ -428,9 +437,57 @@ class Table:
     def state_view(self, seat: int | None) -> dict[str, Any] | None:
         view = self._state_head(seat)
         if view is not None:
-            assert self.game is not None
-            view["observation"] = self.game.observe(seat)
+            obs_text = self._observation_text(seat)
+            self._versioned(seat, view, obs_text)
+            view["observation"] = json.loads(obs_text)
         return view
+
+    def _reset_views(self, base: int) -> None:
+        self.view_base = base
+        self.views = {}
+        self._view_key = {}
+        self._view_at = {}
+
+    _NOT_NEWS = frozenset(("version", "deadline_ms", "forced_in_ms", "hints", "forced"))
+
+    def _versioned(self, seat: int | None, head: dict[str, Any], obs_text: str) -> None:
+        """Put the version of ``seat``'s view (``None``: the spectators') into ``head``: it goes up by one
+        whenever what that viewer sees changes, and only then.  Not the table's version (its steps): an answer
+        in a joint decision that the others do not see (a mahjong claim passed) would show them, by the step it
+        adds, that somebody else could claim (protocol.md §3).  Advice (hints, the forced move) and the clocks
+        are not news; so every new version has a step of its own, and a restored deal's views start past any
+        version given out before (``view_base``)."""
+        key = dumps({k: v for k, v in head.items() if k not in self._NOT_NEWS}) + obs_text
+        last = self._view_key.get(seat)
+        v = self.views.get(seat, self.view_base)
+        if last != key:
+            if last is not None:
+                v += 1
+            self._view_key[seat] = key
+            self.views[seat] = v
+            self._view_at[(seat, v)] = self.version
+        head["version"] = v
+
+    def _observation_text(self, seat: int | None) -> str:
+        """``seat``'s observation as JSON text.  Games that split their observation (``observe_parts``,
+        :class:`~qipai.core.game.SplitObservation`) have the shared part encoded once per version and spliced
+        into every seat's."""
+        g = self.game
+        assert g is not None
+        parts = getattr(g, "observe_parts", None)
+        if parts is None:
+            return dumps(g.observe(seat))
+        shared, own = parts(seat)
+        cached = self._shared_json
+        if cached is None or cached[0] is not shared:
+            cached = self._shared_json = (shared, dumps(shared))
+        shared_text = cached[1]
+        own_text = dumps(own)
+        if shared_text == "{}":
+            return own_text
+        if own_text == "{}":
+            return shared_text
+        return own_text[:-1] + "," + shared_text[1:]
 
     def _state_head(self, seat: int | None) -> dict[str, Any] | None:
         """A ``state`` message without its observation."""
@@ -445,7 +502,7 @@ class Table:
         return {
             "table": self.id,
             "deal": self.deal_id,
-            "version": self.version,
+            "version": self.views.get(seat, self.view_base),  # the view's (_versioned), not the table's
             "phase": g.phase,
             "to_act": acting[0] if len(acting) == 1 else None,
             "acting": list(acting),
@@ -493,31 +550,12 @@ class Table:
         return clock[1] + self.settings.forced_delay
 
     def state_body(self, seat: int | None) -> str | None:
-        """The ``state`` message for ``seat`` as JSON text (``v``/``seq`` are added per connection).
-
-        Games that split their observation (``observe_parts``, :class:`~qipai.core.game.SplitObservation`) have
-        the shared part encoded once per version and spliced into every seat's message.
-        """
+        """The ``state`` message for ``seat`` as JSON text (``v``/``seq`` are added per connection)."""
         head = self._state_head(seat)
         if head is None:
             return None
-        g = self.game
-        assert g is not None
-        parts = getattr(g, "observe_parts", None)
-        if parts is None:
-            return dumps({"type": "state", **head, "observation": g.observe(seat)})
-        shared, own = parts(seat)
-        cached = self._shared_json
-        if cached is None or cached[0] is not shared:
-            cached = self._shared_json = (shared, dumps(shared))
-        shared_text = cached[1]
-        own_text = dumps(own)
-        if shared_text == "{}":
-            obs_text = own_text
-        elif own_text == "{}":
-            obs_text = shared_text
-        else:
-            obs_text = own_text[:-1] + "," + shared_text[1:]
+        obs_text = self._observation_text(seat)
+        self._versioned(seat, head, obs_text)
         return dumps({"type": "state", **head})[:-1] + ',"observation":' + obs_text + "}"
 
     def snapshot(self, seat: int | None, ref: Any = None) -> dict[str, Any]:
@@ -1003,14 +1041,15 @@ class Table:
         if g is None or self.deal_id is None:
             raise TableError("no_deal", "no deal is running at this table")
         same_decision = decision is not None and seat in g.acting and decision == g.decision_index(seat)
-        current = deal == self.deal_id and (version == self.version or same_decision)
+        seen = self.views.get(seat, self.view_base)  # the version of this seat's view (_versioned)
+        current = deal == self.deal_id and (version == seen or same_decision)
         if not current:
             raise TableError(
                 "stale",
-                f"this action answers deal {deal} version {version}, but the table is at deal {self.deal_id} "
-                f"version {self.version}: ask for a snapshot",
+                f"this action answers deal {deal} version {version}, but your view is at deal {self.deal_id} "
+                f"version {seen}: ask for a snapshot",
                 deal=self.deal_id,
-                version=self.version,
+                version=seen,
             )
         if is_host_event(action):
             verb = action.split(maxsplit=1)[0].lower()
@@ -1021,14 +1060,16 @@ class Table:
         try:
             await self._apply(seat, action)
         except TableError as e:
-            if e.code == "illegal_action" and version != self.version and not self._illegal_at(version, seat, action):
+            at = self._view_at.get((seat, version))  # the table's version when the seat was shown that view
+            if e.code == "illegal_action" and at != self.version and (
+                    at is None or not self._illegal_at(at, seat, action)):
                 # a joint decision answered on a view that others' answers have changed since (an overcall
                 # overtaken by a higher one): the action is out of date, not the player's mistake
                 raise TableError(
                     "stale",
                     f"others answered meanwhile ({e.message}): ask for a snapshot",
                     deal=self.deal_id,
-                    version=self.version,
+                    version=self.views.get(seat, self.view_base),
                 ) from None
             raise
         self.present.add(seat)
@@ -1263,6 +1304,7 @@ class Table:
         self.version = 0
         self.clocks = {}
         self.clock_given = {}
+        self._reset_views(0)
         self.ready = None
         self._sync_clocks()
         hold = self.managed or self.holds_seats()
@@ -1325,6 +1367,9 @@ class Table:
         self.version = len(steps)
         self.clocks = {}
         self.clock_given = {}
+        # a restored deal's views start past every version given out before: each was a step of its own,
+        # or a seat's leaving (once a seat)
+        self._reset_views(self.version + self.players)
         self._sync_clocks()
         if elapsed > 0:
             # the clocks go on, but each keeps at least TAKEOVER_GRACE seconds: the seat's player was cut off
@@ -1418,6 +1463,7 @@ class Table:
         self.deal_id = None
         self.clocks = {}
         self.clock_given = {}
+        self._reset_views(0)
         self.deal_index += 1
         self.version = 0
         self.match = saved_match

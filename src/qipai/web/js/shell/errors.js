@@ -112,7 +112,10 @@ export const ERROR_WORDS = {
   bad_action: { zh: "这不是出牌动作：请用托管或离开按钮", en: "Not a move: use the auto-play or leave button" },
   stale: { zh: "牌桌已经变了，正在刷新", en: "The table moved on: refreshing" },
   no_change: { zh: "已经是这样了", en: "Already so" },
-  autoplay_limit: { zh: "这一局托管开关次数太多（{limit} 次），下一局才能再开", en: "Auto-play was turned on too often this deal ({limit} times): again next deal" },
+  autoplay_limit: {
+    zh: (p) => `这一局托管开关次数太多（${n(p.limit)} 次），下一局才能再开`,
+    en: (p) => `Auto-play was turned on too often this deal (${n(p.limit)} times): again next deal`,
+  },
   storage_unavailable: {
     zh: "服务器暂时无法保存，什么也没改变，请稍后再试",
     en: "The server cannot save right now; nothing changed — try again in a moment",

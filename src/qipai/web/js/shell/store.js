@@ -109,9 +109,11 @@ export function spectate(tableId, invite = null) {
 function acceptState(st) {
   if (!st) return;
   const cur = store.state;
-  // messages come in order on one connection, but a snapshot may cross a state: never go back in time
-  if (cur && cur.deal === st.deal && cur.version > st.version) return;
+  // messages come in order on one connection, but a snapshot may cross a state: never go back in time on one
+  // socket (a new one, after a server restarted mid-deal, numbers the deal's views afresh: protocol.md §3)
+  if (cur && cur.deal === st.deal && cur.version > st.version && store.stateSocket === store.welcomes) return;
   store.state = st;
+  store.stateSocket = store.welcomes;
   store.stateAt = performance.now();
   if (store.dealOver && store.dealOver.deal !== st.deal && st.observation.phase !== "over") {
     // the next deal started: its settlement is history now
