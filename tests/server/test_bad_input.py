@@ -34,6 +34,9 @@ async def test_each_bad_input_is_refused(start_server: StartServer) -> None:
         return err
 
     await refused(alice, "{not json", "bad_json")
+    # a number past what a double holds is said to be too large (it was "number is infinity when parsed as double")
+    err = await refused(alice, '{"type": "ping", "id": ' + "1" * 5000 + "}", "bad_json")
+    assert "too large" in err["message"] and "infinity" not in err["message"], err
     await refused(alice, "[1, 2]", "bad_message")
     await refused(alice, {"type": "dance", "id": "d1"}, "unknown_type")
     await refused(alice, {"type": "action"}, "bad_message")

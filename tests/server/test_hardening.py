@@ -322,6 +322,7 @@ async def test_crafted_input_gets_a_clear_error_and_breaks_nothing(server: LiveS
             for path in (f"/api/users/{raw}", f"/api/deals/{raw}"):
                 r = await h.get(path)
                 assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", (path, r.text)
+                assert "positive whole number" in r.json()["error"]["message"], r.text  # -1 is a number too
         r = await h.get("/api/leaderboard", params={"game": "doudizhu", "limit": "１０"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_param"
     await c.close()

@@ -441,7 +441,7 @@ def _path_id(request: Request, name: str, what: str) -> int:
     """A row id from the path: ASCII digits only (``int`` would also read ``１`` or ``٣``)."""
     raw = request.path_params[name]
     if not (_WHOLE.fullmatch(raw) and not raw.startswith("-")):
-        raise ApiError("bad_request", f"{what} is a number")
+        raise ApiError("bad_request", f"{what} is a positive whole number (ASCII digits)")
     return int(raw)
 
 

@@ -36,6 +36,8 @@ def loads_limited(raw: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
         msg = str(e)
         if "surrogate" in msg:
             raise BadJson("not valid JSON: text holds an unpaired surrogate (\\ud800…)") from None
+        if "infinity" in msg or "too large" in msg.lower():
+            raise BadJson("not valid JSON here: a number too large (no field takes one beyond 64 bits)") from None
         raise BadJson(f"not valid JSON: {msg}") from None
 
 
