@@ -278,6 +278,19 @@ def test_selfplay_refuses_a_record_path_it_cannot_write_before_playing(tmp_path:
         assert "Traceback" not in out.stderr and "winner" not in out.stdout
 
 
+@pytest.mark.parametrize("game", ["doudizhu", "shengji", "mahjong"])
+def test_replay_of_a_record_naming_fewer_players_than_seats_numbers_the_rest(tmp_path: Path, game: str) -> None:
+    # a players list shorter than the table was an IndexError traceback in all three games' replays
+    rec = tmp_path / "deal.json"
+    assert run("selfplay", "--game", game, "--seed", "3", "--record", str(rec), "--quiet").returncode == 0
+    data = json.loads(rec.read_text())
+    rec.write_text(json.dumps({**data, "players": data["players"][:1]}))
+    out = run("replay", str(rec), "--lang", "en")
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    numbered = {"doudizhu": "seat 2", "shengji": "seat 3", "mahjong": "#3"}[game]
+    assert "Bot 1" in out.stdout and numbered in out.stdout and "Bot 2" not in out.stdout
+
+
 def test_replay_refuses_a_record_with_a_number_too_long_to_read(tmp_path: Path) -> None:
     rec = tmp_path / "huge.json"
     rec.write_text('{"format": "qipai-record", "seed": 1' + "0" * 5000 + "}")

@@ -210,7 +210,7 @@ def selfplay(
         assert seat is not None
         g.apply(seats[seat].act(g.observe(seat), g.legal_actions()), seat)
     data = {**g.record(), **_bot_players([BotSpec.parse(n).name for n in names])}
-    seat_names = _record_seat_names(data, lang)
+    seat_names = _record_seat_names(data, lang, g.players)
     if not quiet:
         for line in describe_deal(g, lang, seat_names):
             typer.echo(line)
@@ -227,16 +227,16 @@ def _bot_players(kinds: list[str]) -> dict[str, Any]:
     return {"players": [{"name": f"bot:{k}:{i + 1}", "bot": k} for i, k in enumerate(kinds)], "you": None}
 
 
-def _record_seat_names(data: dict[str, Any], lang: str) -> list[str] | None:
-    """The seats' names from a Dou Dizhu record's players (你 / You for its ``you``), or ``None`` when the record
-    does not name every seat (the replay then numbers them: ``seat 0``)."""
+def _record_seat_names(data: dict[str, Any], lang: str, seats: int) -> list[str] | None:
+    """The ``seats`` seats' names from a Dou Dizhu record's players (你 / You for its ``you``), or ``None`` when
+    the record names no players (the replay then numbers them: ``seat 0``); a seat the players do not name (a
+    list shorter than the table, a player without a name) is numbered the same way."""
+    from .games.doudizhu.text import seat_label
     from .tui.records import record_names
 
-    players = data.get("players")
-    if not isinstance(players, list):
+    if not isinstance(data.get("players"), list):
         return None
-    names = record_names(data, lang, [""] * len(players))
-    return names if names and all(names) else None
+    return record_names(data, lang, [seat_label(s, lang) for s in range(seats)])
 
 
 def _bot_list(bots: str) -> list[str]:
@@ -353,7 +353,7 @@ def replay(
         for line in review_lines(review_deal(data, review, samples=samples), lang):
             typer.echo(line)
         return
-    seat_names = _record_seat_names(data, lang)
+    seat_names = _record_seat_names(data, lang, g.players)
     for line in describe_deal(g, lang, seat_names):
         typer.echo(line)
     for line in describe_outcome(g, lang, seat_names):

@@ -48,8 +48,10 @@ def replay_lines(record: Mapping[str, Any], lang: str) -> list[str]:
     steps = getattr(mod, "replay_lines", None)
     players = record.get("players")
     # the seats by the players' names where the record carries them (docs/records.md), else the game's own words
-    names = record_names(record, lang, [""] * len(players)) if isinstance(players, list) else None
-    names = names if names and all(names) else None
+    # (one per seat of the game's table, however many the record lists: a seat it does not name stays "", which
+    # the game's view numbers as it numbers the seats of a record without players)
+    seats = get_factory(name).info.max_players
+    names = record_names(record, lang, [""] * seats) if isinstance(players, list) else None
     try:
         if steps is not None:
             return [t.plain for t in steps(record, lang, names)]

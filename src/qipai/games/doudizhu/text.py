@@ -108,7 +108,10 @@ def seat_label(seat: int, lang: str) -> str:
 
 
 def _namer(names: Sequence[str] | None, lang: str) -> Callable[[int], str]:
-    return (lambda s: names[s]) if names else (lambda s: seat_label(s, lang))
+    """Seat → its name: ``names[seat]``, a seat that ``names`` does not name (too short a list, an empty name)
+    by its number as :func:`seat_label` says it."""
+    named = list(names or [])
+    return lambda s: (named[s] if 0 <= s < len(named) else "") or seat_label(s, lang)
 
 
 def describe_deal(game: Game, lang: str = "en", names: Sequence[str] | None = None) -> list[str]:

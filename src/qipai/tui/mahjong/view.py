@@ -174,9 +174,21 @@ REPLAY_NAMES = [f"#{i}" for i in range(4)]
 """The seats as a record replay names them when the record names no players (see docs/records.md)."""
 
 
+def seat_names(names: Sequence[str] | None) -> list[str]:
+    """The four seats' names for a replay: ``names[i]``, each seat that ``names`` leaves out or leaves empty as
+    :data:`REPLAY_NAMES` does (``#i``).
+
+    >>> seat_names(["Ann", ""])
+    ['Ann', '#1', '#2', '#3']
+    """
+    given = list(names or [])
+    return [(given[i] if i < len(given) else "") or d for i, d in enumerate(REPLAY_NAMES)]
+
+
 def record_lines(outcome: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Any]:
-    """A finished deal's settlement described (rich Texts), seats named by ``names`` (``#0``…``#3`` without)."""
-    return [Text(x) for x in settlement_lines(outcome, list(names or REPLAY_NAMES), lang)]
+    """A finished deal's settlement described (rich Texts), seats named by ``names`` (``#0``…``#3`` for those it
+    does not name)."""
+    return [Text(x) for x in settlement_lines(outcome, seat_names(names), lang)]
 
 
 def rules_text(rules: Rules) -> str:
@@ -341,13 +353,14 @@ def replay_lines(record: Mapping[str, Any], lang: str, names: Sequence[str] | No
     whose discard it took, 听, the win and how), the claim windows' passes (and claims that lost to a higher one)
     in brackets after the discard, each 宝 set or replaced with its tile (a record is open information),
     auto-play and leaving; then the settlement, or — for a record that stops before the deal is over — a line
-    saying so.  Seats are named by ``names`` (the record's players, see docs/records.md), else ``#0``…``#3``.
+    saying so.  Seats are named by ``names`` (the record's players, see docs/records.md), those it does not
+    name ``#0``…``#3``.
 
     The record is first replayed by the game's factory, so a record with an illegal step raises
     :class:`~qipai.games.mahjong.state.RecordError` (a ``ValueError``) naming that step."""
     final = FACTORY.replay(record)  # refuses a bad record, naming its first illegal step
     g = replay_record(record, upto=0)
-    names = list(names or REPLAY_NAMES)
+    names = seat_names(names)
     hands, live = g.initial
     head = [FACTORY.info.titles.get(lang, FACTORY.info.titles["en"])]
     if not g.given:

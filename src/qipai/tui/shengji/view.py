@@ -176,10 +176,22 @@ def _scores(out: Mapping[str, Any], names: Sequence[str]) -> str:
     return " · ".join(f"{names[i]} {s:+d}" for i, s in enumerate(out["scores"]))
 
 
+def seat_names(names: Sequence[str] | None, lang: str) -> list[str]:
+    """The four seats' names for a replay: ``names[i]``, each seat that ``names`` leaves out or leaves empty as
+    ``seat i`` (Chinese ``i 号``).
+
+    >>> seat_names(["Ann", ""], "en")
+    ['Ann', 'seat 1', 'seat 2', 'seat 3']
+    """
+    given = list(names or [])
+    return [(given[i] if i < len(given) else "") or (f"seat {i}" if lang == "en" else f"{i} 号") for i in range(4)]
+
+
 def record_lines(out: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Text]:
     """A finished hand from its outcome, for ``qipai replay``: the deal, the declarations, every trick and the
-    settlement, with seats named by ``names`` (the record's players, see docs/records.md), else ``seat N``."""
-    names = list(names) if names else [f"seat {i}" if lang == "en" else f"{i} 号" for i in range(4)]
+    settlement, with seats named by ``names`` (the record's players, see docs/records.md), a seat it does not name
+    ``seat N`` (:func:`seat_names`)."""
+    names = seat_names(names, lang)
     teams = [tr(lang, "team_a"), tr(lang, "team_b")]
     lines = [Text(tr(lang, "status_line", n=out["hand_no"], level=_lv(out["level"]),
                      trump=trump_text(out, lang), banker=names[out["banker"]] if out["banker"] is not None else "?"),
