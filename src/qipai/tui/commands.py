@@ -6,6 +6,8 @@ Command(name='hint', arg='')
 Command(name='play', arg='10 10 J J Q Q')
 >>> parse_command("2", "bid")
 Command(name='choice', arg='bid 2')
+>>> parse_command("叫三分", "bid")
+Command(name='choice', arg='bid 3')
 >>> read_ranks("33 10 j")
 ([0, 0, 7, 8], None)
 >>> read_ranks("3x")
@@ -81,6 +83,8 @@ def parse_command(line: str, phase: str) -> Command:
         words = low.replace("分", "").translate(_ZH_DIGITS).split()
         if words and words[0] in ("bid", "叫"):
             words = words[1:]
+        elif len(words) == 1 and words[0][:1] == "叫":  # 叫三分, 叫3分, 叫3: the bid written as one word
+            words = [words[0][1:]]
         if len(words) == 1 and words[0] in ("1", "2", "3"):
             return Command("choice", f"bid {words[0]}")
         if low in _CALL_WORDS:
