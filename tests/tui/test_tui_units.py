@@ -83,6 +83,14 @@ def test_read_ranks() -> None:
     assert read_ranks("tTbr") == ([7, 7, 13, 14], None)
     assert read_ranks("33 4x5 6") == (None, "4x5")  # the word typed, whole (``bomb`` was quoted as ``omb``)
     assert read_ranks("bomb") == (None, "bomb") and read_ranks("3 rocket") == (None, "rocket")
+    # the jokers as the Chinese table shows them (大王 was "看不懂 '大王'"): 大王 is R, 小王 is B, 王炸 / 火箭 both
+    assert read_ranks("大王") == ([14], None) and read_ranks("小王") == ([13], None)
+    assert read_ranks("33 小王,大王") == ([0, 0, 13, 14], None)
+    assert read_ranks("王炸") == ([13, 14], None) and read_ranks("火箭") == ([13, 14], None)
+    assert read_ranks("大王x") == (None, "大王x") and read_ranks("王") == (None, "王")
+    h = hand("3345BR")
+    assert check_play(h, "大王", None, CLASSIC, "zh") == ("play R", None)
+    assert check_play(h, "王炸", None, CLASSIC, "zh") == ("play BR", None)
 
 
 # ---------------------------------------------------------------- checking plays

@@ -107,9 +107,18 @@ def parse_command(line: str, phase: str) -> Command:
     return Command("unknown", text)
 
 
+_JOKER_WORDS = {"大王": "R", "小王": "B", "王炸": "BR", "火箭": "BR"}
+"""The jokers as the Chinese table names them: 大王 the red (big) joker ``R``, 小王 the black (small) one ``B``,
+王炸 / 火箭 one of each (the rocket with one deck; two decks' ``BBRR`` is 王炸王炸)."""
+
+
 def read_ranks(text: str) -> tuple[list[int] | None, str | None]:
-    """Ranks from what a person types (``10`` or ``T`` for ten, any case, spaces and commas), ascending; or
-    ``(None, bad_token)``."""
+    """Ranks from what a person types (``10`` or ``T`` for ten, any case, spaces and commas; the jokers also as
+    大王, 小王 and 王炸 / 火箭 for both), ascending; or ``(None, bad_token)``.
+
+    >>> read_ranks("大王"), read_ranks("33 小王"), read_ranks("王炸")
+    (([14], None), ([0, 0, 13], None), ([13, 14], None))
+    """
     out: list[int] = []
     i = 0
     word = 0  # where the word being read began: a bad token is named whole (``bomb``, not ``omb``)
@@ -122,6 +131,11 @@ def read_ranks(text: str) -> tuple[list[int] | None, str | None]:
         if text.startswith("10", i):
             out.append(7)
             i += 2
+            continue
+        joker = next((w for w in _JOKER_WORDS if text.startswith(w, i)), None)
+        if joker is not None:
+            out += [RANK_LETTERS.index(letter) for letter in _JOKER_WORDS[joker]]
+            i += len(joker)
             continue
         up = ch.upper()
         if up in RANK_LETTERS:

@@ -200,6 +200,7 @@ _EN: dict[str, str] = {
     "help": (
         "Commands (type one and press Enter):\n"
         "  33344, 10 10 J J Q Q, 3334:triple_single   play these ranks (add :kind when cards read two ways)\n"
+        "  B, R                    the black (small) and red (big) joker; also 小王, 大王, and 王炸 / 火箭 for both\n"
         "  pass, p                 pass (不出 / 不叫)\n"
         "  hint, h                 suggest a play; again for the next one; Enter plays it (提示)\n"
         "  auto                    auto-play on or off (托管)\n"
@@ -271,7 +272,7 @@ _ZH: dict[str, str] = {
     "your_hand": "你的手牌（{mode}）：",
     "by_rank": "按点数",
     "by_count": "按张数",
-    "legend": "输入点数出牌：3-9 10 J Q K A 2 B R（B 小王，R 大王）。输入 help 查看命令。",
+    "legend": "输入点数出牌：3-9 10 J Q K A 2 B R（B 或 小王，R 或 大王）。输入 help 查看命令。",
     "this_trick": "本轮：{plays}",
     "prev_trick": "上一轮：{plays}（{name} 赢）",
     "no_plays": "还没有人出牌",
@@ -372,6 +373,7 @@ _ZH: dict[str, str] = {
     "help": (
         "命令（输入后回车）：\n"
         "  33344、10 10 J J Q Q、3334:triple_single   出这些点数（一手牌有多种读法时加 :牌型）\n"
+        "  B 或 小王，R 或 大王     小王、大王；王炸 或 火箭：两张王\n"
         "  pass、p、不出            不出 / 不叫\n"
         "  hint、h、提示            提示一手牌；再输入看下一个；直接回车出提示的牌\n"
         "  auto、托管               托管 / 解除托管\n"
