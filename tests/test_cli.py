@@ -511,3 +511,27 @@ def test_arena_small_samples_do_not_claim_precision_and_bad_files_are_named(tmp_
     for path, said in ((tmp_path, "cannot read the deals file"), (junk, "is not text of deals")):
         bad = run("arena", "heuristic", "random", "--research", "--deals", "2", "--deals-file", str(path))
         assert bad.returncode == 2 and said in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+def test_online_says_why_when_the_input_ends_before_the_log_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/protocol.md §9: each failure is one line on standard error and exit code 1 (an empty input was exit 1
+    with nothing said)."""
+    import getpass
+
+    from typer.testing import CliRunner
+
+    from qipai.cli import app
+
+    url = "http://127.0.0.1:9"  # never reached: the input ends first
+    runner = CliRunner()
+    r = runner.invoke(app, ["online", url, "--name", "bob", "--password-stdin", "--lang", "en"], input="")
+    assert (r.exit_code, r.stderr) == (1, "error: --password-stdin: no password on standard input\n")
+    r = runner.invoke(app, ["online", url, "--lang", "zh"], input="")
+    assert (r.exit_code, r.stderr) == (1, "error: 没有输入名字（输入已结束）\n")
+
+    def no_terminal(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", no_terminal)
+    r = runner.invoke(app, ["online", url, "--name", "bob", "--lang", "en"], input="")
+    assert (r.exit_code, r.stderr.strip()) == (1, "error: no password given: the input ended")

@@ -42,6 +42,13 @@ def _fail(msg: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _login_fail(msg: str) -> NoReturn:
+    """``qipai online`` failing before it plays: one line on standard error and exit code 1 (docs/protocol.md
+    §9), as a refused log-in does."""
+    typer.secho(f"error: {msg}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(1)
+
+
 def _read_json(file: Path, what: str = "a JSON game record") -> Any:
     """A JSON file's contents, or a one-line error saying what is wrong with the file."""
     try:
@@ -474,14 +481,23 @@ def online(
             typer.echo("名字: " if lang == "zh" else "Name: ", nl=False)
             try:
                 name = (stdin.readline() or "").strip()
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
+                typer.echo()  # (off the prompt)
+                _login_fail("没有输入名字（输入已结束）" if lang == "zh" else "no name given: the input ended")
+            except KeyboardInterrupt:
                 raise typer.Exit(1) from None
         try:
             if password_stdin:
                 password = stdin.readline() or ""
             else:
                 password = getpass.getpass("密码: " if lang == "zh" else "Password: ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
+            if password_stdin:
+                _login_fail("--password-stdin：标准输入里没有密码" if lang == "zh"
+                            else "--password-stdin: no password on standard input")
+            typer.echo(err=True)  # (off getpass's prompt, on the terminal or standard error)
+            _login_fail("没有输入密码（输入已结束）" if lang == "zh" else "no password given: the input ended")
+        except KeyboardInterrupt:
             raise typer.Exit(1) from None
     opts = OnlineOptions(url=url, name=name, password=password, guest=guest, register=register, lang=lang,
                          stdin=stdin, reconnect_for=retry_for)
