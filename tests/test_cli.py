@@ -535,3 +535,17 @@ def test_online_says_why_when_the_input_ends_before_the_log_in(monkeypatch: pyte
     monkeypatch.setattr(getpass, "getpass", no_terminal)
     r = runner.invoke(app, ["online", url, "--name", "bob", "--lang", "en"], input="")
     assert (r.exit_code, r.stderr.strip()) == (1, "error: no password given: the input ended")
+
+
+def test_serve_option_help_is_not_cut_at_an_abbreviation() -> None:
+    """``--seat-bot``'s help stopped at "e.g" (the first sentence was cut at every ". ")."""
+    from qipai.server.__main__ import field_docs, first_sentence
+
+    docs = field_docs()
+    assert docs["seat_bot"].endswith("e.g. Dou Dizhu's ``heuristic``)"), docs["seat_bot"]
+    assert "e.g. ``passive``; a private table may choose another)" in docs["autoplay_bot"]
+    assert docs["unattended_actions"].endswith("is abandoned: its table closes and the deal is marked aborted, "
+                                               "unsettled"), docs["unattended_actions"]
+    assert first_sentence("One, i.e. the first. Two.") == "One, i.e. the first"
+    assert first_sentence("A (see x. y) b. C.") == "A (see x. y) b"
+    assert all(not d.endswith((" e.g", " i.e", "(e.g", "(i.e")) for d in docs.values())

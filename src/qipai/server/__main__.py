@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
+import re
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,7 +21,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         import difflib
-        import re
         import sys
 
         known = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
@@ -48,9 +48,33 @@ def field_docs() -> dict[str, str]:
     for a, b in itertools.pairwise(body):
         if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name) and isinstance(b, ast.Expr) \
                 and isinstance(b.value, ast.Constant) and isinstance(b.value.value, str):
-            text = " ".join(b.value.value.split())
-            docs[a.target.id] = text.split(". ")[0].rstrip(".")
+            docs[a.target.id] = first_sentence(b.value.value)
     return docs
+
+
+_ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|etc|cf|vs)$", re.IGNORECASE)
+"""Text ending in a word whose full stop ends no sentence (``e.g. Dou Dizhu's``)."""
+
+
+def first_sentence(doc: str) -> str:
+    r"""The first sentence of ``doc`` on one line, without its full stop: it ends at the first ". " that is neither
+    an abbreviation's (``e.g.``, ``i.e.``) nor inside brackets.
+
+    >>> first_sentence("The bot (empty: the default, e.g. ``heuristic``). More here.")
+    'The bot (empty: the default, e.g. ``heuristic``)'
+    >>> first_sentence("Seconds to wait,\n    i.e. the delay.  Not this.")
+    'Seconds to wait, i.e. the delay'
+    """
+    text = " ".join(doc.split())
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == "." and depth == 0 and text[i + 1:i + 2] == " " and not _ABBREVIATION_END.search(text[:i]):
+            return text[:i]
+    return text.rstrip(".")
 
 
 def build_parser(prog: str = "python -m qipai.server") -> argparse.ArgumentParser:
