@@ -297,3 +297,12 @@ def test_after_a_claim_enter_is_not_offered_for_a_drawn_tile() -> None:
     assert after.startswith("Discard a tile (e.g. ") and "Enter" not in after and ", hu" not in after, after
     assert "You drew no tile this turn (you claimed one): type the tile to discard, e.g. " in out
     assert any("Enter: the drawn tile" in p for p in prompts[:-1])
+
+
+def test_a_pasted_garbage_line_does_not_come_back_whole() -> None:
+    """A 3,000-emoji line was echoed whole in the error (~2,000 characters kept by the reader); Dou Dizhu cuts
+    the echo to 60 characters, and so does mahjong now."""
+    junk = "😀" * 3000
+    out = in_process("en", 7, [junk, "discard " + junk, "xyzzy " + junk])
+    assert "Not understood: 😀" in out and "is not a tile" in out and "Not understood: xyzzy 😀" in out
+    assert out.count("😀") <= 3 * 60, out.count("😀")

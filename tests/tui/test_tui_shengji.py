@@ -344,3 +344,12 @@ def test_the_replay_names_the_players_the_record_carries(tmp_path: Path, lang: s
     tricks = [line for line in text.splitlines() if re.match(r"^ +\d+\. ", line)]
     assert tricks and all(n in "\n".join(tricks) for n in names), text
     assert not re.search(r"seat \d|\d 号", text) and ("Ann" not in text or lang == "en"), text
+
+
+def test_a_pasted_garbage_line_does_not_come_back_whole() -> None:
+    """A 3,000-emoji line was echoed whole in the error (~2,000 characters kept by the reader); Dou Dizhu cuts
+    the echo to 60 characters, and so does Shengji now — while cards are dealt (declare) and in play."""
+    junk = "😀" * 3000
+    out = run_in_process("en", ["declare " + junk, "", junk])
+    assert out.count("Cannot read '😀") == 2, out[-3000:]
+    assert out.count("😀") <= 2 * 60, out.count("😀")

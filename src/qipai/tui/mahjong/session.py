@@ -35,6 +35,7 @@ from ...games.mahjong.factory import FACTORY
 from ...games.mahjong.state import MahjongGame
 from ...games.mahjong.tiles import TileError, parse_tile
 from ...games.mahjong.tiles import tile_name as tn
+from ..commands import _cut
 from ..i18n import bot_name
 from ..reader import LineReader
 from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
@@ -153,7 +154,7 @@ def typed_action(name: str, rest: str, obs: dict[str, Any], legal: list[str],
     tile = read_tile(parts[0]) if parts else None
     if tile is None:
         verb = action_words("discard" if name == "tile" else name, lang)
-        return None, tr(lang, "err_tile", text=rest) if rest else tr(lang, "err_which_tile", verb=verb)
+        return None, tr(lang, "err_tile", text=_cut(rest)) if rest else tr(lang, "err_which_tile", verb=verb)
     if name == "ting":
         extra = ""
         if len(parts) >= 3 and parts[1].lower() in ("zhidui", "支对"):
@@ -409,7 +410,7 @@ class MahjongSession(BotTable):
             else:
                 self.out(tr(lang, "quit_cancel"))
             return None
-        self.error(tr(lang, "err_unknown", text=line.strip()))
+        self.error(tr(lang, "err_unknown", text=_cut(line.strip())))
         return None
 
     def leave(self) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
+from ..commands import _cut
 from ..mahjong.reasons import reason_words
 from ..mahjong.session import ACTION_WORDS, parse_command, typed_action
 from ..mahjong.view import (
@@ -113,7 +114,7 @@ class MahjongView(GameView):
         shown = self.info(line, state)
         if shown is not None:
             return Reply(None, shown)
-        return Reply(None, [Text(tr(self.lang, "err_unknown", text=line.strip()[:60]), style="bold red")])
+        return Reply(None, [Text(tr(self.lang, "err_unknown", text=_cut(line.strip())), style="bold red")])
 
     def info(self, line: str, state: State | None) -> list[RenderableType] | None:
         name, _ = parse_command(line)

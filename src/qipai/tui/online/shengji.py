@@ -29,6 +29,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
+from ..commands import _cut
 from ..shengji.reasons import reason_words
 from ..shengji.session import declare_options, parse_command, read_cards
 from ..shengji.view import (
@@ -194,7 +195,7 @@ class ShengjiView(GameView):
             if name == "declare":
                 cards, token = read_cards(arg)
                 if cards is None:
-                    return bad(tr(lang, "err_unreadable", token=token))
+                    return bad(tr(lang, "err_unreadable", token=_cut(token or "")))
                 same = _matching("declare", cards, legal)
                 if same is not None:
                     return Reply(same)
@@ -226,7 +227,7 @@ class ShengjiView(GameView):
         if name == "play":
             cards, token = read_cards(arg)
             if cards is None:
-                return bad(tr(lang, "err_unreadable", token=token))
+                return bad(tr(lang, "err_unreadable", token=_cut(token or "")))
             if not cards:
                 return bad(tr(lang, "err_empty"))
             same = _matching("play", cards, legal)

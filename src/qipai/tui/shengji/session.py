@@ -38,6 +38,7 @@ from ...core.game import GameFactory, IllegalAction
 from ...games.shengji.cards import card
 from ...games.shengji.factory import FACTORY
 from ...games.shengji.game import ShengjiGame
+from ..commands import _cut
 from ..i18n import bot_name
 from ..reader import LineReader
 from ..seats import HUMAN, YES_WORDS, BotTable, SeatOptions, cli_rules_and_bots
@@ -285,7 +286,7 @@ class ShengjiSession(BotTable):
         if name == "declare":
             cards, bad = read_cards(arg)
             if cards is None:
-                self.error(tr(self.lang, "err_unreadable", token=bad))
+                self.error(tr(self.lang, "err_unreadable", token=_cut(bad or "")))
                 return False
             err = g.check("declare " + cards, HUMAN)
             if err is not None:
@@ -455,7 +456,7 @@ class ShengjiSession(BotTable):
             elif name == "play":
                 cards, bad = read_cards(arg)
                 if cards is None:
-                    self.error(tr(lang, "err_unreadable", token=bad))
+                    self.error(tr(lang, "err_unreadable", token=_cut(bad or "")))
                 elif not cards:
                     self.error(tr(lang, "err_empty"))
                 elif self.apply_human("play " + cards):
