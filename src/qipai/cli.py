@@ -1168,7 +1168,8 @@ def users_unblock(
 ) -> None:
     """Unblock an account: it may log in again.
 
-    It logs in with its password (its old sessions stay ended)."""
+    It logs in with its password (its old sessions stay ended).  A guest's account has no password: its sessions
+    ended when it was blocked, so it cannot log in again; unblocking only clears the mark."""
 
     async def work(store: Any) -> tuple[Any, bool]:
         user = await _find_user(store, name)
@@ -1176,7 +1177,10 @@ def users_unblock(
 
     db = _UsersDb(database_url, database_schema, data_dir)
     user, done = db.run(work)
-    if done:
+    if done and user.is_guest:  # no password to log in with, and blocking ended every session it had
+        typer.echo(f"unblocked {_who(user)}: a guest has no password, so this account cannot log in again (its "
+                   "sessions ended when it was blocked)")
+    elif done:
         typer.echo(f"unblocked {_who(user)}: they may log in again")
     else:
         typer.echo(f"{_who(user)} is not blocked: nothing to do")

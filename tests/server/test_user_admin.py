@@ -173,6 +173,9 @@ async def test_list_shows_kinds_points_and_blocks(db: Database, server: LiveServ
     assert r.exit_code == 0 and "(1 of " in r.stdout and len(r.stdout.splitlines()) == 3, r.output
     r = await users(db, "list", "--name", "nobody*")
     assert r.exit_code == 0 and "no accounts" in r.stdout
+    # unblocking the guest does not promise a log-in a guest cannot make (no password; its sessions ended)
+    r = await users(db, "unblock", guest.user["name"])
+    assert r.exit_code == 0 and "cannot log in again" in r.stdout and "may log in" not in r.stdout, r.output
 
 
 async def test_refusals_are_one_line(db: Database, server: LiveServer) -> None:
