@@ -891,6 +891,28 @@ class _Refused(Exception):
     """A users command refuses (one line, exit 1)."""
 
 
+def _sqlite_has_qipai_tables(path: Path) -> bool:
+    """Whether the SQLite file ``path`` holds qipai's tables (its migrations' ``alembic_version``), asked without
+    writing into it: an empty file holds none; else it is opened read-only.  ``True`` when a read-only look cannot
+    tell (the store's own check then says)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    try:
+        if path.stat().st_size == 0:
+            return False
+        con = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return True
+    try:
+        return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+                           ).fetchone() is not None
+    except sqlite3.Error:
+        return True
+    finally:
+        con.close()
+
+
 class _UsersDb:
     """The database a users command works on, as ``qipai serve`` finds it (flags, then ``QIPAI_*``)."""
 
@@ -920,6 +942,16 @@ class _UsersDb:
             check_database(settings)  # unreachable, refused, no database, made by a newer qipai: one line each
         except ValueError as e:
             raise _Refused(str(e)) from None
+        if self.sqlite and not _sqlite_has_qipai_tables(Path(str(sql.database))):
+            # asked read-only before the store opens it: opening sets WAL journaling, a write into the file (an
+            # empty file grew to 4096 bytes) that a refused command must not make
+            raise _Refused(self.no_tables())
+
+    def no_tables(self) -> str:
+        """The refusal of a database without qipai's tables."""
+        where = f" (schema {self.schema!r})" if self.schema else ""
+        return f"the database at {self.shown}{where} holds no qipai tables: give the server's database (and " \
+               "--database-schema)"
 
     def run(self, work: Any) -> Any:
         """Run ``await work(store)`` on the database; a database error is one line (:class:`_Refused`)."""
@@ -938,9 +970,7 @@ class _UsersDb:
             try:
                 revision = await store.schema_revision()
                 if revision is None:
-                    where = f" (schema {self.schema!r})" if self.schema else ""
-                    raise _Refused(f"the database at {self.shown}{where} holds no qipai tables: give the server's "
-                                   "database (and --database-schema)")
+                    raise _Refused(self.no_tables())
                 if revision != newest_revision():
                     raise _Refused(f"the database at {self.shown} is at schema revision {revision!r}, this qipai's "
                                    f"is {newest_revision()!r}: start this qipai's `qipai serve` on it once (it "

@@ -335,3 +335,24 @@ async def test_a_server_deletes_expired_tokens_itself(db: Database, start_server
         await asyncio.sleep(0.05)
     assert left == 1
     assert (await bob.get("/api/me"))["name"] == "bob"
+
+
+def test_a_refused_command_does_not_write_into_a_file_without_qipai_tables(tmp_path: Path) -> None:
+    """``users list`` on a 0-byte qipai.db refused ("holds no qipai tables") yet the file had grown to 4096 bytes
+    (opening it set WAL journaling); a SQLite file of another program's tables was changed the same way."""
+    import sqlite3
+
+    empty = tmp_path / "qipai.db"
+    empty.touch()
+    r = CliRunner().invoke(app, ["users", "list", "--data-dir", str(tmp_path)])
+    refused(r, "holds no qipai tables")
+    assert empty.stat().st_size == 0
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (x)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    r = CliRunner().invoke(app, ["users", "block", "bob", "--database-url", f"sqlite+aiosqlite:///{other}"])
+    refused(r, "holds no qipai tables")
+    assert other.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.db", "qipai.db"]
