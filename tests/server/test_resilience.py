@@ -137,18 +137,22 @@ async def test_timeout_puts_seat_into_autoplay(start_server: StartServer) -> Non
     await alice.close()
 
 
+async def alice_bidding(start_server: StartServer, bid_seconds: int) -> tuple[Client, int, str, Msg]:
+    """Alice at a private table of bots, her bid open (auto-play never answers for her: it waits 30 s)."""
+    server = await start_server(bot_delay=0.05, autoplay_delay=30.0)
+    alice = await Client.register(server, "alice")
+    await alice.connect()
+    await alice.send({"type": "create_table", "room": "classic-1", "options": {"bid_seconds": bid_seconds},
+                      "fill_bots_after": 0})
+    joined = await alice.wait_for(lambda m: m["type"] == "joined")
+    return alice, joined["seat"], joined["table"], await my_turn(alice)
+
+
 @SQLITE_ONLY
 async def test_taking_control_back_gives_an_open_decision_its_time_again_once(start_server: StartServer) -> None:
     """Auto-play off starts the open decision's clock again once, not every time: a player turning auto-play on
     and off twice a second kept his bid open for ever, and the table waited with him."""
-    server = await start_server(bot_delay=0.05, autoplay_delay=30.0)  # auto-play itself never answers here
-    alice = await Client.register(server, "alice")
-    await alice.connect()
-    await alice.send({"type": "create_table", "room": "classic-1", "options": {"bid_seconds": 2},
-                      "fill_bots_after": 0})
-    joined = await alice.wait_for(lambda m: m["type"] == "joined")
-    seat, table = joined["seat"], joined["table"]
-    turn = await my_turn(alice)
+    alice, seat, table, turn = await alice_bidding(start_server, bid_seconds=2)
     mark = alice.mark()
     loop = asyncio.get_running_loop()
     began = loop.time()
@@ -172,14 +176,7 @@ async def test_auto_play_turned_on_too_often_in_a_deal_is_refused(start_server: 
     """Each change of auto-play is a journal row: a seat turns it on at most ``MAX_AUTOPLAY_ONS`` times a deal
     (then it is refused, saying so; off is never refused)."""
     monkeypatch.setattr(host_table, "MAX_AUTOPLAY_ONS", 3)
-    server = await start_server(bot_delay=0.05, autoplay_delay=30.0)
-    alice = await Client.register(server, "alice")
-    await alice.connect()
-    await alice.send({"type": "create_table", "room": "classic-1", "options": {"bid_seconds": 60},
-                      "fill_bots_after": 0})
-    joined = await alice.wait_for(lambda m: m["type"] == "joined")
-    seat, table = joined["seat"], joined["table"]
-    await my_turn(alice)
+    alice, seat, table, _ = await alice_bidding(start_server, bid_seconds=60)
     for i in range(3):
         for on in (True, False):
             mark = alice.mark()
