@@ -276,7 +276,10 @@ async def test_a_table_for_points_keeps_the_rooms_autoplay_and_no_weaker_bots(st
     server = await start()
     u = await Client.register(server, "farmer1")
     async with u.api() as h:
-        for body in ({"autoplay_bot": "hard"}, {"seat_bot": "easy"}, {"seat_bot": "random"}):
+        # (the strong auto-play also by the game's own option, with or without naming the bot it is)
+        for body in ({"autoplay_bot": "hard"}, {"seat_bot": "easy"}, {"seat_bot": "random"},
+                     {"options": {"autoplay": "smart"}},
+                     {"options": {"autoplay": "smart"}, "autoplay_bot": "heuristic"}):
             r = await h.post("/api/tables", json={"room": "classic-1", **body})
             assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options", r.text
             assert "for_points false" in r.json()["error"]["message"], r.text
@@ -284,8 +287,15 @@ async def test_a_table_for_points_keeps_the_rooms_autoplay_and_no_weaker_bots(st
         r = await h.post("/api/tables", json={"room": "classic-1", "seat_bot": "hard"})  # stronger: fine
         assert r.status_code == 200, r.text
         assert (await h.post(f"/api/tables/{r.json()['table']}/leave", json={})).status_code == 200
+        r = await h.post("/api/tables", json={"room": "classic-1", "options": {"autoplay": "passive"}})
+        assert r.status_code == 200, r.text  # the room's own, said in so many words: fine
+        assert (await h.post(f"/api/tables/{r.json()['table']}/leave", json={})).status_code == 200
         r = await h.post("/api/tables", json={"room": "classic-1", "for_points": False, "seat_bot": "easy",
                                               "autoplay_bot": "hard"})
+        assert r.status_code == 200, r.text
+        assert (await h.post(f"/api/tables/{r.json()['table']}/leave", json={})).status_code == 200
+        r = await h.post("/api/tables", json={"room": "classic-1", "for_points": False,
+                                              "options": {"autoplay": "smart"}})
         assert r.status_code == 200, r.text
 
 

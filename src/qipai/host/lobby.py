@@ -1228,7 +1228,7 @@ class Lobby:
                 why = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
                 raise TableError("bad_options", f"{what}: {why}", option=what, reason=why) from None
         if for_points:
-            self._refuse_easy_points(room.game, options, autoplay_bot, seat_bot)
+            self._refuse_easy_points(room, options, autoplay_bot, seat_bot)
         async with self.seating(user_id):
             cur = self._current(user_id)
             if cur is not None:
@@ -1252,16 +1252,21 @@ class Lobby:
             t.start()
             return t, seat
 
-    def _refuse_easy_points(self, game: str, options: dict[str, Any], autoplay_bot: str | None,
+    def _refuse_easy_points(self, room: Room, options: dict[str, Any], autoplay_bot: str | None,
                             seat_bot: str | None) -> None:
         """At a private table played for points the bots are not the creator's to make points easy: auto-play is
-        the room's own (a strong one chosen played for an absent player and won points with no play at all), and
-        the bots in the seats are the room's level or stronger (weaker ones play at a table for no points)."""
-        own = self.autoplay_bot(game, options)
-        if autoplay_bot is not None and autoplay_bot != own:
+        the room's own, whether chosen by name or by the game's auto-play option (a strong one chosen played for
+        an absent player and won points with no play at all), and the bots in the seats are the room's level or
+        stronger (weaker ones play at a table for no points)."""
+        game = room.game
+        own = self.autoplay_bot(game, room.options)
+        chosen = autoplay_bot if autoplay_bot is not None else self.autoplay_bot(game, options)
+        if chosen != own:
+            by_option = self.factory(game).info.autoplay_option
+            what = "autoplay_bot" if autoplay_bot is not None or not by_option else by_option
             why = (f"at a table played for points auto-play is the room's own ({own}); choose another at a table "
                    "for no points (for_points false)")
-            raise TableError("bad_options", f"autoplay_bot: {why}", option="autoplay_bot", reason=why)
+            raise TableError("bad_options", f"{what}: {why}", option=what, reason=why)
         if seat_bot is None:
             return
         levels = list(self.factory(game).info.levels)
