@@ -819,3 +819,29 @@ async def test_withdraw_and_the_operators_match_refuse_unknown_fields(start_serv
         r2 = await h.post("/api/admin/matches", json={"definition": {"preset": "sit_and_go_9"}, "nmae": "typo"},
                           headers={"X-Admin-Token": "adm"})
     assert r2.status_code == 400 and r2.json()["error"]["params"]["field"] == "nmae", r2.text
+
+
+async def test_the_operators_match_bounds_its_start_its_name_and_its_bots_fields(start_server: StartServer) -> None:
+    """A start past what a database row holds was a 500 (SQLite's OverflowError); one a hundred years ahead sat
+    there for ever; a 10,000-character name was cut to 64 without a word, an empty one taken; a misspelt field of
+    the bots' request was ignored.  Each is refused, saying what is wanted, and nothing is made."""
+    server = await start_server(admin_token="adm")
+    d = server.lobby.director
+    at_time = {"game": "ddz3", "entry": {"start": "at_time", "max_entrants": 6, "fee": 0},
+               "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}
+    a = await Client.guest(server)
+    adm = {"X-Admin-Token": "adm"}
+    async with a.api() as h:
+        for body, field in (({"start_at": 2**63}, "start_at"), ({"start_at": int(d.now()) + 100 * 366 * 86400},
+                                                                "start_at"),
+                            ({"start_at": -1}, "start_at"), ({"name": "x" * 10_000}, "name"), ({"name": "  "}, "name")):
+            r = await h.post("/api/admin/matches", json={"definition": at_time, **body}, headers=adm)
+            assert r.status_code == 400 and r.json()["error"]["params"]["field"] == field, (body, r.text[:300])
+        assert d.runs == {}
+        r = await h.post("/api/admin/matches", json={"definition": at_time, "start_at": int(d.now()) + 3600,
+                                                     "name": " 周末赛 "}, headers=adm)
+        assert r.status_code == 201 and r.json()["name"] == "周末赛", r.text
+        mid = r.json()["id"]
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 1, "zzz": 1}, headers=adm)
+        assert r.status_code == 400 and r.json()["error"]["params"]["field"] == "zzz", r.text
+        assert not d.runs[mid].state.players  # no bot came

@@ -1108,6 +1108,11 @@ async def my_matches(request: Request) -> Response:
     return JSONResponse({"matches": await lobby_of(request).store.match_history(user.id)})
 
 
+MAX_START_AHEAD_S = 366 * 86400
+"""How far ahead an operator's match may start (a bound for every number a definition takes, matches.md)."""
+MAX_MATCH_NAME = 64
+
+
 @endpoint
 async def admin_create_match(request: Request) -> Response:
     """Operator: create a match from a definition (``{"definition": {...}, "start_at"?: epoch, "name"?}``)."""
@@ -1115,11 +1120,16 @@ async def admin_create_match(request: Request) -> Response:
     data = await body(request)
     only_fields(data, "definition", "name", "start_at")
     definition = field(data, "definition", dict)
-    start_at = data.get("start_at")
-    if start_at is not None and (isinstance(start_at, bool) or not isinstance(start_at, int)):
-        raise ApiError("bad_field", "start_at is epoch seconds", field="start_at", type="int")
     d = _director(request)
-    run = await d.create(definition, name=field(data, "name", str, required=False), source="operator",
+    start_at = data.get("start_at")
+    if start_at is not None and (isinstance(start_at, bool) or not isinstance(start_at, int)
+                                 or not 0 <= start_at <= d.now() + MAX_START_AHEAD_S):
+        raise ApiError("bad_field", f"start_at is epoch seconds, at most {MAX_START_AHEAD_S // 86400} days ahead",
+                       field="start_at", type="int")
+    name = field(data, "name", str, required=False)
+    if name is not None and not 1 <= len(name.strip()) <= MAX_MATCH_NAME:
+        raise ApiError("bad_field", f"name is 1 to {MAX_MATCH_NAME} characters", field="name", type="str")
+    run = await d.create(definition, name=name.strip() if name is not None else None, source="operator",
                          start_at=start_at)
     return JSONResponse(d.summary(run), status_code=201)
 
@@ -1129,6 +1139,7 @@ async def admin_match_bots(request: Request) -> Response:
     """Operator: register bot entrants (``{"count": n}``)."""
     _admin(request)
     data = await body(request)
+    only_fields(data, "count")
     count = data.get("count")
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
         raise ApiError("bad_field", "count is a whole number 1..1000", field="count", type="int")
