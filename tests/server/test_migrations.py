@@ -4,6 +4,7 @@ per-role counts are rebuilt from the deal history, and the records stay readable
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -94,5 +95,42 @@ async def test_0007_gives_match_tables_their_match_column(db: Database) -> None:
         async with store.engine.connect() as c:
             rows = dict((await c.execute(sa.text("SELECT id, match_id FROM tables"))).all())
         assert rows == {"m1": "mabc", "q1": None}
+    finally:
+        await store.close()
+
+
+async def test_0013_keys_greek_capitals_by_the_latin_capitals_they_look_like(db: Database) -> None:
+    """``ΝΙΚΕ263`` (Greek capitals) keyed as ``vike263`` beside ``NIKE263``: 0013 keys such names anew, so the
+    look-alike is taken and the name still logs in; an account registered as a look-alike of an older one keeps
+    its old key (the older keeps the name)."""
+    from qipai.store.names import _CONFUSABLE
+
+    def old_key(name: str) -> str:
+        return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold().translate(_CONFUSABLE))
+
+    engine = make_engine(db.url, schema=db.schema)
+    await upgrade(engine, "0012")
+    now = datetime.now(UTC)
+    users = [(1, "NIKE263"), (2, "ΝΙΚΕ263"), (3, "ΜΑΡΙΑ"), (4, "Αλφα")]
+    async with engine.begin() as c:
+        for uid, name in users:
+            await c.execute(sa.text(
+                "INSERT INTO users (id, name, name_key, password_hash, is_guest, is_bot, created_at) "
+                "VALUES (:id, :name, :key, 'h', false, false, :now)"),
+                {"id": uid, "name": name, "key": old_key(name), "now": now})
+    await engine.dispose()
+    assert old_key("ΝΙΚΕ263") == "vike263" and old_key("ΜΑΡΙΑ") != "mapia"  # the keys 0013 mends
+
+    store = await Store.open(db.url, schema=db.schema)  # migrates to the newest revision
+    try:
+        found = {name: await store.login_info(name) for _, name in users}
+        assert found["NIKE263"] is not None and found["NIKE263"][0].id == 1
+        assert found["ΝΙΚΕ263"] is not None and found["ΝΙΚΕ263"][0].id == 1  # the name is the older account's
+        assert found["ΜΑΡΙΑ"] is not None and found["ΜΑΡΙΑ"][0].id == 3  # keyed anew, still found
+        assert (await store.login_info("MAPIA")) is not None  # and its Latin look-alike is taken
+        assert found["Αλφα"] is not None and found["Αλφα"][0].id == 4  # no capital drawn otherwise: unchanged
+        async with store.sessions() as s:
+            keys = dict((await s.execute(sa.text("SELECT id, name_key FROM users"))).all())
+        assert keys[2] == "vike263" and keys[3] == "mapia", keys  # the look-alike kept its old key
     finally:
         await store.close()

@@ -2,12 +2,15 @@
 
 A name is compared by its *key*: NFKC-normalised (full-width ``ｇｕｅｓｔ`` becomes ``guest``), case-folded, and
 with letters that look like Latin ones in other scripts mapped onto them (Cyrillic ``а`` → ``a``, Greek ``ο``
-→ ``o``), so ``Ａｌｉｃｅ01``, ``аlice01`` and ``ALICE01`` are all taken once ``alice01`` is.  A name may not mix
-scripts within its letters (Latin with Cyrillic, say), since that is how look-alikes are made; Chinese with
-Latin letters and digits is fine (``小明abc``).
+→ ``o``; a Greek capital by the Latin capital it looks like, ``Η`` → ``h``, before the case is folded), so
+``Ａｌｉｃｅ01``, ``аlice01`` and ``ALICE01`` are all taken once ``alice01`` is.
+A name may not mix scripts within its letters (Latin with Cyrillic, say), since that is how look-alikes are made;
+Chinese with Latin letters and digits is fine (``小明abc``).
 
 >>> name_key("Ａｌｉｃｅ01"), name_key("аlice01") == name_key("alice01")
 ('alice01', True)
+>>> name_key("ΝΙΚΕ263") == name_key("NIKE263"), name_key("ΜΑΥΑ") == name_key("maya")
+(True, True)
 >>> check_name("ｂｏｔ1")
 Traceback (most recent call last):
 ...
@@ -45,6 +48,15 @@ _CONFUSABLE = str.maketrans(
     }
 )
 
+# Capitals drawn like Latin capitals whose small letters are drawn like other Latin letters (Greek Η is an H but η
+# an n; Ν an N but ν a v): mapped before the case is folded, or ``ΝΙΚΕ`` would key as ``vike``, not ``nike``.
+_CONFUSABLE_CAPITALS = str.maketrans(
+    {
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+        "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    }
+)
+
 _ALLOWED = re.compile(r"^[\w.-]+$")
 
 
@@ -59,7 +71,7 @@ class BadName(ValueError):
 
 def name_key(name: str) -> str:
     """The key names are unique by (see the module docstring)."""
-    n = unicodedata.normalize("NFKC", name).casefold()
+    n = unicodedata.normalize("NFKC", name).translate(_CONFUSABLE_CAPITALS).casefold()
     return unicodedata.normalize("NFKC", n.translate(_CONFUSABLE))
 
 
