@@ -150,12 +150,13 @@ async def test_a_series_creates_scheduled_matches_that_start_on_time_or_are_canc
     assert [r.state.start_at for r in first] == [base - 60]
     run = first[0]
     assert d.summary(run)["status"] == "upcoming"
+    assert d.summary(run)["reg_open"] is False  # (it said true while 报名 was refused)
     guest = await Client.guest(server)
     with pytest.raises(TableError) as e:
         await d.register(run.id, guest.user["id"])
     assert e.value.code == "match_entry" and "registration opens" in e.value.message
     await at(base - 85)
-    assert d.summary(run)["status"] == "open"
+    assert d.summary(run)["status"] == "open" and d.summary(run)["reg_open"] is True
     await d.register(run.id, guest.user["id"])
     await d.add_bots(run.id, 5)
     await at(base - 60)  # on the minute: it starts with six

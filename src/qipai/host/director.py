@@ -1087,8 +1087,10 @@ class Director:
         return {"id": run.id, "name": run.name, "game": d.game, "platform_game": run.game.game, "status": status,
                 "phase": st.phase, "start": ent.start, "start_at": st.start_at, "fee": ent.fee,
                 "entrants": len(field), "max_entrants": ent.max_entrants, "min_entrants": ent.min_entrants,
-                "teams": d.teams, "stages": [s.format for s in d.stages], "reg_open": st.phase == "registration"
-                or st.reg_open, "prizes": list(st.prize_amounts) if st.prizes_fixed else None,
+                "teams": d.teams, "stages": [s.format for s in d.stages],
+                # (an at_time match listed upcoming is not open yet: register is refused until reg_opens_s)
+                "reg_open": status == "open" or (st.phase == "running" and st.reg_open),  # (late registration)
+                "prizes": list(st.prize_amounts) if st.prizes_fixed else None,
                 "prize_table": self.prize_table(run), "prizes_now": self.prizes_now(run), "source": run.source}
 
     @staticmethod
