@@ -403,6 +403,8 @@ def test_the_lobby_drawn_again_keeps_its_buttons_and_the_room_chosen(browser: Br
     btn = page.locator('[data-action="quick-match"][data-room="classic-1"]')
     expect(btn).to_be_enabled()
     rooms = page.locator('select[name="room"]')
+    # the first room is chosen to begin with (the options once passed a selection on to the last: 大庆麻将)
+    assert rooms.input_value() == rooms.locator("option").first.get_attribute("value") == "classic-1"
     chosen = rooms.locator("option").nth(2).get_attribute("value")
     assert chosen
     rooms.select_option(chosen)

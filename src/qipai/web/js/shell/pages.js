@@ -169,7 +169,7 @@ export function lobbyPage(root, { go }) {
     const game = rooms.find((r) => r.id === roomSel.value)?.game;
     const levels = (game && gameInfo(game)?.levels) || [];
     const prev = levelSel.value;
-    morph(levelSel, h("select", h("option", { value: "" }, t("bot_strength_default")),
+    morph(levelSel, h("div", h("option", { value: "" }, t("bot_strength_default")),
       levels.map((l) => h("option", { value: l }, t("bot_kind_" + l)))));
     levelSel.value = levels.includes(prev) ? prev : "";
     levelRow.hidden = levels.length === 0;
@@ -279,7 +279,7 @@ export function lobbyPage(root, { go }) {
   function drawRooms(list) {
     const prevRoom = roomSel.value;
     const box = h("div");
-    const options = h("select");
+    const options = h("div");  // (not a select: one would pass its selection on to every option moved out of it)
     const user = store.user;
     for (const [game, byPreset] of groupRooms(list)) {
       const info = gameInfo(game);
