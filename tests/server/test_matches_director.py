@@ -218,6 +218,10 @@ async def test_a_captain_names_the_partner_and_the_card_shows_the_open_invitatio
     assert r["error"]["code"] == "bad_field"
     r = await a.post(f"{url}/register", {"partner_name": b.user["name"], "partner": c.user["id"]}, status=400)
     assert r["error"]["code"] == "bad_field"
+    # inviting and confirming at once: refused, not the captain quietly dropped
+    r = await a.post(f"{url}/register", {"partner": b.user["id"], "captain": c.user["id"]}, status=400)
+    assert r["error"]["code"] == "bad_field" and r["error"]["params"]["field"] == "captain", r
+    assert (await a.get(url))["me_inviting"] is None  # nothing was sent
     r = await a.post(f"{url}/register", {"partner_name": b.user["name"].upper()})  # any case
     assert r["invited"] == b.user["id"] and not run.state.entrants
     card = await a.get(url)

@@ -848,6 +848,9 @@ async def match_register(request: Request) -> Response:
     for name, v in (("partner", partner), ("captain", captain)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             raise ApiError("bad_field", f"{name} is a user id", field=name, type="int")
+    if partner is not None and captain is not None:  # (the captain was ignored: one invites, the other confirms)
+        raise ApiError("bad_field", "invite a partner or confirm a captain's invitation, not both",
+                       field="captain")
     partner_name = data.get("partner_name")
     if partner_name is not None:  # the captain names the partner by account name (the browser's form)
         if not isinstance(partner_name, str) or not partner_name.strip() or len(partner_name) > 64:
