@@ -134,3 +134,26 @@ async def test_0013_keys_greek_capitals_by_the_latin_capitals_they_look_like(db:
         assert keys[2] == "vike263" and keys[3] == "mapia", keys  # the look-alike kept its old key
     finally:
         await store.close()
+
+
+async def test_0014_fills_the_last_log_in_from_the_sessions_there_are(db: Database) -> None:
+    """``users.last_login_at`` starts as the newest live session's start (what ``users list`` showed before), or
+    nothing for an account with none."""
+    engine = make_engine(db.url, schema=db.schema)
+    await upgrade(engine, "0013")
+    early, late = datetime(2026, 12, 1, 8, tzinfo=UTC), datetime(2026, 12, 5, 20, tzinfo=UTC)
+    async with engine.begin() as c:
+        for uid, name in ((1, "alice"), (2, "bob")):
+            await c.execute(sa.text(
+                "INSERT INTO users (id, name, name_key, password_hash, is_guest, is_bot, created_at) "
+                "VALUES (:id, :name, :name, 'h', false, false, :now)"), {"id": uid, "name": name, "now": early})
+        for token, at in (("t1", early), ("t2", late)):
+            await c.execute(sa.text(
+                "INSERT INTO tokens (token_hash, user_id, created_at, expires_at) VALUES (:t, 1, :at, :exp)"),
+                {"t": token, "at": at, "exp": datetime(2027, 1, 1, tzinfo=UTC)})
+    await upgrade(engine, "0014")
+    async with engine.connect() as c:
+        got = dict((await c.execute(sa.text("SELECT id, last_login_at FROM users"))).all())
+    await engine.dispose()
+    first = got[1] if isinstance(got[1], datetime) else datetime.fromisoformat(str(got[1]))
+    assert first.replace(tzinfo=UTC) == late and got[2] is None, got

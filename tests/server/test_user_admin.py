@@ -169,6 +169,12 @@ async def test_list_shows_kinds_points_and_blocks(db: Database, server: LiveServ
     found = [json.loads(line) for line in r.stdout.splitlines()]
     assert [x["name"] for x in found] == ["alice"] and found[0]["kind"] == "registered"
     assert found[0]["points"] == {"doudizhu": 1000} and found[0]["sessions"] == 1 and found[0]["last_login"]
+    # the last log-in stays when the sessions end (it read "-" after a block, as if she had never logged in)
+    assert (await users(db, "block", "alice")).exit_code == 0
+    r = await users(db, "list", "--json", "--name", "alice")
+    after = json.loads(r.stdout.splitlines()[0])
+    assert after["sessions"] == 0 and after["last_login"] == found[0]["last_login"], after
+    assert (await users(db, "unblock", "alice")).exit_code == 0
     r = await users(db, "list", "--limit", "1")
     assert r.exit_code == 0 and "(1 of " in r.stdout and len(r.stdout.splitlines()) == 3, r.output
     r = await users(db, "list", "--name", "nobody*")

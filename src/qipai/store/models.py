@@ -85,6 +85,8 @@ class User(Base):
     cannot log in, its sessions are gone, and it cannot sit down or register for a match."""
     blocked_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     """The operator's note on why (shown by ``qipai users list``, never to the player)."""
+    last_login_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the account's newest session began (log-in, sign-up, a guest's start), kept when sessions end."""
 
 
 class UserGame(Base):

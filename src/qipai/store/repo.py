@@ -536,8 +536,11 @@ class Store:
             await s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
 
     async def add_token(self, token_hash: str, user_id: int, expires_at: datetime) -> None:
+        """A new session of the user (and its start as the account's last log-in)."""
+        now = utcnow()
         async with self.sessions.begin() as s:
-            s.add(Token(token_hash=token_hash, user_id=user_id, created_at=utcnow(), expires_at=expires_at))
+            s.add(Token(token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at))
+            await s.execute(update(User).where(User.id == user_id).values(last_login_at=now))
 
     async def user_for_token(self, token_hash: str) -> UserInfo | None:
         found = await self.token_info(token_hash)
@@ -777,7 +780,8 @@ class Store:
                         .where(Token.user_id.in_(ids), Token.expires_at > now).group_by(Token.user_id))).all():
                     tokens[uid] = (last, int(n))
         rows = [AccountRow(id=u.id, name=u.name, kind="bot" if u.is_bot else "guest" if u.is_guest else "registered",
-                           created_at=_iso(u.created_at), last_login=_iso(tokens.get(u.id, (None, 0))[0]),
+                           created_at=_iso(u.created_at),
+                           last_login=_iso(u.last_login_at or tokens.get(u.id, (None, 0))[0]),
                            sessions=tokens.get(u.id, (None, 0))[1], blocked_at=_iso(u.blocked_at),
                            blocked_reason=u.blocked_reason, points=points.get(u.id, {}))
                 for u in users]
