@@ -181,7 +181,9 @@ async def test_a_sqlite_club_moves_to_postgresql_and_back(tmp_path: Path, pg_db:
         assert old.execute("SELECT count(*) FROM tables WHERE tags = 'null'").fetchone()[0] >= 1
         top = max(alice.user["id"], bob.user["id"], guest.user["id"])
         for sql, args in (
-                ("SELECT * FROM users WHERE id <= ? ORDER BY id", (top,)),
+                # (but for the last log-in: alice and bob logged in on PostgreSQL meanwhile)
+                ("SELECT id, name, name_key, password_hash, is_guest, created_at, is_bot, blocked_at, blocked_reason "
+                 "FROM users WHERE id <= ? ORDER BY id", (top,)),
                 ("SELECT * FROM deals WHERE id <= ? ORDER BY id", (deal_id,)),
                 ("SELECT * FROM journal WHERE deal_id <= ? ORDER BY id", (deal_id,)),
                 ("SELECT * FROM deal_players WHERE deal_id <= ? ORDER BY id", (deal_id,)),
