@@ -427,6 +427,34 @@ def test_the_lobby_drawn_again_keeps_its_buttons_and_the_room_chosen(browser: Br
     page.context.close()
 
 
+@pytest.mark.parametrize("room", ["classic-1", "daqing-1"])
+def test_the_tools_keep_their_place_on_a_phone_when_a_turn_begins(browser: Browser, server: ThreadServer,
+                                                                   room: str) -> None:
+    """On a phone the action buttons sit above the hand and the tools (托管, 快捷语…) above them: the buttons'
+    row keeps its height between turns, so the tools do not move when a turn begins. They moved up by a row,
+    and a finger held on 托管 as the turn began lifted on 提示 (and on 快捷语's left, over 出牌)."""
+    page, errors = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+    as_guest(page, server.url)
+    page.locator(f'[data-action="quick-match"][data-room="{room}"]').click()
+    expect(table(page)).to_be_visible(timeout=10_000)
+    tool = page.locator('.tablev.live [data-action="autoplay"]')
+
+    def top_when(turn: str) -> float:
+        page.wait_for_function(f"""() => document.querySelector('.tablev.live[data-my-turn="{turn}"]')
+                                        && document.querySelector('.tablev.live .act-main') """
+                               f"""&& (document.querySelector('.tablev.live .act-main').children.length > 0) === {
+                                   "true" if turn == "1" else "false"}""", timeout=60_000)
+        box = tool.bounding_box()
+        assert box is not None
+        return box["y"]
+
+    waiting = top_when("0")
+    mine = top_when("1")
+    assert abs(mine - waiting) < 1, (room, waiting, mine)
+    assert not errors, errors
+    page.context.close()
+
+
 def test_private_table_joined_by_code_from_a_second_browser(browser: Browser, server: ThreadServer) -> None:
     host, host_errors = new_page(browser)
     sign_up(host, server.url, "bob")
