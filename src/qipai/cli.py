@@ -1050,7 +1050,8 @@ def users_list(
     """List accounts (id, name, kind, blocked, points).
 
     Each account's id, name, kind (registered, guest or bot), when it was made, when it last logged in (its newest
-    session's start, kept when sessions end), whether it is blocked (since when, why), and its points in every game it has played."""
+    session's start, kept when sessions end), whether it is blocked (since when, why), and its points in every
+    game it has played."""
     db = _UsersDb(database_url, database_schema, data_dir)
     rows, total = db.run(lambda store: store.list_users(name, limit))
     if as_json:
