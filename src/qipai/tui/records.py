@@ -56,6 +56,17 @@ def player_name(name: str | None, bot: str | None, seat: int, lang: str) -> str 
     return None
 
 
+def fill_names(names: Sequence[str] | None, default: Sequence[str]) -> list[str]:
+    """One name per seat of ``default``: ``names[i]`` where it names the seat, else ``default[i]`` (a list shorter
+    than the table, an empty name).
+
+    >>> fill_names(["Ann", ""], ["#0", "#1", "#2"]), fill_names(None, ["#0"])
+    (['Ann', '#1', '#2'], ['#0'])
+    """
+    given = list(names or [])
+    return [(given[i] if i < len(given) else "") or d for i, d in enumerate(default)]
+
+
 def record_names(record: Mapping[str, Any], lang: str, default: Sequence[str]) -> list[str]:
     """Each seat's name for a replay of ``record``: from its ``players`` (and ``you``: 你 / You), each seat the
     record does not name as ``default`` does (an older record, or one written without players: ``seat 0``, ``#0``).

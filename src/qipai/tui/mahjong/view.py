@@ -15,6 +15,7 @@ from ...games.mahjong.rules import DAQING, Rules, preset_name
 from ...games.mahjong.state import MahjongGame, replay_record
 from ...games.mahjong.tiles import format_tiles, parse_tile, parse_tiles
 from ...games.mahjong.tiles import tile_name as tn
+from ..records import fill_names
 from .words import tr
 
 
@@ -181,8 +182,7 @@ def seat_names(names: Sequence[str] | None) -> list[str]:
     >>> seat_names(["Ann", ""])
     ['Ann', '#1', '#2', '#3']
     """
-    given = list(names or [])
-    return [(given[i] if i < len(given) else "") or d for i, d in enumerate(REPLAY_NAMES)]
+    return fill_names(names, REPLAY_NAMES)
 
 
 def record_lines(outcome: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from rich.text import Text
 
 from ...games.shengji.cards import SUIT_SYMBOLS, SUITS, TRUMP, card, format_cards, order, parse_cards
+from ..records import fill_names
 from .words import tr
 
 _RED = "bold red"
@@ -183,8 +184,7 @@ def seat_names(names: Sequence[str] | None, lang: str) -> list[str]:
     >>> seat_names(["Ann", ""], "en")
     ['Ann', 'seat 1', 'seat 2', 'seat 3']
     """
-    given = list(names or [])
-    return [(given[i] if i < len(given) else "") or (f"seat {i}" if lang == "en" else f"{i} 号") for i in range(4)]
+    return fill_names(names, [f"seat {i}" if lang == "en" else f"{i} 号" for i in range(4)])
 
 
 def record_lines(out: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> list[Text]:
