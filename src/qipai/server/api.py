@@ -1130,10 +1130,11 @@ async def admin_create_match(request: Request) -> Response:
         raise ApiError("bad_field", f"start_at is epoch seconds, at most {MAX_START_AHEAD_S // 86400} days ahead",
                        field="start_at", type="int")
     name = field(data, "name", str, required=False)
-    if name is not None and not 1 <= len(name.strip()) <= MAX_MATCH_NAME:
-        raise ApiError("bad_field", f"name is 1 to {MAX_MATCH_NAME} characters", field="name", type="str")
-    run = await d.create(definition, name=name.strip() if name is not None else None, source="operator",
-                         start_at=start_at)
+    if name is not None:
+        name = name.strip()
+        if not 1 <= len(name) <= MAX_MATCH_NAME:
+            raise ApiError("bad_field", f"name is 1 to {MAX_MATCH_NAME} characters", field="name", type="str")
+    run = await d.create(definition, name=name, source="operator", start_at=start_at)
     return JSONResponse(d.summary(run), status_code=201)
 
 

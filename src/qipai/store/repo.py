@@ -75,7 +75,8 @@ class AccountRow:
     """``registered``, ``guest`` or ``bot``."""
     created_at: str | None
     last_login: str | None
-    """When its newest session began (``None``: it has no session now)."""
+    """When its newest session began, kept when its sessions end (``None``: none began since migration 0014,
+    which filled it from the sessions then live)."""
     sessions: int
     blocked_at: str | None
     blocked_reason: str | None
@@ -768,21 +769,20 @@ class Store:
             users = (await s.scalars(select(User).where(cond).order_by(User.id).limit(limit))).all()
             ids = [u.id for u in users]
             points: dict[int, dict[str, int]] = {}
-            tokens: dict[int, tuple[datetime | None, int]] = {}
+            sessions: dict[int, int] = {}
             if ids:
                 for uid, game, pts in (await s.execute(select(UserGame.user_id, UserGame.game, UserGame.points)
                                                        .where(UserGame.user_id.in_(ids))
                                                        .order_by(UserGame.game))).all():
                     points.setdefault(uid, {})[game] = int(pts)
                 now = utcnow()
-                for uid, last, n in (await s.execute(
-                        select(Token.user_id, func.max(Token.created_at), func.count())
+                for uid, n in (await s.execute(
+                        select(Token.user_id, func.count())
                         .where(Token.user_id.in_(ids), Token.expires_at > now).group_by(Token.user_id))).all():
-                    tokens[uid] = (last, int(n))
+                    sessions[uid] = int(n)
         rows = [AccountRow(id=u.id, name=u.name, kind="bot" if u.is_bot else "guest" if u.is_guest else "registered",
-                           created_at=_iso(u.created_at),
-                           last_login=_iso(u.last_login_at or tokens.get(u.id, (None, 0))[0]),
-                           sessions=tokens.get(u.id, (None, 0))[1], blocked_at=_iso(u.blocked_at),
+                           created_at=_iso(u.created_at), last_login=_iso(u.last_login_at),
+                           sessions=sessions.get(u.id, 0), blocked_at=_iso(u.blocked_at),
                            blocked_reason=u.blocked_reason, points=points.get(u.id, {}))
                 for u in users]
         return rows, total
