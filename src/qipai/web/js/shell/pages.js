@@ -319,9 +319,9 @@ export function lobbyPage(root, { go }) {
     fillTables(box, tables, friends);
     morph(tablesBox, box);
   }
-  function fillTables(tablesBox, tables, friends) {
+  function fillTables(box, tables, friends) {
     if (!tables.length) {
-      add(tablesBox, h("p.muted", t("no_tables")));
+      add(box, h("p.muted", t("no_tables")));
       return;
     }
     const friendsAt = new Map(); // table id → the names of the friends seated there
@@ -331,7 +331,7 @@ export function lobbyPage(root, { go }) {
       const room = rooms.find((r) => r.id === tb.room);
       const game = tb.game || room?.game;
       const mates = friendsAt.get(tb.id);
-      add(tablesBox, h("div.ptable", { dataset: mates ? { table: tb.id, friends: "1" } : { table: tb.id } },
+      add(box, h("div.ptable", { dataset: mates ? { table: tb.id, friends: "1" } : { table: tb.id } },
         h("span.pn", mates ? h("span.badge.friend-here", t("friend_here", { names: mates.join("、") })) : null,
           mates ? " " : null, presetName(game, room?.options?.preset)),
         h("span.who", tb.players.map((p) => (p ? displayName(p) : "—")).join(" · ")),
