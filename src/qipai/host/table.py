@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -232,7 +231,7 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.stats = TableStats()
         self._shared_json: tuple[Any, str] | None = None
-        self._last_sent: dict[int | None, tuple[str, float | None]] = {}
+        self._last_sent: dict[int | None, tuple[str, str, float | None]] = {}
         """What each seat (``None``: the spectators) was last sent as its state (:meth:`_changed_for`)."""
         self.views: dict[int | None, int] = {}
         """The version of each seat's view of the deal (``None``: the spectators'), :meth:`_versioned`."""
@@ -240,6 +239,8 @@ class Table:
         """Where every view's version starts: 0 at a deal's start; past any version given out before, when a
         deal is restored."""
         self._view_key: dict[int | None, str] = {}
+        self._view_advice: dict[int | None, str] = {}
+        """Each viewer's advice in the state last made for it (hints, the forced move): news, but no new view."""
         self._view_at: dict[tuple[int | None, int], int] = {}
         """``(viewer, view version)`` → the table's version (its steps) when that view was shown."""
         self.unattended = 0
@@ -446,6 +447,7 @@ class Table:
         self.view_base = base
         self.views = {}
         self._view_key = {}
+        self._view_advice = {}
         self._view_at = {}
 
     _NOT_NEWS = frozenset(("version", "deadline_ms", "forced_in_ms", "hints", "forced"))
@@ -458,6 +460,7 @@ class Table:
         are not news; so every new version has a step of its own, and a restored deal's views start past any
         version given out before (``view_base``)."""
         key = dumps({k: v for k, v in head.items() if k not in self._NOT_NEWS}) + obs_text
+        self._view_advice[seat] = dumps((head.get("hints"), head.get("forced")))
         last = self._view_key.get(seat)
         v = self.views.get(seat, self.view_base)
         if last != key:
@@ -578,21 +581,20 @@ class Table:
             conns = self._conns(seat)
             if conns:
                 body = self.state_body(seat)
-                if body is not None and self._changed_for(seat, body):
+                if body is not None and self._changed_for(seat):
                     for c in conns:
                         c.send_body(body)
         if self.spectators:
             body = self.state_body(None)
-            if body is not None and self._changed_for(None, body):
+            if body is not None and self._changed_for(None):
                 for c in list(self.spectators):
                     c.send_body(body)
 
-    _VOLATILE = re.compile(r'"(?:version|deadline_ms|forced_in_ms)":(?:-?\d+|null),?')
-
-    def _changed_for(self, seat: int | None, body: str) -> bool:
-        """Whether ``body`` (a state message) shows ``seat`` anything the last one sent did not: the same text
-        but for the version and the times left, with the same deadline, is no news."""
-        seen = (self._VOLATILE.sub("", body), self.deadline_at(seat))
+    def _changed_for(self, seat: int | None) -> bool:
+        """Whether the state just made for ``seat`` (:meth:`state_body`) shows it anything the last one sent did
+        not: its view (:meth:`_versioned`'s key), its advice (hints, the forced move) and its deadline; the
+        version and the times left are no news."""
+        seen = (self._view_key[seat], self._view_advice[seat], self.deadline_at(seat))
         if self._last_sent.get(seat) == seen:
             return False
         self._last_sent[seat] = seen
