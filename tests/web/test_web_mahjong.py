@@ -380,7 +380,8 @@ def logged_in(browser: Browser, server: ThreadServer, lang: str, phone: bool) ->
 @pytest.mark.parametrize("lang,viewport", [("zh", "desktop"), ("en", "phone")])
 def test_a_claim_window_with_a_ready_claim(browser: Browser, server: ThreadServer, lang: str, viewport: str) -> None:
     """Seat 0 may claim the discard with a 吃听/碰听: every claim is a button in words (a chow shows its tiles), the
-    window counts down, the discard is shown with its discarder; a click sends the claim with the decision id."""
+    window counts down, the discard is shown with its discarder; a click sends the claim with the decision id.  On
+    the phone, in English, the words take more than a line: the ways to chow are behind one button (Chow (2))."""
     page, errors = logged_in(browser, server, lang, viewport == "phone")
     g = reach(lambda g: g.phase == "claim" and 0 in g.acting and any(a.endswith("ting") for a in g.legal_actions(0)))
     ft = MahjongTable(page, g)
@@ -388,8 +389,13 @@ def test_a_claim_window_with_a_ready_claim(browser: Browser, server: ThreadServe
     ft.open()
     legal = g.legal_actions(0)
     main = page.locator(".tablev.live .act-main")
-    expect(main.locator("button")).to_have_count(len(legal))
-    for a in legal:
+    chis = [a for a in legal if a.startswith("chi")]
+    folded = viewport == "phone" and len(chis) > 1
+    expect(main.locator("button")).to_have_count(len(legal) - len(chis) + 1 if folded else len(legal))
+    if folded:
+        main.locator('[data-action="claim-chi"]').click()
+        expect(main.locator("button")).to_have_count(len(chis) + 1)
+    for a in chis if folded else legal:
         text = main.locator(f'[data-action="{a}"]').inner_text()
         words = {"zh": {"chi": "吃", "peng": "碰", "hu": "胡", "pass": "过"},
                  "en": {"chi": "Chow", "peng": "Pung", "hu": "Win", "pass": "Pass"}}[lang]
@@ -891,6 +897,92 @@ def test_a_window_between_a_phone_and_a_desktop_keeps_every_river_and_the_hand_i
     assert not errors, errors
     page.context.close()
 
+
+
+def reach_claim(pred: Callable[[list[str]], bool], limit: int = 300) -> tuple[Any, int]:
+    """The first claim window (seeds 0, 1, …; four efficiency bots) where a seat's legal actions satisfy ``pred``:
+    the game and that seat."""
+    def seats(g: Any) -> list[int]:
+        return [s for s in g.acting if g.phase == "claim" and pred(g.legal_actions(s))]
+
+    for seed in range(limit):
+        g = play_out(seed, lambda g: bool(seats(g)))
+        if g.phase != "over":
+            return g, seats(g)[0]
+    raise AssertionError("no such claim window")
+
+
+@pytest.mark.parametrize("lang,size", [("zh", (390, 844)), ("en", (390, 844)), ("zh", (360, 740)),
+                                       ("en", (360, 740))])
+def test_a_phone_keeps_a_long_claim_row_on_one_line(browser: Browser, server: ThreadServer, lang: str,
+                                                    size: tuple[int, int]) -> None:
+    """A phone held upright, a claim window offering six claims (吃听 twice, 吃 three ways, 过) and its countdown:
+    the buttons keep to one row of the height the row has between turns, so the tools above it (托管, 快捷语)
+    stay where they were (two rows moved them up by a button's height under a finger), and every button lies
+    whole in the window, uncovered, its words and tiles inside it.  Too many for one line, the row shows one
+    button a claim (吃（5）); a tap on it shows its ways, each with its tiles, and 返回; a way tapped is sent."""
+    page, errors = logged_in(browser, server, lang, True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    g, seat = reach_claim(lambda legal: len(legal) >= 6)
+    waiting = reach(lambda g: g.phase == "play" and g.turn != seat)
+    tops = []
+    for k, (moment, what) in enumerate([(waiting, "waiting"), (g, "claim")]):
+        ft = MahjongTable(page, moment, you=seat, table_id=f"T{k + 1}", deal=k + 1)
+        ft.extra_state = {"deadline_ms": 60_000}
+        ft.open()
+        live = page.locator(".tablev.live")
+        expect(live).to_have_attribute("data-table", f"T{k + 1}")
+        if what == "claim":
+            expect(live.locator(".act-main button")).to_have_count(2)  # 吃（5） and 过
+            expect(live.locator(".act-main .mj-countdown")).to_be_visible()
+        box = live.locator('.act-tools [data-action="autoplay"]').bounding_box()
+        assert box is not None
+        tops.append(box["y"])
+    rows = page.eval_on_selector_all(".tablev.live .act-main > *", "els => els.map((e) => { "
+                                     "const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })")
+    assert max(r[0] for r in rows) < min(r[1] for r in rows), ("two rows", size, rows)
+    assert abs(tops[1] - tops[0]) < 1, ("the tools moved", size, tops)
+    bad = page.evaluate(SEEN_BUTTONS)
+    assert not bad, (size, bad)
+    shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-long-claim.png")
+    legal = g.legal_actions(seat)
+    chis = [a for a in legal if a.startswith("chi")]
+    main = page.locator(".tablev.live .act-main")
+    group = main.locator('[data-action="claim-chi"]')
+    expect(group).to_have_text(f"吃（{len(chis)}）" if lang == "zh" else f"Chow ({len(chis)})")
+    expect(main.locator('[data-action="pass"]')).to_be_visible()
+    group.tap()
+    expect(main.locator("button")).to_have_count(len(chis) + 1)
+    for a in chis:
+        tiles = main.locator(f'[data-action="{a}"] .mj-tile').evaluate_all("els => els.map(e => e.dataset.tile)")
+        assert "".join(x[0] for x in tiles) + tiles[0][1] == a.split()[1], (a, tiles)
+    shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-long-claim-ways.png")
+    main.locator('[data-action="claim-back"]').tap()
+    expect(main.locator('[data-action="claim-chi"]')).to_be_visible()
+    main.locator('[data-action="claim-chi"]').tap()
+    pick = chis[-1]
+    main.locator(f'[data-action="{pick}"]').tap()
+    sent = ft.sent("action")
+    assert sent[-1]["action"] == pick and sent[-1]["decision"] == g.decision_index(seat), sent[-1]
+    assert not errors, errors
+    page.context.close()
+
+
+SEEN_BUTTONS = """() => {
+  const out = [];
+  for (const b of document.querySelectorAll('.tablev.live .act-main button')) {
+    const r = b.getBoundingClientRect();
+    if (r.left < -1 || r.right > innerWidth + 1) out.push([b.dataset.action, 'out of the window', r.left, r.right]);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || (hit !== b && !b.contains(hit))) out.push([b.dataset.action, 'covered by', hit && hit.className]);
+    for (const c of b.querySelectorAll('*')) {
+      const q = c.getBoundingClientRect();
+      if (q.left < r.left - 1 || q.right > r.right + 1) out.push([b.dataset.action, 'spills', c.className]);
+    }
+    if (b.scrollWidth > b.clientWidth + 1) out.push([b.dataset.action, 'text cut', b.scrollWidth, b.clientWidth]);
+  }
+  return out;
+}"""
 
 LANDSCAPE_PHONES = [("zh", (844, 390)), ("en", (844, 390)), ("zh", (740, 360)), ("en", (740, 360)),
                     ("zh", (667, 375)), ("en", (667, 375)), ("zh", (915, 412)), ("en", (915, 412))]

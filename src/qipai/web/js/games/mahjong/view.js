@@ -57,6 +57,8 @@ export class MahjongView extends TableView {
       if (sig !== this.selFor) {
         this.selFor = sig;
         this.selected = null;
+        this.claimFold = false;  // a claim row too wide for one line: one button a claim (吃 …), then its ways
+        this.claimPick = null;   // the claim whose ways the row shows (chi, peng)
       }
     }
     this.model = model;
@@ -293,6 +295,14 @@ export class MahjongView extends TableView {
     this.fillActions(main);
     morph(this.s.actMain, main);
     clear(this.s.tools);
+    // a claim window's buttons on two lines would push the tools above them up as the window opens (a finger
+    // held on 托管 would lift elsewhere): the row is drawn again with one button a claim before the page is painted
+    if (this.obs()?.phase === "claim" && !this.claimFold && !this.claimPick && wraps(this.s.actMain)) {
+      this.claimFold = true;
+      const folded = h("div");
+      this.fillActions(folded);
+      morph(this.s.actMain, folded);
+    }
   }
 
   fillActions(main) {
@@ -307,8 +317,26 @@ export class MahjongView extends TableView {
     if (!this.myTurn()) return;
     if (obs.phase === "claim") {
       const order = (a) => (a === "pass" ? 9 : a === "hu" ? 0 : a.includes("ting") ? 1 : 2);
-      for (const a of [...legal].sort((x, y) => order(x) - order(y))) {
-        add(main, this.button(a, { cls: a === "pass" ? "ghost" : a === "hu" ? "primary hu" : "primary" }));
+      const sorted = [...legal].sort((x, y) => order(x) - order(y));
+      const cls = (a) => (a === "pass" ? "ghost" : a === "hu" ? "primary hu" : "primary");
+      const verb = (a) => parseAction(a).verb;
+      if (this.claimPick) {
+        // the ways of one claim (吃 ①②③, 吃听 ②③④ …), and back to the claims
+        for (const a of sorted.filter((a) => verb(a) === this.claimPick)) add(main, this.button(a));
+        add(main, h("button.btn.ghost", { type: "button", "data-action": "claim-back",
+          onclick: () => { this.claimPick = null; this.renderActions(); } }, t("claim_back")));
+      } else {
+        const shown = new Set();
+        for (const a of sorted) {
+          const v = verb(a);
+          const ways = sorted.filter((b) => verb(b) === v).length;
+          if (!this.claimFold || ways === 1) add(main, this.button(a, { cls: cls(a) }));
+          else if (!shown.has(v)) {
+            shown.add(v);
+            add(main, h("button.btn.primary", { type: "button", "data-action": `claim-${v}`, disabled: !!this.pending,
+              onclick: () => { this.claimPick = v; this.renderActions(); } }, t("claim_ways", { what: t(v), n: ways })));
+          }
+        }
       }
       // the window's seconds, as the server counts them for this seat (in 托管 too: the seat may still claim by
       // hand until its auto-play answers); no deadline known, no countdown (never an empty circle)
@@ -361,4 +389,11 @@ export class MahjongView extends TableView {
       this.playSelected();
     }
   }
+}
+
+/** Whether a row's children lie on more than one line (one starts below another's bottom). */
+function wraps(row) {
+  const kids = [...row.children];
+  const bottom = Math.min(...kids.map((e) => e.offsetTop + e.offsetHeight));
+  return kids.some((e) => e.offsetTop >= bottom - 1);
 }
