@@ -60,12 +60,25 @@ async def test_request_accept_list_invite_and_unfriend(start_server: StartServer
     seen = (await ann.get("/api/friends"))["friends"][0]
     assert seen["table"] == made_table["table"] and seen["online"] and not seen["watchable"]  # private: by invite
 
+    # a friend offline is not invited (the message would reach nobody): the error gives the code to send him
+    cy = await Client.register(server, "cy")
+    await ann.post("/api/friends", {"name": "cy"}, status=201)
+    await cy.post(f"/api/friends/{ann.user['id']}/accept")
+    off = await refused(ann, f"/api/friends/{cy.user['id']}/invite", None, 409, "friend_offline")
+    assert off["error"]["params"] == {"user": cy.user["id"], "invite_code": made_table["invite_code"]}
+    await cy.connect()
+    since = cy.mark()
+    assert (await ann.post(f"/api/friends/{cy.user['id']}/invite"))["invited"] == cy.user["id"]
+    assert (await cy.wait_for(lambda m: m["type"] == "friend" and m["event"] == "invite", since=since))["table"] \
+        == made_table["table"]
+    await cy.close()
+
     since = ann.mark()
     assert (await delete(bob, ann.user["id"]))["removed"] == ann.user["id"]
     gone = await ann.wait_for(lambda m: m["type"] == "friend", since=since)
     assert gone["event"] == "removed" and gone["user"]["id"] == bob.user["id"]
-    assert [m["event"] for m in ann.msgs if m["type"] == "friend"] == ["accepted", "removed"]
-    assert (await ann.get("/api/friends"))["friends"] == []
+    assert [m["event"] for m in ann.msgs if m["type"] == "friend"] == ["accepted", "accepted", "removed"]  # (bob, cy)
+    assert [u["name"] for u in (await ann.get("/api/friends"))["friends"]] == ["cy"]
     await refused(ann, f"/api/friends/{bob.user['id']}/invite", None, 404, "not_friends")
     await delete(bob, ann.user["id"], status=404)
     for c in (ann, bob):

@@ -929,6 +929,19 @@ async def _friend_view(lobby: Lobby, u: UserInfo, elsewhere: set[int], seated: d
     return {"id": u.id, "name": u.name, "online": online, "table": table, "watchable": watchable}
 
 
+async def _reachable(lobby: Lobby, user_id: int) -> bool:
+    """Whether a message to ``user_id`` reaches him now: connected or seated, here or (as Redis says) on another
+    node; with Redis away, assumed so."""
+    if lobby.conns_of(user_id) or user_id in lobby.user_table:
+        return True
+    if not lobby.cluster.networked:
+        return False
+    try:
+        return bool(await lobby.cluster.online_among([user_id]) or await lobby.cluster.seats_of([user_id]))
+    except Exception:  # Redis away: the invitation is sent, as it was before this check
+        return True
+
+
 def _tell_friend(lobby: Lobby, to: int, event: str, user: UserInfo) -> None:
     """A ``friend`` message to user ``to`` about ``user`` (on every node he is connected to)."""
     lobby.tell_user(to, {"type": "friend", "event": event, "user": {"id": user.id, "name": user.name}})
@@ -1083,6 +1096,10 @@ async def friend_invite(request: Request) -> Response:
         raise ApiError("no_invite_code", "only a private table (开房) has an invite: create one for friends", 409)
     if not t.empty_seats():
         raise ApiError("table_full", "this table has no free seat", 409)
+    if not await _reachable(lobby, other_id):
+        # (an invitation is a message, not kept: the inviter learns that it would reach nobody)
+        raise ApiError("friend_offline", f"user {other_id} is not online: give him the table's invite code "
+                       f"{t.info.invite_code} instead", 409, user=other_id, invite_code=t.info.invite_code)
     _friend_rate(request, user)
     lobby.tell_user(other_id, {"type": "friend", "event": "invite", "user": {"id": user.id, "name": user.name},
                                "table": t.id, "room": t.info.room, "game": t.info.game,

@@ -252,6 +252,8 @@ ERROR_CODES: dict[str, str] = {
     "no_request": "this user has not asked you to be friends (params: user)",
     "too_many_friends": "at most this many friends and requests sent (params: max)",
     "no_invite_code": "friends are invited to a private table (开房); this one has no invite code",
+    "friend_offline": "the friend is not online, so an invitation would reach nobody: give him the table's invite "
+                      "code (params: user, invite_code)",
     "blocked": "this player takes no friend requests from you (params: name)",
     "not_blocked": "you have not blocked this user (params: user)",
     "already_authenticated": "an auth message with another session on a connection that is logged in already",

@@ -75,7 +75,7 @@ export function friendsPage(root, { go }) {
           h("span.factions",
             u.watchable && u.table !== store.tableId
               ? btn(t("friends_watch"), "watch-friend", () => { spectate(u.table); go("#/table"); }) : null,
-            canInvite && u.table !== store.tableId
+            canInvite && u.table !== store.tableId && state !== "offline"  // (an invitation is not kept)
               ? btn(t("friends_invite"), "invite-friend", () => act(`friends/${u.id}/invite`, () => t("friends_invited", { name: displayName(u.name) })), ".primary")
               : null,
             btn(t("friends_remove"), "remove-friend", () => modal({
