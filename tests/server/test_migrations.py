@@ -4,6 +4,7 @@ per-role counts are rebuilt from the deal history, and the records stay readable
 
 from __future__ import annotations
 
+import asyncio
 import unicodedata
 from datetime import UTC, datetime
 
@@ -157,3 +158,20 @@ async def test_0014_fills_the_last_log_in_from_the_sessions_there_are(db: Databa
     await engine.dispose()
     first = got[1] if isinstance(got[1], datetime) else datetime.fromisoformat(str(got[1]))
     assert first.replace(tzinfo=UTC) == late and got[2] is None, got
+
+
+async def test_nodes_started_together_on_a_new_database_migrate_it_once(pg_db: Database) -> None:
+    """Several nodes started at once on a new PostgreSQL database (systemd, compose): each runs the migrations at
+    start-up.  One makes the schema while the others wait for it and find it made (two racing to make
+    ``alembic_version`` failed one of them with a unique violation, and that node did not start)."""
+    from qipai.store.db import newest_revision
+
+    engines = [make_engine(pg_db.url) for _ in range(3)]
+    try:
+        await asyncio.wait_for(asyncio.gather(*(upgrade(e) for e in engines)), 120)
+        async with engines[0].connect() as c:
+            assert (await c.execute(sa.text("SELECT version_num FROM alembic_version"))).scalars().all() \
+                == [newest_revision()]
+    finally:
+        for e in engines:
+            await e.dispose()

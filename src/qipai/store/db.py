@@ -11,7 +11,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -116,6 +116,10 @@ def known_revision(revision: str) -> bool:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
-    """Apply the migrations to ``revision`` (default: the newest) in one transaction."""
+    """Apply the migrations to ``revision`` (default: the newest) in one transaction.  On PostgreSQL one node at a
+    time (a transaction's advisory lock on the schema): nodes started together on a new database wait for the
+    first to make the schema and find it made (racing, one failed on ``alembic_version``'s unique type name)."""
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('qipai.migrate.' || current_schema()))"))
         await conn.run_sync(_upgrade_sync, revision)
