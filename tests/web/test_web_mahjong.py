@@ -968,6 +968,32 @@ def test_a_phone_keeps_a_long_claim_row_on_one_line(browser: Browser, server: Th
     page.context.close()
 
 
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_the_hand_stays_put_when_the_drawn_tile_comes(browser: Browser, server: ThreadServer,
+                                                      size: tuple[int, int]) -> None:
+    """The drawn tile comes into a place kept for it at the hand's right: the thirteen tiles before it do not move
+    (the row, centred, moved half a tile to the left as a turn began, and a finger aimed at a tile raised its
+    neighbour)."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    g = reach(lambda g: g.phase == "play" and g.turn == 0 and bool(g.observe(0).get("drawn")))
+    spots = []
+    for k, waiting in enumerate([True, False]):
+        ft = MahjongTable(page, g, table_id=f"T{k + 1}", deal=k + 1)
+        if waiting:  # the moment before the draw: the same thirteen tiles, none drawn, another seat's turn
+            ft.extra_obs = {"drawn": None}
+            ft.extra_state = {"your_turn": False, "legal": None, "decision": None}
+        ft.open()
+        live = page.locator(".tablev.live")
+        expect(live).to_have_attribute("data-table", f"T{k + 1}")
+        expect(live.locator(".hand .mj-concealed .mj-tile.drawn")).to_have_count(0 if waiting else 1)
+        spots.append(live.locator(".hand .mj-concealed .mj-tile:not(.drawn)").evaluate_all(
+            "els => els.map((e) => [e.dataset.tile, Math.round(e.getBoundingClientRect().left)])"))
+    assert len(spots[0]) == 13 and spots[0] == spots[1], (size, spots)
+    assert not errors, errors
+    page.context.close()
+
 SEEN_BUTTONS = """() => {
   const out = [];
   for (const b of document.querySelectorAll('.tablev.live .act-main button')) {

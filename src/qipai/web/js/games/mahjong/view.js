@@ -231,8 +231,11 @@ export class MahjongView extends TableView {
       if (active) el.addEventListener("click", () => this.clickTile(x));
       return el;
     };
-    for (const x of parseTiles(obs.hand)) add(row, mk(x, false));
+    const tiles = parseTiles(obs.hand);
+    for (const x of tiles) add(row, mk(x, false));
     if (obs.drawn) add(row, mk(obs.drawn, true));
+    // a hand waiting to draw keeps the drawn tile's place: the row (centred) must not move as the tile comes
+    else if (tiles.length % 3 === 1) add(row, h("span.mj-slot", { "aria-hidden": "true" }));
     add(wrap, row);
     add(hand, wrap);
     // only one tile of a kind is raised (tiles of a kind are the same)
