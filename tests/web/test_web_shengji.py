@@ -626,6 +626,109 @@ def test_an_overcall_offered_and_sent_from_the_deal_window(browser: Browser, ser
     page.context.close()
 
 
+
+@pytest.mark.parametrize("lang,size", [("zh", (740, 360)), ("en", (740, 360)), ("zh", (844, 390)),
+                                       ("en", (844, 390)), ("zh", (667, 375))])
+def test_a_phone_held_sideways_keeps_the_deal_in_sight(browser: Browser, server: ThreadServer, lang: str,
+                                                       size: tuple[int, int]) -> None:
+    """A phone held sideways, late in the deal, a trump declared (the chip names the declarer): the top bar keeps
+    to one line (three lines pushed the hand's second row out of the window), every card of the hand lies in the
+    window, its top-left corner (rank and suit) uncovered, and the words of the deal keep off every seat box."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, {"width": size[0], "height": size[1]}, lang=lang)
+    as_guest(page, server.url)
+    g = ShengjiGame({}, seed=11)
+    while not any(a.startswith("declare") for a in g.legal_actions(1)):
+        g.timeout(g.acting[0])
+    g.apply(next(a for a in g.legal_actions(1) if a.startswith("declare") and len(a.split()) == 2), 1)
+    while g.phase == "deal" and g.observe(0)["dealt"] < 200:
+        g.timeout(g.acting[0])
+    assert g.phase == "deal"
+    ft = ShengjiFakeTable(page, g, names=["x", "电脑1号", "电脑2号", "电脑3号"], you=0)
+    ft.names[0] = page.evaluate("() => window.qipai.store.user.name")
+    ft.open()
+    live = page.locator(".tablev.live")
+    expect(live.locator(".hand .sj-card")).to_have_count(len(g.observe(0)["hand"].split()))
+    expect(live.locator('[data-info="trump"]')).to_contain_text("1")
+    bar = live.locator(".tbar").bounding_box()
+    assert bar is not None and bar["height"] < 40, (size, bar)
+    bad = page.evaluate("""() => {
+      const out = [];
+      for (const c of document.querySelectorAll('.tablev.live .hand .sj-card')) {
+        const r = c.getBoundingClientRect();
+        if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+          out.push(['out of the window', c.dataset.i, r.left, r.top, r.right, r.bottom]);
+          continue;
+        }
+        const hit = document.elementFromPoint(r.left + 4, r.top + 6);
+        if (!hit || (hit !== c && !c.contains(hit))) out.push(['covered', c.dataset.i, hit && hit.className]);
+      }
+      return out;
+    }""")
+    assert not bad, (size, bad[:5])
+    words = live.locator(".center-msg.game").bounding_box()
+    assert words is not None
+    for seat in live.locator(".seat").all():
+        box = seat.bounding_box()
+        assert box is not None and not boxes_overlap(words, box), (size, words, box)
+    # the site's bar: every button and link within it, on one line, its words whole
+    top = page.evaluate("""() => {
+      const bar = document.querySelector('#topbar').getBoundingClientRect();
+      return [...document.querySelectorAll('#topbar :is(.btn, #nav a, .logo)')].filter((e) => e.offsetParent)
+        .map((e) => { const r = e.getBoundingClientRect();
+          return [e.textContent.trim(), r.top >= bar.top - 0.5 && r.bottom <= bar.bottom + 0.5,
+                  e.scrollWidth <= e.clientWidth + 1, r.height < 34]; })
+        .filter(([, inside, whole, line]) => !(inside && whole && line));
+    }""")
+    assert not top, (size, top)
+    shot(page, f"shengji-{lang}-{size[0]}x{size[1]}-sideways-deal.png")
+    # the quick chat opens below the site's bar, its last emote reached by scrolling within it, and sent by a tap
+    live.locator('[data-action="chat"]').tap()
+    pop = page.locator(".chat-pop")
+    expect(pop).to_be_visible()
+    head, box = page.locator("#topbar").bounding_box(), pop.bounding_box()
+    assert head is not None and box is not None and box["y"] >= head["y"] + head["height"] - 0.5, (size, head, box)
+    last = pop.locator(".emote").last
+    last.scroll_into_view_if_needed()
+    phrase = last.get_attribute("data-phrase")
+    last.tap()
+    assert [m["phrase"] for m in ft.sent("chat")] == [phrase]
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_hand_keeps_its_height_as_the_cards_are_dealt(browser: Browser, server: ThreadServer) -> None:
+    """A phone held upright: the hand takes the rows of the whole hand from the first card dealt, so its top (and
+    the viewer's bar and the buttons' row above it) does not move up a row each time the hand needs another (a
+    tap on 亮 missed)."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, PHONE)
+    as_guest(page, server.url)
+    g = ShengjiGame({}, seed=11)
+    for _ in range(12):
+        g.timeout(g.acting[0])
+    ft = ShengjiFakeTable(page, g, you=0)
+    ft.open()
+    live = page.locator(".tablev.live")
+    tops = []
+    while g.phase == "deal":
+        held = len(g.observe(0)["hand"].split())
+        expect(live.locator(".hand .sj-card")).to_have_count(held)
+        box = live.locator(".hand").bounding_box()
+        assert box is not None
+        tops.append((held, live.locator(".hand").get_attribute("data-rows"), round(box["y"])))
+        for _ in range(40):
+            if g.phase == "deal":
+                g.timeout(g.acting[0])
+        ft.version += 1
+        ft.push_state()
+    assert len(tops) >= 5 and tops[0][0] < 10 and tops[-1][0] > 40, tops
+    assert len({y for _, _, y in tops}) == 1 and len({r for _, r, _ in tops}) == 1, tops
+    assert not errors, errors
+    page.context.close()
+
 # ---------------------------------------------------------------------------------------------- a table fed by the test
 CJK = re.compile(r"[\u3400-\u9fff]")
 

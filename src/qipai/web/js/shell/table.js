@@ -535,6 +535,10 @@ export class TableFrame {
       h("div.emotes", EMOTES.map((p) => h("button.emote", { type: "button", "data-phrase": p, disabled: cool,
         "aria-label": phraseText(p), title: phraseText(p), onclick: () => this.sendChat(p) }, icon(p, 30)))));
     this.chatPop.hidden = false;
+    // as tall as the room between the site's bar and the buttons' row, scrolled within past that (a phone held
+    // sideways: its first phrases lay under the bar)
+    const bar = document.getElementById("topbar")?.getBoundingClientRect().bottom ?? 0;
+    this.chatPop.style.maxHeight = `${Math.max(120, Math.floor(this.actions.getBoundingClientRect().top - bar - 12))}px`;
     this.renderTools();
   }
 

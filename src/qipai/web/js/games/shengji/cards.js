@@ -5,6 +5,8 @@ import { h } from "../../shell/util.js";
 import { t } from "./words.js";
 
 export const SUIT_SYM = { S: "♠", H: "♥", C: "♣", D: "♦" };
+/** Four decks of 54: every card is dealt (no kitty), a quarter to each seat. */
+export const DECK_SIZE = 216;
 const RED = new Set(["H", "D"]);
 
 export function splitCards(text) {

@@ -8,7 +8,7 @@ import { h, add, clear, morph, api, modal } from "../../shell/util.js";
 import { installHandPicking } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t } from "./words.js";
-import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM } from "./cards.js";
+import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM, DECK_SIZE } from "./cards.js";
 
 export const teamOf = (seat) => seat % 2;
 
@@ -333,9 +333,13 @@ export class ShengjiView extends TableView {
     const gap = 10;
     const width = Math.max(200, (el.clientWidth || window.innerWidth) - 16);
     const n = flat.length;
+    // while the cards are dealt, the rows are the whole hand's (the rows not yet reached kept empty): the buttons
+    // and tools above the hand must not move up a row as cards come (a finger on 亮 would lift on the felt)
+    const seats = obs.hand_sizes?.length || 4;
+    const whole = obs.phase === "deal" ? n + Math.max(0, Math.ceil((DECK_SIZE - (obs.dealt || 0)) / seats)) : n;
     let rows = 1, vis = size.w;
     for (rows = 1; rows <= 4; rows++) {
-      const per = Math.ceil(n / rows);
+      const per = Math.ceil(whole / rows);
       vis = (width - size.w - gap * (groups.length - 1)) / Math.max(1, per - 1);
       if (vis >= size.min) break;
     }
@@ -345,7 +349,7 @@ export class ShengjiView extends TableView {
     el.style.setProperty("--sjh", size.h + "px");
     el.style.setProperty("--sjv", vis.toFixed(1) + "px");
     el.dataset.rows = rows;
-    const per = Math.ceil(n / rows);
+    const per = Math.ceil(whole / rows);
     let row = null;
     flat.forEach((x, i) => {
       if (i % per === 0) row = add(el, h("div.sj-row"))?.lastChild;
@@ -358,6 +362,7 @@ export class ShengjiView extends TableView {
       if (i % per === 0) c.classList.add("row-start");
       add(row, c);
     });
+    for (let k = Math.ceil(n / per); k < rows; k++) add(el, h("div.sj-row.spare", { "aria-hidden": "true" }));
     this.paintRaised();
   }
 
