@@ -810,6 +810,70 @@ async def test_a_definitions_host_block_is_checked_when_the_match_is_made(start_
     assert server.lobby.director.runs == {}
 
 
+_MJ = {"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "fee": 10, "start_delay_s": 0},
+       "stages": [{"format": "swiss", "rounds": 1, "deals": 1}]}
+_SJ = {**_MJ, "game": "shengji"}
+
+
+@pytest.mark.parametrize(("definition", "option"), [
+    ({**_MJ, "stages": [{"format": "fixed", "rounds": [{"deals": 1}], "base": 2_000_000}]}, "stages[0].base"),
+    ({**_SJ, "stages": [{"format": "swiss", "rounds": 1, "deals": 1, "base": 2_000_000}]}, "stages[0].base"),
+    ({**_MJ, "stages": [{"format": "dali", "advance": 4, "levels": [1, 2_000_000]}]}, "stages[0].levels[1]"),
+    ({**_MJ, "host": {"stake_option": "nonexistent"}}, "host.stake_option"),
+    ({**_MJ, "host": {"stake_option": "first_dealer"}}, "host.stake_option"),
+    ({**_MJ, "host": {"platform_game": "doudizhu"}}, "host.stake_option"),
+    ({**_MJ, "host": {"platform_game": "doudizhu", "stake_option": "stake"}}, "seats"),
+    ({**_MJ, "host": {"game_options": "x"}}, "host.game_options"),
+    ({**_MJ, "host": {"game_preset": 5}}, "host.game_preset"),
+    ({**_MJ, "host": {"game_options": {"nonsense": 1}}}, "host.game_options"),
+    ({**_SJ, "host": {"deals_option": "start_level"}}, "stages[0].deals"),
+])
+async def test_the_operators_match_refuses_what_its_game_cannot_play(start_server: StartServer,
+                                                                     definition: dict[str, Any],
+                                                                     option: str) -> None:
+    """Each of these was answered 201 and then stood "running" for ever with the fees held: a stake past what the
+    game's stake option takes (a stage's base, a 打立 level), a stake option that is no stake, a platform game
+    with other rule options or another number of seats, a host block of the wrong type (silently ignored)."""
+    server = await start_server(admin_token="adm")
+    a = await Client.guest(server)
+    async with a.api() as h:
+        r = await h.post("/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": "adm"})
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert err["code"] == "bad_options" and err["params"]["option"] == option, err
+    assert option in err["message"], err
+    assert server.lobby.director.runs == {}
+
+
+@pytest.mark.parametrize("definition", [{**_MJ, "teams": True}, {**_MJ, "seats": 3}, {**_SJ, "teams": False}])
+async def test_the_operators_match_refuses_a_table_or_entrant_its_game_has_not(start_server: StartServer,
+                                                                              definition: dict[str, Any]) -> None:
+    """Mahjong with team entrants failed at its first deal ("partners score alike"), with 3 seats ("mahjong needs
+    4 seats"); a Shengji entrant is a team of two (RULES-matches §1)."""
+    server = await start_server(admin_token="adm")
+    a = await Client.guest(server)
+    async with a.api() as h:
+        r = await h.post("/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": "adm"})
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert err["code"] == "bad_options" and ("definition.teams" in err["message"]
+                                             or "definition.seats" in err["message"]), err
+    assert server.lobby.director.runs == {}
+
+
+async def test_the_operators_match_plays_at_the_stakes_its_game_takes(start_server: StartServer) -> None:
+    """The checks refuse only what cannot play: the largest stake the game takes, a 打立 level at it, and a stake
+    option named explicitly are made."""
+    server = await start_server(admin_token="adm")
+    d = server.lobby.director
+    await d.create({**_MJ, "stages": [{"format": "fixed", "rounds": [{"deals": 1}], "base": 1_000_000}]})
+    await d.create({**_MJ, "stages": [{"format": "dali", "advance": 4, "levels": [1, 1_000_000]}],
+                    "host": {"stake_option": "base", "game_options": {}}})
+    await d.create({**_SJ, "stages": [{"format": "fixed", "rounds": [{"deals": 3, "advance": 2}, {"deals": 1}]}],
+                    "entry": {**_SJ["entry"], "max_entrants": 4}})
+    assert len(d.runs) == 3
+
+
 async def test_withdraw_and_the_operators_match_refuse_unknown_fields(start_server: StartServer) -> None:
     """As register and decline do: a misspelt field is refused, not ignored."""
     server = await start_server(admin_token="adm")

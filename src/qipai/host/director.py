@@ -37,7 +37,7 @@ from qipai.core.options import short_repr
 from qipai.host.events import DEAL_SETTLED, TABLE_CLOSED, DealSettled, TableClosed
 from qipai.host.jsonenc import dumps
 from qipai.host.limits import RateLimiter
-from qipai.host.matchplay import MatchGame, deal_seed, match_game, table_game
+from qipai.host.matchplay import MatchGame, MatchGameError, check_match_game, deal_seed, match_game, table_game
 from qipai.host.table import Table, TableError
 from qipai.store import MatchRecord, MatchRow, MoneyMove, Overdrawn, StaleMatch, UserInfo
 from qipai.tournaments import (
@@ -435,12 +435,15 @@ class Director:
             d = parse_definition(definition)
             mg = match_game(d)
             factory = self.lobby.factory(mg.game)
-            # the host block's rule options, preset and bot are checked now, not when the first table cannot
-            # open (the match then stood still with the fees taken)
-            factory.options({**mg.options, **({mg.deals_option: 1} if mg.deals_option else {})})
+            # the host block, the stakes and deals of every stage and the seats are checked against the game now,
+            # not when the first table cannot open (the match then stood still with the fees taken)
+            check_match_game(d, factory)
             bot = d.host.get("bot")
             if bot is not None and not (isinstance(bot, str) and self.lobby.has_bot(mg.game, bot)):
-                raise ValueError(f"host.bot: {mg.game} has no bot {str(bot)[:40]!r}")
+                raise MatchGameError("host.bot", f"{mg.game} has no bot {str(bot)[:40]!r}")
+        except MatchGameError as e:
+            raise TableError("bad_options", f"this match definition does not work: {e}", option=e.option,
+                             reason=e.reason) from None
         except (TournamentError, ValueError, KeyError, TypeError) as e:
             raise TableError("bad_options", f"this match definition does not work: {e}", reason=str(e)) from None
         mid = match_id or "m" + secrets.token_hex(5)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qipai.bots import play_out
+from qipai.core.options import short_repr
 from qipai.core.registry import get_factory
 from qipai.tournaments import Definition, TableAssignment
 
@@ -75,6 +76,80 @@ def match_game(definition: Definition) -> MatchGame:
     deals = host.get("deals_option", base.deals_option if base else None)
     return MatchGame(game, options, stake if isinstance(stake, str) else None,
                      deals if isinstance(deals, str) else None)
+
+
+class MatchGameError(ValueError):
+    """A match definition its platform game cannot play; ``option`` names the definition's field at fault."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(f"{option}: {reason}")
+        self.option = option
+        self.reason = reason
+
+
+_HOST_TEXT = ("platform_game", "game_preset", "bot")
+
+
+def check_match_game(definition: Definition, factory: Any) -> None:
+    """Whether the platform game (``factory``: the :class:`qipai.core.game.GameFactory` of
+    :func:`match_game`'s game) can play every table the definition may form: the host block's fields of the right
+    types, a stake option the game declares as one that moves points, the rule options with every stake the stages
+    may use (each ``base``, each 打立 level) and every round's deals, and the game's seats per table. Raises
+    :class:`MatchGameError` naming the field; a match that passes never stands still at its first table."""
+    host = definition.host
+    for key in _HOST_TEXT:
+        if key in host and not isinstance(host[key], str):
+            raise MatchGameError(f"host.{key}", f"must be a name (text), got {short_repr(host[key], 40)}")
+    for key in ("stake_option", "deals_option"):
+        if host.get(key) is not None and not isinstance(host[key], str):
+            raise MatchGameError(f"host.{key}", f"must be an option's name or null, got {short_repr(host[key], 40)}")
+    if "game_options" in host and not isinstance(host["game_options"], Mapping):
+        raise MatchGameError("host.game_options", f"must be an object, got {short_repr(host['game_options'], 40)}")
+    mg = match_game(definition)
+    declared = factory.info.options
+    if mg.stake_option is not None and mg.stake_option not in declared.points_options():
+        raise MatchGameError("host.stake_option", f"{mg.game} has no stake option {short_repr(mg.stake_option, 40)}"
+                             f" (its options that move points: {', '.join(declared.points_options()) or 'none'})")
+    if mg.deals_option is not None and mg.deals_option not in declared.by_name:
+        raise MatchGameError("host.deals_option", f"{mg.game} has no rule option {short_repr(mg.deals_option, 40)}")
+    # every stake a table may play for, with the field it comes from, and every number of deals a table plays
+    bases: dict[int, str] = {}
+    deals: dict[int, str] = {}
+    for i, st in enumerate(definition.stages):
+        if st.format == "dali":
+            for k, level in enumerate(st.levels):
+                bases.setdefault(level, f"stages[{i}].levels[{k}]")
+            deals.setdefault(st.ass_deals, f"stages[{i}].ass_deals")
+        else:
+            bases.setdefault(st.base, f"stages[{i}].base")
+            for r, rnd in enumerate(st.rounds):
+                deals.setdefault(rnd.deals, f"stages[{i}].rounds[{r}].deals" if st.format == "fixed"
+                                 else f"stages[{i}].deals")
+    base0, deals0 = min(bases, default=1), min(deals, default=1)
+
+    def full(base: int, n: int | None, where: str) -> dict[str, Any]:
+        options = dict(mg.options)
+        if mg.stake_option:
+            options[mg.stake_option] = base
+        if mg.deals_option and n is not None:
+            options[mg.deals_option] = n
+        try:
+            return dict(factory.options(options))
+        except (ValueError, TypeError, KeyError) as e:
+            raise MatchGameError(where, f"{mg.game}: {e}") from None
+
+    try:
+        factory.options(mg.options)
+    except (ValueError, TypeError, KeyError) as e:
+        raise MatchGameError(next((f"host.{k}" for k in ("game_options", "game_preset", "platform_game") if k in host),
+                                  "game"), f"{mg.game}: {e}") from None
+    for b, where in bases.items():
+        full(b, None, where)
+    for n, where in deals.items():
+        full(base0, n, where)
+    players = factory.players(full(base0, deals0, "stages"))
+    if players != definition.seats:
+        raise MatchGameError("seats", f"{mg.game} plays {players} to a table, the definition says {definition.seats}")
 
 
 def table_game(definition: Definition, a: TableAssignment) -> tuple[str, dict[str, Any]]:

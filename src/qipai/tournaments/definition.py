@@ -263,6 +263,11 @@ def parse_definition(data: Mapping[str, Any] | Definition) -> Definition:
         raise ConfigError(f"definition.teams must be true or false, got {teams!r}")
     if teams and seats != 4:
         raise ConfigError("team entrants need 4 seats (two teams of two partners)")
+    if prof is not None and seats != prof.seats:  # §1: a game of the spec plays its own table
+        raise ConfigError(f"definition.seats: {game} is played {prof.seats} to a table, got {seats}")
+    if prof is not None and teams != prof.teams:  # §1: a shengji entrant is a team of two, the others' a player
+        raise ConfigError(f"definition.teams: {game} entrants are " + (
+            "teams of two (partners), it must be true" if prof.teams else "single players, it must be false"))
     s = seats // 2 if teams else seats
     stack0 = prof.start_stack if prof else 0
     base0 = prof.base if prof else 1
