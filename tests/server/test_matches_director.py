@@ -777,6 +777,37 @@ async def test_team_invitations_refuse_a_bot_a_closed_match_and_an_id_past_the_d
     assert d.invites == {} and (await b.get(f"/api/matches/{run.id}"))["me_invited_by"] == []
 
 
+async def test_a_bot_fitted_in_after_the_operators_bots_has_its_own_number_at_the_table_and_in_the_standings(
+        start_server: StartServer) -> None:
+    """An operator's bots (entrants b1, b2, b3) and the one field fitting adds at the start (bot:1) were numbered
+    apart: the fitted bot sat as 电脑<seat>号 (its id did not match the table's b<n> pattern) while the browser
+    called it 电脑3 or 电脑1 — two bots could share a number. Now every bot has one number, unique in the match,
+    the same at the table (its seat name and the stored ``bot_numbers`` tag) and in the standings."""
+    server = await start_server()
+    d = server.lobby.director
+    run = await d.create({"game": "mahjong", "entry": {"start": "at_time", "min_entrants": 3},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}, start_at=int(d.now()) + 1)
+    assert await d.add_bots(run.id, 3) == ["b1", "b2", "b3"]
+    table = None
+    for _ in range(200):
+        table = next((t for t in server.lobby.tables.values() if t.tags.get("match_id") == run.id), None)
+        if table is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert table is not None, d.errors
+    assert "bot:1" in run.state.entrants  # the fitted bot
+    rows = {r["entrant"]: r for r in d.standings_view(run)["standings"]}
+    numbers = {e: r["bot_number"] for e, r in rows.items()}
+    assert sorted(numbers.values()) == [1, 2, 3, 4], numbers
+    assert numbers == {"b1": 1, "b2": 2, "b3": 3, "bot:1": 4}  # registration order, kept once given
+    a = run.state.tables[table.tags["table_key"]]
+    for seat, eid in enumerate(a.seat_entrants):
+        s = table.seats[seat]
+        assert s is not None and s.name.rsplit(":", 1)[1] == str(numbers[eid]), (seat, eid, s.name)
+    assert table.tags["bot_numbers"] == [numbers[e] for e in a.seat_entrants]
+    await finish(server, run)
+
+
 async def test_bots_past_the_room_left_register_none(start_server: StartServer) -> None:
     """Asking for more bots than the match has room for registered those that fitted (and started the match),
     then answered with an error: now it is all or nothing."""

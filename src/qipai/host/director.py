@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -116,6 +115,15 @@ STEPS: dict[str, Callable[..., tuple[MatchState, list[Event]]]] = {
 def player_id(user_id: int) -> str:
     """The tournament core's id of a user (entrant id and player id of a one-player entrant)."""
     return f"u{user_id}"
+
+
+def bot_numbers(state: MatchState) -> dict[str, int]:
+    """Each bot entrant's number (电脑1, 电脑2, …), the same at its tables, in the standings and in the browser:
+    its place among the match's bots in registration order. Unique in the match and never changed, whoever
+    made the bot: an operator's (entrant ``b1``, ``b2``, …) and field fitting's (``bot:1``, ``bot:2``, …) ids
+    number apart and could both give 1; registration numbers are never reused, and a later bot's is larger."""
+    bots = sorted((e for e in state.entrants.values() if e.bot), key=lambda e: e.reg)
+    return {e.id: n for n, e in enumerate(bots, 1)}
 
 
 def user_of(player: str) -> int | None:
@@ -881,12 +889,13 @@ class Director:
         game, options = table_game(run.defn, a)
         bot = str(run.defn.host.get("bot") or self.lobby.seat_bot(game))
         seats: list[dict[str, Any]] = []
-        for p in a.seats:
+        numbers = bot_numbers(run.state)
+        for p, eid in zip(a.seats, a.seat_entrants, strict=True):
             uid = user_of(p)
-            # a bot entrant keeps its number at the table (b5 plays as 电脑5号, as the standings name it)
-            number = re.fullmatch(r"b(\d+)[ab]?", p) if uid is None else None
+            # a bot entrant keeps its number at the table (电脑5号, as the standings name it)
+            number = numbers.get(eid) if uid is None else None
             seats.append({"user_id": uid} if uid is not None else
-                         {"bot": bot, "number": int(number[1])} if number else {"bot": bot})
+                         {"bot": bot, "number": number} if number is not None else {"bot": bot})
         tags: dict[str, Any] = {"match_id": run.id, "table_key": key}
         if deal > 1:
             tags["first_deal"] = deal
@@ -1021,6 +1030,7 @@ class Director:
         st = run.state
         rows = []
         names = self.names(run)
+        numbers = bot_numbers(st)
         here = {key: t.id for key, t in self.tables_by_key(run.id).items()}
         if elsewhere:
             here = {**elsewhere, **here}
@@ -1030,7 +1040,8 @@ class Director:
             e = st.entrants[r.entrant]
             rows.append({"place": r.place, "entrant": r.entrant, "name": names.get(r.entrant, r.entrant),
                          "users": [u for p in e.players for u in [user_of(p)] if u is not None],
-                         "reg": r.reg, "points": r.points, "bot": r.bot, "status": r.status, "where": r.where,
+                         "reg": r.reg, "points": r.points, "bot": r.bot, "bot_number": numbers.get(r.entrant),
+                         "status": r.status, "where": r.where,
                          "table": None if r.table is None else here.get(r.table),
                          "quitting": r.quitting,
                          "last_deal": r.last_deal, "deals_won": r.deals_won})

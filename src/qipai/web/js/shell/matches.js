@@ -216,15 +216,14 @@ function teamEntry(m, input, refresh) {
     inviting, form);
 }
 
-/** Each bot entrant's number (电脑1, 电脑2, …): the number of its entrant id (``bot:3``), which stays with it from
- * table to table and in every standings; else its place among the bots in registration order. */
+/** Each bot entrant's number (电脑1, 电脑2, …): the server's (``bot_number``, the number its tables name it by,
+ * 电脑5号), unique in the match and kept from table to table; a row without one (an older server) counts among
+ * the bots in registration order. */
 function botNumbers(rows) {
   const bots = rows.filter((r) => r.bot);
   const byReg = [...bots].sort((a, b) => (a.reg ?? 0) - (b.reg ?? 0) || String(a.entrant).localeCompare(String(b.entrant)));
   const out = new Map();
-  const fromId = bots.map((r) => /(\d+)$/.exec(String(r.entrant || ""))?.[1]);
-  const useIds = fromId.every(Boolean) && new Set(fromId).size === fromId.length;
-  bots.forEach((r, i) => out.set(r.entrant, useIds ? Number(fromId[i]) : byReg.indexOf(r) + 1));
+  bots.forEach((r) => out.set(r.entrant, Number.isInteger(r.bot_number) ? r.bot_number : byReg.indexOf(r) + 1));
   return out;
 }
 
