@@ -808,6 +808,32 @@ async def test_a_bot_fitted_in_after_the_operators_bots_has_its_own_number_at_th
     await finish(server, run)
 
 
+async def test_a_player_who_left_the_match_table_has_no_table_to_go_back_to(start_server: StartServer) -> None:
+    """After ``leave`` (answered ``left``, reason ``left_match``: the seat plays on in auto-play) the card still
+    gave ``me: {table, seat}``, so the browser offered 回到我的牌桌 onto a table that shows the player nothing."""
+    server = await start_server()
+    d = server.lobby.director
+    run = await d.create({"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "start_delay_s": 0},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 4}]}]})
+    a = await Client.guest(server)
+    await a.connect()
+    await a.post(f"/api/matches/{run.id}/register")
+    await d.add_bots(run.id, 3)
+    joined = await a.wait_for(lambda m: m["type"] == "joined", timeout=20)
+    tid = joined["table"]
+    me = (await a.get(f"/api/matches/{run.id}"))["me"]
+    assert (me["table"], me["seat"], me["left_table"]) == (tid, joined["seat"], None)
+    await a.send({"type": "leave", "table": tid})
+    await a.wait_for(lambda m: m["type"] == "left" and m.get("reason") == "left_match")
+    t = server.lobby.tables[tid]
+    assert t.left_match(joined["seat"])  # the seat is still the player's, in auto-play
+    me = (await a.get(f"/api/matches/{run.id}"))["me"]
+    assert (me["table"], me["seat"], me["left_table"]) == (None, None, tid), me
+    assert me["status"] == "in"  # still in the match: leaving a table is not quitting it (§6.2)
+    await d.cancel(run.id)
+    await a.close()
+
+
 async def test_bots_past_the_room_left_register_none(start_server: StartServer) -> None:
     """Asking for more bots than the match has room for registered those that fitted (and started the match),
     then answered with an error: now it is all or nothing."""

@@ -586,6 +586,41 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     assert not errors, errors
 
 
+def test_leaving_a_match_table_leaves_no_table_to_go_back_to(browser: Browser, steady_server: ThreadServer) -> None:
+    """RULES-matches §6.2: once a player left the match table (its seat plays on in auto-play), the match card
+    offers no 回到我的牌桌 onto the table that shows the player nothing any more."""
+    server = steady_server
+    definition: dict[str, object] = {
+        "name": "离桌赛", "game": "ddz3",
+        "entry": {"start": "when_full", "max_entrants": 3, "fee": 0, "start_delay_s": 0},
+        "stages": [{"format": "fixed", "rounds": [{"deals": 3}]}]}
+    mid = create_match(server, definition)
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "leaver")
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    add_bots(server, mid, 2)
+    live = page.locator(".tablev.live")
+    expect(live).to_have_attribute("data-deal", re.compile(r"\d+"), timeout=20_000)
+    tid = page.evaluate("() => window.qipai.store.tableId")
+    card = open_card(page, server, mid)
+    expect(card.locator("a.btn", has_text="回到我的牌桌")).to_have_count(1)  # seated: the way back is offered
+    card.locator("a.btn", has_text="回到我的牌桌").click()
+    expect(live).to_be_visible()
+    live.locator('[data-action="leave"]').click()
+    dialog = page.locator("#leave-dialog")
+    dialog.locator('[data-action="confirm-leave"]').click()
+    page.locator("#langbtn").click()
+    page.wait_for_function("() => !window.qipai.store.tableId")
+    me = httpx.get(f"{server.url}/api/matches/{mid}").json()  # (anonymous: no me)
+    assert any(r["table"] == tid for r in me["standings"])  # the table plays on, the seat in auto-play
+    card = open_card(page, server, mid)
+    expect(card.locator("table.standings tr.me")).to_have_count(1)
+    expect(card.locator("a.btn", has_text="Back to my table")).to_have_count(0)
+    assert not errors, errors
+
+
 TEAMS = {"preset": "shengji_teams_swiss", "round_gap_s": 0,
          "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
          "stages": [{"rounds": 1, "deals": 1}]}

@@ -385,7 +385,8 @@ export function matchPage(root, { id }) {
     const view = standings || info;
     const botNo = botNumbers(rows);
     const mine = rows.find((r) => store.user && (r.users || []).includes(store.user.id));
-    const myTable = mine ? mine.table : (info.me && info.me.table);
+    // (not the table one left: its seat plays in auto-play to the table's end, nothing there is ours any more)
+    const myTable = mine ? (mine.table && mine.table !== info.me?.left_table ? mine.table : null) : (info.me && info.me.table);
     // in the match, between tables: say so (the next table comes by itself)
     const waiting = phase === "running" && mine && mine.status === "in" && !myTable
       ? h("p.match-waiting", t(mine.where === "queue" ? "match_wait_queue" : mine.where === "bye" ? "match_wait_bye" : "match_wait")) : null;
