@@ -586,9 +586,10 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     assert not errors, errors
 
 
-def test_leaving_a_match_table_leaves_no_table_to_go_back_to(browser: Browser, steady_server: ThreadServer) -> None:
-    """RULES-matches §6.2: once a player left the match table (its seat plays on in auto-play), the match card
-    offers no 回到我的牌桌 onto the table that shows the player nothing any more."""
+def test_leaving_a_match_table_is_no_escape_and_leaves_no_table_to_go_back_to(browser: Browser,
+                                                                             steady_server: ThreadServer) -> None:
+    """RULES-matches §4, §6.2: at a match table the leave dialog says the seat plays on in auto-play (never 算逃跑);
+    once left, the match card offers no 回到我的牌桌 onto the table that shows the player nothing any more."""
     server = steady_server
     definition: dict[str, object] = {
         "name": "离桌赛", "game": "ddz3",
@@ -610,8 +611,16 @@ def test_leaving_a_match_table_leaves_no_table_to_go_back_to(browser: Browser, s
     expect(live).to_be_visible()
     live.locator('[data-action="leave"]').click()
     dialog = page.locator("#leave-dialog")
-    dialog.locator('[data-action="confirm-leave"]').click()
+    expect(dialog).to_contain_text("托管")
+    expect(dialog).to_contain_text("不算逃跑")
+    assert "离开算逃跑" not in dialog.inner_text()
+    dialog.locator("button", has_text="取消").click()
+    expect(dialog).to_have_count(0)
     page.locator("#langbtn").click()
+    live.locator('[data-action="leave"]').click()
+    expect(dialog).to_contain_text("no escape")
+    expect(dialog).to_contain_text("auto-play")
+    dialog.locator('[data-action="confirm-leave"]').click()
     page.wait_for_function("() => !window.qipai.store.tableId")
     me = httpx.get(f"{server.url}/api/matches/{mid}").json()  # (anonymous: no me)
     assert any(r["table"] == tid for r in me["standings"])  # the table plays on, the seat in auto-play

@@ -705,14 +705,17 @@ export class TableFrame {
       return;
     }
     const running = state && state.observation.phase !== "over";
-    if (!running) {
+    // at a match table leaving is a disconnection, never an escape (RULES-matches §4, §6.2): the seat plays in
+    // auto-play to the table's end, between deals too, so the player is always asked, in those words
+    const match = this.matchTable();
+    if (!running && !match) {
       conn.send({ type: "leave", table: table.id });
       return;
     }
     modal({
       id: "leave-dialog",
       title: t("leave"),
-      body: h("p", t("leave_confirm")),
+      body: h("p", t(match ? "leave_confirm_match" : "leave_confirm")),
       buttons: [
         { text: t("cancel") },
         { text: t("leave_ok"), danger: true, action: "confirm-leave", onClick: () => conn.send({ type: "leave", table: table.id }) },
