@@ -808,6 +808,28 @@ async def test_a_bot_fitted_in_after_the_operators_bots_has_its_own_number_at_th
     await finish(server, run)
 
 
+async def test_the_entrants_count_is_the_registered_never_past_max_entrants(start_server: StartServer) -> None:
+    """A bot field fitting adds after the close of registration (§2.4) is in the field and the standings, but not
+    an entrant as ``max_entrants`` counts them: the list read "4 / 3" (the tester's "9 / 8", a quitter's place
+    filled by a bot), while running and once over."""
+    server = await start_server()
+    d = server.lobby.director
+    run = await d.create({"game": "mahjong", "entry": {"start": "at_time", "min_entrants": 3, "max_entrants": 3},
+                          "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]}, start_at=int(d.now()) + 1)
+    await d.add_bots(run.id, 3)
+    assert d.summary(run)["entrants"] == 3
+    for _ in range(200):
+        if run.state.phase == "running":
+            break
+        await asyncio.sleep(0.05)
+    assert "bot:1" in run.state.entrants and run.state.entrants["bot:1"].fitted
+    assert (d.summary(run)["entrants"], d.summary(run)["max_entrants"]) == (3, 3)
+    assert len(d.standings_view(run)["standings"]) == 4  # the fitted bot plays and is ranked
+    await finish(server, run)
+    assert d.summary(run)["entrants"] == 3
+    assert len(run.state.ranking) == 4
+
+
 async def test_a_player_who_left_the_match_table_has_no_table_to_go_back_to(start_server: StartServer) -> None:
     """After ``leave`` (answered ``left``, reason ``left_match``: the seat plays on in auto-play) the card still
     gave ``me: {table, seat}``, so the browser offered 回到我的牌桌 onto a table that shows the player nothing."""

@@ -1090,10 +1090,12 @@ class Director:
         st = run.state
         d = run.defn
         ent = d.entry
-        # the field: while it runs, those still in; once over, everyone who took part (a finished sit-and-go
-        # read "3 / 9", counting only the last table's players)
-        field = [e for e in st.entrants.values()
-                 if (e.status == "in" if st.phase not in ("finished", "cancelled") else e.status != "removed")]
+        # the entrants, as max_entrants counts them (RULES-matches §7: entrants so far / max_entrants): while it
+        # runs, those still in; once over, everyone who took part (a finished sit-and-go read "3 / 9", counting
+        # only the last table's players). Bots field fitting added after the close (§2.4) are in the standings
+        # but never counted here: a quitter's place filled by one read "9 / 8"
+        field = [e for e in st.entrants.values() if not e.fitted and
+                 (e.status == "in" if st.phase not in ("finished", "cancelled") else e.status != "removed")]
         status = {"registration": "open", "starting": "running", "running": "running"}.get(st.phase, st.phase)
         if st.phase == "registration" and ent.start == "at_time" and st.start_at is not None \
                 and self.now() < st.start_at - ent.reg_opens_s:

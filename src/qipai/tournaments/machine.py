@@ -671,6 +671,7 @@ class _Machine:
         for b in made:
             e = st.entrants[b]
             e.stage = k
+            e.fitted = True
             st.stage.entered[b] = pts
         self.emit(BotsAdded(tuple(made), pts))
 

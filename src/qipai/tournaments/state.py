@@ -59,6 +59,9 @@ class EntrantState:
     round_deals: int = 0
     round_absent: int = 0
     absent_run: int = 0
+    fitted: bool = False
+    """A bot field fitting added (§2.4) after the close of registration: in the field, not one of the entrants
+    that entered (``max_entrants`` caps those)."""
 
 
 @dataclass
