@@ -994,6 +994,31 @@ def test_the_hand_stays_put_when_the_drawn_tile_comes(browser: Browser, server: 
     assert not errors, errors
     page.context.close()
 
+
+@pytest.mark.parametrize("lang,size", [("en", (844, 390)), ("zh", (740, 360))])
+def test_a_phone_held_sideways_keeps_the_right_seats_clock_off_its_name(browser: Browser, server: ThreadServer,
+                                                                        lang: str, size: tuple[int, int]) -> None:
+    """A phone held sideways, the right seat to play: its countdown, on the box's corner, covered the first letter
+    of its name (Bot 2 read "ot 2"); the name keeps clear of it."""
+    page, errors = logged_in(browser, server, lang, True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    g = reach(lambda g: g.phase == "play" and g.turn == 1)
+    ft = MahjongTable(page, g)
+    ft.extra_state = {"deadline_ms": 30_000}
+    ft.open()
+    right = page.locator('.tablev.live .seat[data-pos="right"]')
+    expect(right).to_have_attribute("data-seat", "1")
+    clock = right.locator(".timer.on")
+    expect(clock).to_have_text(re.compile(r"^\d+$"))
+    box = clock.bounding_box()
+    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
+        const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }""")
+    assert box is not None
+    assert not (box["x"] < name[0] + name[2] - 0.5 and name[0] < box["x"] + box["width"] - 0.5
+                and box["y"] < name[1] + name[3] - 0.5 and name[1] < box["y"] + box["height"] - 0.5), (box, name)
+    assert not errors, errors
+    page.context.close()
+
 SEEN_BUTTONS = """() => {
   const out = [];
   for (const b of document.querySelectorAll('.tablev.live .act-main button')) {
