@@ -560,3 +560,31 @@ async def test_a_seat_the_directory_lost_is_found_in_the_database(cluster: Clust
         await r.aclose()
         for p in (alice, bob):
             await p.close()
+
+
+async def test_one_user_sits_at_one_table_when_two_nodes_seat_him_at_once(cluster: Cluster) -> None:
+    """A quick match through node 1 and a new private table through node 2 at the same moment, for one user: one
+    of them seats him, the other says where he sits (each node checked the directory before the other's seat was
+    written to it, and both answered 200)."""
+    import redis.asyncio as aioredis
+
+    n1, n2, _n3 = cluster.nodes
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    r = aioredis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        for _ in range(4):
+            async with httpx.AsyncClient(base_url=n1.url) as h:
+                guest = (await h.post("/api/guest", json={})).json()
+            auth = {"Authorization": f"Bearer {guest['token']}"}
+            async with httpx.AsyncClient(headers=auth, timeout=30) as h:
+                quick, private = await asyncio.gather(
+                    h.post(n1.url + "/api/quick-match", json={"room": "classic-1"}),
+                    h.post(n2.url + "/api/tables", json={"room": "jj-1"}))
+            answers = sorted([quick, private], key=lambda x: x.status_code)
+            assert [a.status_code for a in answers] == [200, 409], [(a.status_code, a.text) for a in answers]
+            seat = answers[0].json()["table"]
+            err = answers[1].json()["error"]
+            assert err["code"] == "already_seated" and err["params"]["table"] == seat, err
+            assert await r.get(f"{prefix}seat:{guest['user']['id']}") == seat
+    finally:
+        await r.aclose()

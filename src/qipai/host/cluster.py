@@ -100,6 +100,14 @@ class Cluster(Protocol):
 
     async def set_seat(self, user_id: int, table_id: str | None) -> None: ...
 
+    async def lock_user(self, user_id: int, wait: float) -> str | None:
+        """Take the cluster-wide lock on a user's seat changes (a user sits at one table at a time, whichever node
+        seats him): a token for :meth:`unlock_user`, or ``None`` when another node held it for ``wait`` seconds.
+        It lapses by itself after a while (a node that died holding it)."""
+        ...
+
+    async def unlock_user(self, user_id: int, token: str) -> None: ...
+
     async def seat_of(self, user_id: int) -> str | None: ...
 
     async def seats_of(self, user_ids: Collection[int]) -> dict[int, str]:
@@ -183,6 +191,12 @@ class LocalCluster:
     async def set_seat(self, user_id: int, table_id: str | None) -> None:
         return None
 
+    async def lock_user(self, user_id: int, wait: float) -> str | None:
+        return ""  # one node: its own per-user locks serialise every seat change
+
+    async def unlock_user(self, user_id: int, token: str) -> None:
+        return None
+
     async def seat_of(self, user_id: int) -> str | None:
         return None
 
@@ -237,6 +251,10 @@ def database_refusal(presence: Iterable[tuple[str, str | None]], node_id: str, d
                     "its own")
     return None
 
+
+USER_LOCK_MS = 15000
+"""How long a node's lock on a user's seat changes (:meth:`RedisCluster.lock_user`) lasts unreleased: a seat
+change takes a few database writes and at most one call to another node (5 s)."""
 
 _CLAIM = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
@@ -458,6 +476,20 @@ class RedisCluster:
             await self.redis.delete(k)
         else:
             await self.redis.set(k, table_id)
+
+    async def lock_user(self, user_id: int, wait: float) -> str | None:
+        token = f"{self.node_id}:{secrets.token_hex(8)}"
+        key = self.key("seatlock", str(user_id))
+        end = time.monotonic() + wait
+        while True:
+            if await self.redis.set(key, token, nx=True, px=USER_LOCK_MS):
+                return token
+            if time.monotonic() >= end:
+                return None
+            await asyncio.sleep(0.02)
+
+    async def unlock_user(self, user_id: int, token: str) -> None:
+        await self._release(keys=[self.key("seatlock", str(user_id))], args=[token])
 
     async def seat_of(self, user_id: int) -> str | None:
         v = await self.redis.get(self.key("seat", str(user_id)))

@@ -45,6 +45,10 @@ TOKEN_PURGE_EVERY = 3600.0
 POOL_STOP_TIMEOUT = 5.0
 """Seconds a stopping server waits for its bot and review worker processes to exit."""
 
+USER_LOCK_WAIT = 10.0
+"""Several nodes: seconds a seat change waits for another node's change of the same user's seat to end before it is
+refused (``server_busy``)."""
+
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 PROTECTED_OPTIONS = ("preset",)
 """Options a private table never sets: the room's preset is the room."""
@@ -662,7 +666,7 @@ class Lobby:
         """Another node seats one of its users at this node's table (quick match across nodes)."""
         t = self.table(str(args["table"]))
         user = await self._fresh_user(int(args["user_id"]))
-        async with self.seating(user.id):
+        async with self.seating(user.id, cluster=False):  # the calling node holds the user's cluster lock
             cur = self._current(user.id)
             if cur is not None and cur[0] is not t:
                 raise self._seated_elsewhere(cur)
@@ -1037,12 +1041,28 @@ class Lobby:
         return t, seat
 
     @contextlib.asynccontextmanager
-    async def seating(self, *user_ids: int) -> AsyncIterator[None]:
-        """Serialise the seat changes of these users on this node (a user sits at one table at most). Per user,
-        not one lock for the node: a seat change that waits on the database or on another node (quick match
-        across nodes) holds up only its own users, and two nodes seating at each other's tables cannot wait on
-        each other. Locks are taken in user order, so several users (a managed table) cannot deadlock."""
+    async def seating(self, *user_ids: int, cluster: bool = True) -> AsyncIterator[None]:
+        """Serialise the seat changes of these users (a user sits at one table at most). Per user, not one lock for
+        the node: a seat change that waits on the database or on another node (quick match across nodes) holds up
+        only its own users, and two nodes seating at each other's tables cannot wait on each other. Locks are taken
+        in user order, so several users (a managed table) cannot deadlock.
+
+        Several nodes: the lock is the cluster's (:meth:`Cluster.lock_user`), taken before this node's own, and
+        the directory says where the users sit before it is released — a seat change on another node at the same
+        moment waits, then finds the seat (the directory was written in the background: two nodes both seated one
+        user). ``cluster=False``: the calling node holds it (another node seats its user here, :meth:`_rpc_sit`)."""
         ids = sorted(set(user_ids))
+        held: list[tuple[int, str]] = []
+        if cluster and self.cluster.networked:
+            try:
+                for u in ids:
+                    token = await self.cluster.lock_user(u, USER_LOCK_WAIT)
+                    if token is None:
+                        raise TableError("server_busy", "another server is changing this player's seat; try again")
+                    held.append((u, token))
+            except BaseException:
+                await self._unlock_users(held)
+                raise
         for u in ids:
             self._seat_users[u] = self._seat_users.get(u, 0) + 1
         try:
@@ -1050,6 +1070,10 @@ class Lobby:
                 for u in ids:
                     await stack.enter_async_context(self._seat_locks.setdefault(u, asyncio.Lock()))
                 yield
+                if held:
+                    seated = {u: self.user_table[u] for u in ids if self.user_table.get(u) in self.tables}
+                    if seated:
+                        await self.cluster.publish_directory(seated, {})
         finally:
             for u in ids:
                 left = self._seat_users[u] - 1
@@ -1058,6 +1082,14 @@ class Lobby:
                 else:
                     del self._seat_users[u]
                     self._seat_locks.pop(u, None)
+            await self._unlock_users(held)
+
+    async def _unlock_users(self, held: list[tuple[int, str]]) -> None:
+        for u, token in held:
+            try:
+                await self.cluster.unlock_user(u, token)
+            except Exception as e:  # it lapses by itself
+                log.warning("could not release the seat lock of user %s: %s", u, e)
 
     def _room_lock(self, room_id: str) -> asyncio.Lock:
         """Quick match in one room on this node: one user at a time looks for a waiting table or opens one, so that
@@ -1387,6 +1419,7 @@ class Lobby:
                 if cur[0] is t:
                     return self._rejoin(cur)
                 raise self._seated_elsewhere(cur)
+            await self._refuse_if_seated_remotely(user_id)
             user = await self._fresh_user(user_id)
             async with t.lock:
                 if t.running:
