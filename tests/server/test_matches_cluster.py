@@ -111,3 +111,58 @@ async def test_the_operators_match_calls_work_on_any_node(cluster: Cluster) -> N
     assert first["entrants"] == 2 and first["phase"] == "registration", first
     second = await get(n2.url, f"/api/matches/{made[1]}")
     assert second["phase"] == "cancelled", second
+
+
+async def test_an_entrant_of_a_running_match_sits_nowhere_else_through_any_node(
+        cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
+    """A player in a running match plays only its tables: between two rounds (his first table closed, the next
+    not open yet) a quick match or a new table asked of a node that does not drive the match is refused
+    (``in_match``) as on the driving node. That node answered 200, and the match's director seated him at its
+    next round as well: two seats."""
+    import redis.asyncio as aioredis
+    from test_cluster import REDIS_URL
+
+    defn = {"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0}, "round_gap_s": 30,
+            "stages": [{"rounds": [{"deals": 1, "advance": 9}, {"deals": 1}]}]}
+    n1 = cluster.nodes[0]
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/register", json={"name": "entrant", "password": "secret-pw"})
+        assert r.status_code == 201, r.text
+        me = r.json()["user"]["id"]
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
+        r = await h.post("/api/admin/matches", json={"definition": defn})
+        assert r.status_code == 201, r.text
+        mid = r.json()["id"]
+        r = await h.post(f"/api/matches/{mid}/register", json={}, headers=auth)
+        assert r.status_code == 200, r.text
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 8})
+        assert r.status_code == 200, r.text
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    red = aioredis.from_url(REDIS_URL, decode_responses=True)
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    try:
+        for _ in range(600):  # the first round's three deals are over and his table is closed: he sits nowhere
+            over = await conn.fetchval(
+                "SELECT count(*) FROM deals d JOIN tables t ON t.id = d.table_id WHERE t.tags::text LIKE $1 "
+                "AND d.status = 'over'", f'%"match_id": "{mid}"%')
+            if over >= 3 and await red.get(f"{prefix}seat:{me}") is None:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the first round never ended")
+        row = await conn.fetchrow("SELECT status FROM matches WHERE id = $1", mid)
+        assert row["status"] == "running"
+        driver = str(await red.get(f"{prefix}lease:match:{mid}")).rsplit(":", 1)[0]
+        others = [n for n in cluster.nodes if n.name != driver]
+        assert len(others) == 2, driver
+        async with httpx.AsyncClient(headers=auth, timeout=30) as h:
+            for node in others:
+                for path, body in (("/api/quick-match", {"room": "jj-1"}), ("/api/tables", {"room": "classic-1"})):
+                    r = await h.post(node.url + path, json=body)
+                    assert r.status_code == 409, (node.name, path, r.status_code, r.text)
+                    err = r.json()["error"]
+                    assert err["code"] == "in_match" and err["params"]["match"] == mid, err
+    finally:
+        await conn.close()
+        await red.aclose()

@@ -1133,15 +1133,19 @@ class Director:
         return prize_amounts(ent.prizes, ent.fee, paying, len(humans))
 
     def active_match(self, user_id: int) -> str | None:
-        """The started match (starting or running) in which the user is an active entrant, not quitting."""
-        pid = player_id(user_id)
-        for run in self.runs.values():
-            if run.state.phase not in ("starting", "running"):
-                continue
-            eid = run.state.players.get(pid)
-            e = run.state.entrants.get(eid) if eid is not None else None
-            if e is not None and e.status == "in" and not e.quitting:
-                return run.id
+        """The started match (starting or running) driven here in which the user is an active entrant, not
+        quitting."""
+        return next((run.id for run in self.runs.values() if _plays_in(run, user_id)), None)
+
+    async def active_match_anywhere(self, user_id: int) -> str | None:
+        """:meth:`active_match`, for the matches every node drives (several nodes: another node's match is read
+        from the database, as its driver last wrote it)."""
+        mid = self.active_match(user_id)
+        if mid is not None or not self.networked:
+            return mid
+        for row in await self.store.started_matches_of(user_id):
+            if row.id not in self.runs and _plays_in(run_from_row(row), user_id):
+                return row.id
         return None
 
     async def invitations_of(self, run: MatchRun, user_id: int
@@ -1172,6 +1176,15 @@ class Director:
             if player_id(user_id) in e.players and e.status != "removed":
                 return e.id
         return None
+
+
+def _plays_in(run: MatchRun, user_id: int) -> bool:
+    """Whether the user is an active entrant, not quitting, of this started (starting or running) match."""
+    if run.state.phase not in ("starting", "running"):
+        return False
+    eid = run.state.players.get(player_id(user_id))
+    e = run.state.entrants.get(eid) if eid is not None else None
+    return e is not None and e.status == "in" and not e.quitting
 
 
 def run_from_row(row: MatchRow) -> MatchRun:

@@ -1128,7 +1128,7 @@ class Lobby:
         room = self.room(room_id)
         self._storage_or_refuse()
         await self._refuse_if_blocked(user_id)
-        self._refuse_if_in_match(user_id)
+        await self._refuse_if_in_match(user_id)
         async with self.seating(user_id):
             cur = self._current(user_id)
             if cur is not None:
@@ -1199,9 +1199,10 @@ class Lobby:
         if await self.store.blocked_among([user_id]):
             raise TableError("account_blocked", "this account is blocked by the server's operator")
 
-    def _refuse_if_in_match(self, user_id: int) -> None:
-        """A player in a started match plays only the match's tables (the director seats them)."""
-        mid = self.director.active_match(user_id) if self.director is not None else None
+    async def _refuse_if_in_match(self, user_id: int) -> None:
+        """A player in a started match plays only the match's tables (the director seats them), whichever node
+        drives the match."""
+        mid = await self.director.active_match_anywhere(user_id) if self.director is not None else None
         if mid is not None:
             raise TableError("in_match", "you play in a match now: its tables seat you (withdraw to leave it)",
                              match=mid)
@@ -1247,7 +1248,7 @@ class Lobby:
         self._storage_or_refuse()
         self._refuse_if_draining()
         await self._refuse_if_blocked(user_id)
-        self._refuse_if_in_match(user_id)
+        await self._refuse_if_in_match(user_id)
         options = self.table_options(room, overrides, for_points=for_points)
         bot = autoplay_bot or self.autoplay_bot(room.game, options)
         for what, name in (("autoplay_bot", bot), ("seat_bot", seat_bot)):
@@ -1412,7 +1413,7 @@ class Lobby:
         t = self.invite_table(code)
         self._storage_or_refuse()
         await self._refuse_if_blocked(user_id)
-        self._refuse_if_in_match(user_id)
+        await self._refuse_if_in_match(user_id)
         async with self.seating(user_id):
             cur = self._current(user_id)
             if cur is not None:

@@ -1654,6 +1654,15 @@ class Store:
                 q = q.where(Match.status.in_(list(statuses)))
             return [self._match(m) for m in (await s.scalars(q)).all()]
 
+    async def started_matches_of(self, user_id: int) -> list[MatchRow]:
+        """The started matches (``starting`` or ``running``) the user has an entry in, whatever its status (the
+        match's state says whether he still plays)."""
+        async with self.sessions() as s:
+            q = (select(Match).join(MatchPlayer, MatchPlayer.match_id == Match.id)
+                 .where(MatchPlayer.user_id == user_id, Match.status.in_(["starting", "running"]))
+                 .order_by(Match.created_at, Match.id))
+            return [self._match(m) for m in (await s.scalars(q)).all()]
+
     async def match_money(self, match_id: str) -> list[dict[str, Any]]:
         async with self.sessions() as s:
             rows = (await s.scalars(select(MatchMoney).where(MatchMoney.match_id == match_id)
