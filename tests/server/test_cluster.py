@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from server_helpers import Client, Database
 
@@ -588,3 +589,53 @@ async def test_one_user_sits_at_one_table_when_two_nodes_seat_him_at_once(cluste
             assert await r.get(f"{prefix}seat:{guest['user']['id']}") == seat
     finally:
         await r.aclose()
+
+
+async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database, tmp_path: Path) -> None:
+    """The cluster's Redis stops: every call that needs it is answered with the documented error (503
+    ``server_busy``, JSON), not a plain-text 500 with a traceback logged; a WebSocket is told ``server_busy``
+    before it closes (it closed with 1008 and no word)."""
+    port = free_port()
+    redis_proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                   "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    node = Node("solo", pg_db, f"qt{uuid.uuid4().hex[:10]}:", tmp_path, "")
+    node.args[node.args.index("--redis-url") + 1] = f"redis://127.0.0.1:{port}/0"
+    node.args[node.args.index("--allowed-origins") + 1] = node.url
+    try:
+        import redis.asyncio as aioredis
+
+        r = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
+        for _ in range(100):
+            with contextlib.suppress(Exception):
+                await r.ping()
+                break
+            await asyncio.sleep(0.1)
+        await r.aclose()
+        await node.start()
+        async with httpx.AsyncClient(base_url=node.url, timeout=30) as h:
+            r1 = await h.post("/api/register", json={"name": "redisless", "password": "secret-pw"})
+            assert r1.status_code == 201, r1.text
+            token = r1.json()["token"]
+            redis_proc.terminate()
+            await asyncio.to_thread(redis_proc.wait, 10)
+            auth = {"Authorization": f"Bearer {token}"}
+            for method, path, data in (("GET", "/api/rooms", None), ("GET", "/api/tables", None),
+                                       ("GET", "/api/cluster", None), ("GET", "/api/me", None),
+                                       ("POST", "/api/login", {"name": "redisless", "password": "secret-pw"}),
+                                       ("POST", "/api/guest", {})):
+                resp = await h.request(method, path, json=data, headers=auth)
+                assert resp.status_code == 503, (path, resp.status_code, resp.text)
+                assert resp.json()["error"]["code"] == "server_busy", (path, resp.text)
+        async with connect(node.url.replace("http", "ws") + "/ws",
+                           additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+            msgs = []
+            with contextlib.suppress(ConnectionClosed):
+                async for m in ws:
+                    msgs.append(m)
+        assert any('"server_busy"' in str(m) for m in msgs), msgs
+        assert "Traceback" not in node.log.read_text()
+    finally:
+        await node.stop()
+        if redis_proc.poll() is None:
+            redis_proc.kill()
+            redis_proc.wait()

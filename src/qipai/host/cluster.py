@@ -52,6 +52,18 @@ class ClusterError(RuntimeError):
     """A call to another node failed (it is gone, or did not answer in time)."""
 
 
+def _unreachable() -> tuple[type[BaseException], ...]:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return ClusterError, RedisConnectionError, RedisTimeoutError
+
+
+CLUSTER_UNREACHABLE: tuple[type[BaseException], ...] = _unreachable()
+"""What a request meets when the cluster's Redis cannot be reached (or another node does not answer): the server
+answers ``server_busy`` (try again), not a failure of its own."""
+
+
 @dataclasses.dataclass(frozen=True)
 class NodeInfo:
     id: str

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
@@ -20,6 +21,7 @@ from starlette.routing import Route
 
 from qipai.core.game import SplitObservation, apply_step
 from qipai.core.registry import game_names
+from qipai.host.cluster import CLUSTER_UNREACHABLE
 from qipai.host.director import MatchRun, run_from_row
 from qipai.host.limits import RateLimiter
 from qipai.host.lobby import Lobby, RemoteSeat
@@ -30,6 +32,8 @@ from qipai.server.jsonin import BadJson, loads_limited
 from qipai.store import NameTaken, NotAGuest, Standing, TooManyFriends, UserInfo
 from qipai.store.names import name_key
 from qipai.tournaments import definition_data
+
+log = logging.getLogger("qipai.server.api")
 
 Handler = Callable[[Request], Awaitable[Response]]
 MAX_BODY = 16384
@@ -59,6 +63,7 @@ TABLE_ERROR_STATUS = {
     "not_seated": 409,
     "no_deal": 409,
     "storage_unavailable": 503,
+    "server_busy": 503,
     "table_elsewhere": 421,
     "node_draining": 503,
     "unknown_match": 404,
@@ -88,6 +93,10 @@ def endpoint(fn: Handler) -> Handler:
             if e.code == "unknown_table" and isinstance(e.params.get("table"), str):
                 e = await lobby_of(request).elsewhere(e.params["table"]) or e
             return error(e.code, e.message, TABLE_ERROR_STATUS.get(e.code, 400), e.params)
+        except CLUSTER_UNREACHABLE as e:
+            log.warning("%s %s: the cluster cannot be reached: %s", request.method, request.url.path, e)
+            return error("server_busy", "the server cannot reach the other servers now; try again in a moment",
+                         503)
 
     wrapped.__name__ = fn.__name__
     wrapped.__doc__ = fn.__doc__

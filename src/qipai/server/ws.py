@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from qipai.host.cluster import CLUSTER_UNREACHABLE
 from qipai.host.jsonenc import dumps
 from qipai.host.table import TableError
 from qipai.server import auth
@@ -220,7 +221,12 @@ async def _serve(ws: WebSocket, lobby: Lobby) -> None:
     conn = Connection(ws, user, lobby, auth.token_hash(token or ""), expires)
     writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{user.id}")
     try:
-        await lobby.connect(conn)
+        try:
+            await lobby.connect(conn)
+        except CLUSTER_UNREACHABLE as e:
+            log.warning("connection of user %s: the cluster cannot be reached: %s", user.id, e)
+            conn.error("server_busy", "the server cannot reach the other servers now; connect again in a moment")
+            conn.close()
         while not conn.closed:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
@@ -277,6 +283,10 @@ async def handle(conn: Connection, text: str) -> None:
         if e.code == "unknown_table" and isinstance(e.params.get("table"), str):
             e = await conn.lobby.elsewhere(e.params["table"]) or e  # it runs on another node: go there
         conn.error(e.code, e.message, ref, e.params)
+    except CLUSTER_UNREACHABLE as e:
+        log.warning("message from user %s: the cluster cannot be reached: %s", conn.user.id, e)
+        conn.error("server_busy", "the server cannot reach the other servers now; nothing was changed: try again",
+                   ref)
     except Exception:
         log.exception("message from user %s failed: %.200s", conn.user.id, text)
         conn.error("server_error", "the server failed on this message; nothing was changed", ref)
