@@ -166,3 +166,70 @@ async def test_an_entrant_of_a_running_match_sits_nowhere_else_through_any_node(
     finally:
         await conn.close()
         await red.aclose()
+
+
+async def test_draining_the_node_that_drives_a_match_hands_the_match_over(
+        cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
+    """``POST /api/admin/drain`` on the node that drives a running match: the match goes to another node with its
+    tables (each after its deal) and finishes there, every deal played once; the drained node ends with no table.
+    It never ended: each table handed over was opened again on the draining node for the same deal, hundreds of
+    times."""
+    import redis.asyncio as aioredis
+    from test_cluster import REDIS_URL
+
+    defn = {**DEFN, "host": {"restart_grace_s": 0}}
+    n1 = cluster.nodes[0]
+    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
+        r = await h.post("/api/admin/matches", json={"definition": defn})
+        assert r.status_code == 201, r.text
+        mid = r.json()["id"]
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
+        assert r.status_code == 200, r.text
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    red = aioredis.from_url(REDIS_URL, decode_responses=True)
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    like = f'%"match_id": "{mid}"%'
+    try:
+        for _ in range(300):
+            row = await conn.fetchrow("SELECT state FROM matches WHERE id = $1", mid)
+            if json.loads(row["state"]).get("tables") and await conn.fetchval(
+                    "SELECT count(*) FROM deals d JOIN tables t ON t.id = d.table_id WHERE t.tags::text LIKE $1",
+                    like):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the match never got under way")
+        driver_name = str(await red.get(f"{prefix}lease:match:{mid}")).rsplit(":", 1)[0]
+        driver = next(n for n in cluster.nodes if n.name == driver_name)
+        async with httpx.AsyncClient(headers={"X-Admin-Token": ADMIN}) as h:
+            r = await h.post(driver.url + "/api/admin/drain", json={})
+            assert r.status_code == 200, r.text
+        for _ in range(1200):
+            row = await conn.fetchrow("SELECT state, status FROM matches WHERE id = $1", mid)
+            if row["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        else:
+            tables = await conn.fetch("SELECT id, owner_node, status FROM tables WHERE tags::text LIKE $1", like)
+            logs = "\n".join(f"--- {n.name}\n" + "\n".join(x for x in n.log.read_text().splitlines()
+                                                           if "/api/health" not in x)[-4000:] for n in cluster.nodes)
+            raise AssertionError(f"the match did not finish: {row['status']} {[dict(t) for t in tables]}\n{logs}")
+        st = json.loads(row["state"])
+        assert st["seq"] == TOTAL and len(st["ranking"]) == 9
+        deals = await conn.fetch(
+            "SELECT d.table_id, d.deal_index, d.status FROM deals d JOIN tables t ON t.id = d.table_id "
+            "WHERE t.tags::text LIKE $1", like)
+        assert len(deals) == TOTAL and {d["status"] for d in deals} == {"over"}, [dict(d) for d in deals]
+        assert len({(d["table_id"], d["deal_index"]) for d in deals}) == TOTAL
+        tables = await conn.fetch("SELECT id, owner_node FROM tables WHERE tags::text LIKE $1", like)
+        assert len(tables) == 3 + 1, [dict(t) for t in tables]  # the first round's three, the final's one
+        assert driver_name not in {t["owner_node"] for t in tables}  # the last owner of each is another node
+        for _ in range(100):
+            health = await driver.health()
+            if health["tables"] == 0:
+                break
+            await asyncio.sleep(0.1)
+        assert health["tables"] == 0 and health["draining"], health
+    finally:
+        await conn.close()
+        await red.aclose()

@@ -268,6 +268,9 @@ class Director:
                 if mid is not None:
                     self.runs.pop(mid, None)
                     log.warning("match %s: lease lost; another node drives it", mid)
+        if self.lobby.draining:
+            await self.hand_over_matches()
+            return  # a draining node takes nothing on: the other nodes claim what it lets go
         if "pools" not in self.leases:
             got = await cl.claim("pools")
             if got is not None:
@@ -311,6 +314,32 @@ class Director:
                 await cl.release(info.id, token)
                 ok = False
         return ok
+
+    async def hand_over_matches(self) -> int:
+        """Draining (several nodes): let another node drive this node's matches — the pools first, then each
+        match none of whose tables here is in a deal (its tables are handed over, between deals, and its lease
+        released: another node's director claims it with its tables, as after a node's death).  Meanwhile no
+        table of a match is opened and no deal started here (:meth:`_reconcile`).  Returns how many matches are
+        still driven here."""
+        cl = self.lobby.cluster
+        pools = self.leases.pop("pools", None)
+        if pools is not None:
+            await cl.release("pools", pools)
+        for run in list(self.runs.values()):
+            if any(t.running for t in self.tables_by_key(run.id).values()):
+                continue  # a deal in progress: the match goes once it settled
+            async with run.lock:
+                if self.runs.get(run.id) is not run or any(t.running for t in self.tables_by_key(run.id).values()):
+                    continue
+                del self.runs[run.id]
+                self.hold.pop(run.id, None)
+                for t in list(self.tables_by_key(run.id).values()):
+                    await self.lobby.hand_over(t)
+                token = self.leases.pop(f"match:{run.id}", None)
+                if token is not None:
+                    await cl.release(f"match:{run.id}", token)
+                log.info("match %s: handed over (this node drains)", run.id)
+        return len(self.runs)
 
     def wants_table(self, tags: Mapping[str, Any] | None) -> bool:
         """Whether a table is a match table (taken over by its match's director, not by any node)."""
@@ -846,6 +875,8 @@ class Director:
                 await self._close_table(found)
                 found = None
             if found is None:
+                if self.lobby.draining:
+                    continue  # the node that drives the match next opens it (this one hands the match over)
                 found = await self._open_table(run, a.key, n)
                 if found is None:
                     continue
@@ -874,6 +905,8 @@ class Director:
                     pending.append((a.key, n, [int(x) for x in scores], over, absent))
                     continue
                 if done == n - 1:
+                    if self.lobby.draining:
+                        continue  # the next deal is the next driver's (see hand_over_matches)
                     pts = [st.entrants[e].points for e in a.seat_entrants]
                     try:
                         await t.start_managed_deal(deal_seed(a, n), {}, pts)

@@ -794,6 +794,8 @@ class Lobby:
         """Move this node's tables to other nodes between deals (a running deal finishes here first); new
         tables are made elsewhere meanwhile.  Returns how many tables are left to move."""
         self.draining = True
+        if self.director is not None and self.cluster.networked:
+            await self.director.hand_over_matches()  # its tables go with it (or after their deals)
         for t in list(self.tables.values()):
             if not t.running:
                 await self.hand_over(t)
