@@ -639,3 +639,52 @@ async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database,
         if redis_proc.poll() is None:
             redis_proc.kill()
             redis_proc.wait()
+
+
+async def test_a_slow_takeover_does_not_cost_a_node_its_own_tables(cluster: Cluster, pg_db: Database) -> None:
+    """Node 1 dies while its table's row is locked in the database for four leases (another transaction holds
+    it): the node that claims the table waits that long to write it. Its own tables keep their leases meanwhile
+    (the scan held up the renewals: its own tables lapsed, were dropped as "claimed by another node" and their
+    players sent away with ``moved``); the dead node's table is taken over once the row is free."""
+    import asyncpg
+    import redis.asyncio as aioredis
+
+    from conftest import dsn
+
+    n1, n2, n3 = cluster.nodes
+    prefix = n1.args[n1.args.index("--redis-prefix") + 1]
+    players, tables = [], []
+    for node in (n1, n2, n3):
+        p = await Player.on(node)
+        await p.reconnect_to(node)
+        made = await p.post("/api/tables", {"room": "classic-1"})
+        players.append(p)
+        tables.append(made["table"])
+    red = aioredis.from_url(REDIS_URL, decode_responses=True)
+    leases = {t: await red.get(f"{prefix}lease:{t}") for t in tables[1:]}
+    assert [v.split(":")[0] for v in leases.values()] == ["n2", "n3"], leases
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    try:
+        tr = conn.transaction()
+        await tr.start()
+        await conn.execute("SELECT id FROM tables WHERE id = $1 FOR UPDATE", tables[0])
+        n1.signal(signal.SIGKILL)
+        await asyncio.sleep(4 * LEASE + 2)  # the orphan is claimed meanwhile, and its claim waits on the row
+        await tr.commit()
+        for _ in range(100):
+            if str(await red.get(f"{prefix}lease:{tables[0]}") or "").split(":")[0] in ("n2", "n3"):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the dead node's table was not taken over")
+        # the survivors' own tables were never dropped: the same leases, and their players were not sent away
+        assert {t: await red.get(f"{prefix}lease:{t}") for t in tables[1:]} == leases
+        for p in players[1:]:
+            assert not [m for m in p.msgs if m["type"] == "moved"], p.msgs
+        for node in (n2, n3):
+            assert "stopping here without writing" not in node.log.read_text()
+    finally:
+        await conn.close()
+        await red.aclose()
+        for p in players:
+            await p.close()

@@ -101,6 +101,7 @@ class Lobby:
         self.draining = False
         self._advertise: set[str] = set()
         self._cluster_task: asyncio.Task[None] | None = None
+        self._takeover_task: asyncio.Task[None] | None = None
         self.rooms: dict[str, Room] = {r.id: r for r in settings.rooms}
         self.tables: dict[str, Table] = {}
         self.invites: dict[str, str] = {}
@@ -436,6 +437,7 @@ class Lobby:
             self.cluster.serve("join", self._rpc_join)
             await self.claim_orphans()
             self._cluster_task = asyncio.create_task(self._cluster_loop(), name="cluster")
+            self._takeover_task = asyncio.create_task(self._takeover_loop(), name="takeover")
         else:
             await self.restore()
         self._lag_task = asyncio.create_task(self._watch_lag(), name="loop-lag")
@@ -491,7 +493,7 @@ class Lobby:
 
     async def stop(self) -> None:
         self.closing = True
-        for task in (self._lag_task, self._probe, self._session_task, self._cluster_task):
+        for task in (self._lag_task, self._probe, self._session_task, self._cluster_task, self._takeover_task):
             if task is not None:
                 task.cancel()
         with contextlib.suppress(ValueError):
@@ -527,7 +529,7 @@ class Lobby:
 
     # ------------------------------------------------------------------------------------------ several nodes
     async def _cluster_loop(self) -> None:
-        """Renew this node's leases and presence; take over the tables of nodes that are gone."""
+        """Renew this node's leases and presence (the tables of nodes that are gone: :meth:`_takeover_loop`)."""
         every = max(0.2, self.settings.lease_seconds / 3)
         scans = 0
         while True:
@@ -538,8 +540,11 @@ class Lobby:
                 kept = await self.cluster.renew_all([(t.id, int(t.lease_token or 0)) for t in held])
                 for table, ok in zip(held, kept, strict=True):
                     if not ok:
+                        owner = await self.cluster.owner(table.id)
+                        why = (f"claimed by node {owner}" if owner is not None and owner != self.cluster.node_id
+                               else "its lease ran out before this node renewed it")
                         async with table.lock:
-                            await table.fenced_out()
+                            await table.fenced_out(why)
                 if scans % 3 == 0:
                     mine = [t for t, ok in zip(held, kept, strict=True) if ok and not t.closed]
                     await self.cluster.advertise_all({t.id: self.summary(t) for t in mine})
@@ -550,8 +555,6 @@ class Lobby:
                     # and who is connected here (friends on other nodes see them online)
                     await self.cluster.publish_online([uid for uid, cs in self.conns.items() if cs])
                 scans += 1
-                if not self.draining:
-                    await self.claim_orphans()
                 if not self.cluster_ok:
                     log.warning("cluster upkeep works again")
                 self.cluster_ok = True
@@ -560,6 +563,22 @@ class Lobby:
             except Exception as e:
                 self.cluster_ok = False
                 log.warning("cluster upkeep failed: %s", e)
+
+    async def _takeover_loop(self) -> None:
+        """Take over the tables of nodes that are gone, in a task of its own: a scan that takes long (a table's
+        row locked in the database, many orphans) must not hold up the renewal of this node's own leases — it
+        did, and the node's own tables lapsed and were dropped as if another node had claimed them."""
+        every = max(0.2, self.settings.lease_seconds / 3)
+        while True:
+            await asyncio.sleep(every)
+            if self.draining:
+                continue
+            try:
+                await self.claim_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("taking over the tables of nodes that are gone failed: %s", e)
 
     async def claim_orphans(self) -> int:
         """Claim the open tables whose owner is not alive and run them here; returns how many."""
@@ -576,8 +595,10 @@ class Lobby:
             if token is None:
                 continue
             try:
-                await self.store.claim_table(tid, self.cluster.node_id, token)
-                if await self.restore_table(tid, token):
+                async with self._keeping(tid, token):  # the write may wait on the row (held by a transaction)
+                    await self.store.claim_table(tid, self.cluster.node_id, token)
+                    restored = await self.restore_table(tid, token)
+                if restored:
                     n += 1
                 else:
                     await self.cluster.release(tid, token)
@@ -587,6 +608,25 @@ class Lobby:
                 log.exception("could not take over table %s", tid)
                 await self.cluster.release(tid, token)
         return n
+
+    @contextlib.asynccontextmanager
+    async def _keeping(self, table_id: str, token: int) -> AsyncIterator[None]:
+        """Renew the lease of a table being taken over until it runs here (then the cluster loop renews it with
+        the others): writing its row or rebuilding it may take longer than a lease, and a lease that ran out
+        meanwhile dropped the table again as soon as it ran."""
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(max(0.2, self.settings.lease_seconds / 3))
+                with contextlib.suppress(Exception):
+                    await self.cluster.renew(table_id, token)
+
+        task = asyncio.create_task(renew(), name=f"keep-{table_id}")
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def _between_deals(self, t: Table, seats: list[dict[str, Any]]) -> None:
         """A table restored between deals (start-up or take-over): its history, its match points (a match

@@ -1508,12 +1508,12 @@ class Table:
         await self.close("settlement_failed")
 
     # ------------------------------------------------------------------------------------------ closing
-    async def fenced_out(self) -> None:
-        """Another node claimed this table (this one was away past its lease): stop here without writing
+    async def fenced_out(self, why: str = "claimed by another node") -> None:
+        """Another node claimed this table, or may (this one was away past its lease): stop here without writing
         anything more, and send its players and spectators to reconnect (they will find the new owner)."""
         if self.closed:
             return
-        log.warning("table %s: claimed by another node; stopping here without writing", self.id)
+        log.warning("table %s: %s; stopping here without writing", self.id, why)
         self.closed = True
         self.broadcast({"type": "moved", "table": self.id, "node": None, "url": None})
         for c in list(self.spectators):
