@@ -688,3 +688,39 @@ async def test_a_slow_takeover_does_not_cost_a_node_its_own_tables(cluster: Clus
         await red.aclose()
         for p in players:
             await p.close()
+
+
+async def test_logging_out_and_a_new_password_close_sockets_on_every_node_at_once(cluster: Cluster) -> None:
+    """A log-out through node 1 closes that session's socket on node 2 at once (``logged_out``), and a new password
+    through node 1 the other sessions' sockets there (``password_changed``): node 2 closed them only at its next
+    session check (30 s), as ``session_expired``. A session that did not end keeps its socket."""
+    n1, n2, _n3 = cluster.nodes
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/register", json={"name": "twonodes", "password": "secret-pw"})
+        assert r.status_code == 201, r.text
+        user = r.json()["user"]
+        tokens = [r.json()["token"]]
+        for _ in range(2):
+            r = await h.post("/api/login", json={"name": "twonodes", "password": "secret-pw"})
+            tokens.append(r.json()["token"])
+    sockets = []
+    for token in tokens[:2]:
+        p = Player(_Server(n2), token, user)
+        p.node = n2
+        await p.reconnect_to(n2)
+        sockets.append(p)
+    gone, other = sockets
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/logout", json={}, headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert r.status_code == 200, r.text
+        closed = await gone.wait_for(lambda m: m["type"] == "closed_session", timeout=5)
+        assert closed["reason"] == "logged_out"
+        await asyncio.sleep(0.5)
+        assert not [m for m in other.msgs if m["type"] == "closed_session"]
+        r = await h.post("/api/password", json={"old": "secret-pw", "new": "newer-pw"},
+                         headers={"Authorization": f"Bearer {tokens[2]}"})
+        assert r.status_code == 200, r.text
+        closed = await other.wait_for(lambda m: m["type"] == "closed_session", timeout=5)
+        assert closed["reason"] == "password_changed"
+    for p in sockets:
+        await p.close()

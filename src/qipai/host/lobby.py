@@ -49,6 +49,10 @@ USER_LOCK_WAIT = 10.0
 """Several nodes: seconds a seat change waits for another node's change of the same user's seat to end before it is
 refused (``server_busy``)."""
 
+SESSIONS_ENDED = "sessions_ended"
+"""Bus topic: sessions of a user ended (``{"user_id", "reason", "token", "keep", "from"}``: the session with that
+token hash, or all but ``keep``): every node closes their connections at once (:meth:`Lobby.end_sessions`)."""
+
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 PROTECTED_OPTIONS = ("preset",)
 """Options a private table never sets: the room's preset is the room."""
@@ -432,6 +436,7 @@ class Lobby:
         await self.cluster.start()
         self.bus.subscribe(USER_MESSAGE, self._user_message)
         self.bus.subscribe(USER_RENAMED, self._on_renamed)
+        self.bus.subscribe(SESSIONS_ENDED, self._on_sessions_ended)
         if self.cluster.networked:
             self.cluster.serve("sit", self._rpc_sit)
             self.cluster.serve("join", self._rpc_join)
@@ -1644,11 +1649,30 @@ class Lobby:
             t.kick()
         conn.spectating.discard(table_id)
 
-    def close_connections(self, user_id: int, token_hash: str | None = None, reason: str = "logged_out") -> int:
-        """Close the user's connections (only those opened with ``token_hash``, when given); returns how many."""
+    def end_sessions(self, user_id: int, reason: str, *, token_hash: str | None = None,
+                     keep: str | None = None) -> int:
+        """Sessions of the user just ended (logged out, a new password): close their connections on every node at
+        once — :meth:`close_connections` here, and on the other nodes as the bus tells them (they closed them
+        only at their next session check, as ``session_expired``).  Returns how many closed here."""
+        if self.cluster.networked:
+            self.bus.publish(SESSIONS_ENDED, {"user_id": user_id, "reason": reason, "token": token_hash,
+                                              "keep": keep, "from": self.cluster.node_id})
+        return self.close_connections(user_id, token_hash, reason, keep=keep)
+
+    def _on_sessions_ended(self, event: Any) -> None:
+        if not isinstance(event, dict) or event.get("from") == self.cluster.node_id:
+            return
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            self.close_connections(int(event["user_id"]), event.get("token"), str(event["reason"]),
+                                   keep=event.get("keep"))
+
+    def close_connections(self, user_id: int, token_hash: str | None = None, reason: str = "logged_out", *,
+                          keep: str | None = None) -> int:
+        """Close the user's connections on this node (only those opened with ``token_hash``, when given; not those
+        opened with ``keep``); returns how many."""
         n = 0
         for c in list(self.conns_of(user_id)):
-            if token_hash is None or c.token_hash == token_hash:
+            if (token_hash is None or c.token_hash == token_hash) and (keep is None or c.token_hash != keep):
                 c.send({"type": "closed_session", "reason": reason})
                 c.close()
                 n += 1

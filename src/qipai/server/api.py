@@ -348,7 +348,7 @@ async def logout(request: Request) -> Response:
         user = await lobby.store.user_for_token(digest)
         await lobby.store.drop_token(digest)
         if user is not None:
-            lobby.close_connections(user.id, digest, "logged_out")
+            lobby.end_sessions(user.id, "logged_out", token_hash=digest)
     resp = JSONResponse({"ok": True})
     resp.delete_cookie(auth.COOKIE, path="/")
     return resp
@@ -383,10 +383,7 @@ async def change_password(request: Request) -> Response:
     token = _token(request)
     keep = auth.token_hash(token) if token else None
     await lobby.store.drop_tokens(user.id, keep=keep)
-    for c in list(lobby.conns_of(user.id)):
-        if c.token_hash != keep:
-            c.send({"type": "closed_session", "reason": "password_changed"})
-            c.close()
+    lobby.end_sessions(user.id, "password_changed", keep=keep)
     return JSONResponse({"ok": True})
 
 
