@@ -37,8 +37,9 @@ if [ -z "${QIPAI_TEST_PG_URL:-}" ] && ! pg_ready; then
 fi
 # --- Redis on 127.0.0.1:6379 (the several-nodes tests; QIPAI_TEST_REDIS_URL names another)
 redis_ready() { (exec 3<>/dev/tcp/127.0.0.1/6379 && printf 'PING\r\n' >&3 && head -c 5 <&3 | grep -q PONG) 2>/dev/null; }
+# (the binary in any case: a test starts a Redis of its own and stops it under a node)
+command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 if [ -z "${QIPAI_TEST_REDIS_URL:-}" ] && ! redis_ready; then
-  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
   echo "== starting redis"
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
   for _ in $(seq 1 30); do redis_ready && break; sleep 0.5; done
