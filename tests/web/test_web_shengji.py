@@ -701,7 +701,8 @@ def test_a_phone_held_sideways_keeps_the_deal_in_sight(browser: Browser, server:
 def test_the_hand_keeps_its_height_as_the_cards_are_dealt(browser: Browser, server: ThreadServer) -> None:
     """A phone held upright: the hand takes the rows of the whole hand from the first card dealt, so its top (and
     the viewer's bar and the buttons' row above it) does not move up a row each time the hand needs another (a
-    tap on 亮 missed)."""
+    tap on 亮 missed); the declarations, more of them as the cards come (up to seven), keep to one row, scrolled
+    sideways where they pass the window's width, so 托管 above them stays put too."""
     from qipai.games.shengji.game import ShengjiGame
 
     page, errors = new_page(browser, PHONE)
@@ -717,15 +718,25 @@ def test_the_hand_keeps_its_height_as_the_cards_are_dealt(browser: Browser, serv
         held = len(g.observe(0)["hand"].split())
         expect(live.locator(".hand .sj-card")).to_have_count(held)
         box = live.locator(".hand").bounding_box()
-        assert box is not None
-        tops.append((held, live.locator(".hand").get_attribute("data-rows"), round(box["y"])))
+        tool = live.locator('.act-tools [data-action="autoplay"]').bounding_box()
+        assert box is not None and tool is not None
+        tops.append((held, live.locator(".hand").get_attribute("data-rows"), round(box["y"]), round(tool["y"]),
+                     live.locator(".act-main .sj-declare").count()))
         for _ in range(40):
             if g.phase == "deal":
                 g.timeout(g.acting[0])
         ft.version += 1
         ft.push_state()
-    assert len(tops) >= 5 and tops[0][0] < 10 and tops[-1][0] > 40, tops
-    assert len({y for _, _, y in tops}) == 1 and len({r for _, r, _ in tops}) == 1, tops
+    assert len(tops) >= 5 and tops[0][0] < 10 and tops[-1][0] > 40 and max(t[4] for t in tops) >= 4, tops
+    assert len({t[1] for t in tops}) == 1 and len({t[2] for t in tops}) == 1 and len({t[3] for t in tops}) == 1, tops
+    # the last declaration, past the window's width, is scrolled to and tapped: it is sent
+    last = live.locator(".act-main .sj-declare").last
+    last.scroll_into_view_if_needed()
+    in_view = last.bounding_box()
+    assert in_view is not None and in_view["x"] + in_view["width"] <= PHONE["width"] + 0.5, in_view
+    action = last.get_attribute("data-action")
+    last.tap()
+    assert [m["action"] for m in ft.sent("action")] == [action]
     assert not errors, errors
     page.context.close()
 
