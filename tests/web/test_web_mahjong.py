@@ -127,6 +127,23 @@ def nothing_overlaps(page: Page, what: str, root: str = ".tablev.live") -> None:
     assert not out, (what, out)
 
 
+
+def right_clock_off_its_name(page: Page) -> list[float]:
+    """The right seat's countdown (seat 1, its turn) keeps off the words of its name; its box ``[x, y, w, h]``."""
+    right = page.locator('.tablev.live .seat[data-pos="right"]')
+    expect(right).to_have_attribute("data-seat", "1")
+    clock = right.locator(".timer.on")
+    expect(clock).to_have_text(re.compile(r"^\d+$"))
+    box = clock.bounding_box()
+    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
+        const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }""")
+    assert box is not None
+    cb = [box["x"], box["y"], box["width"], box["height"]]
+    crosses = (cb[0] < name[0] + name[2] - 0.5 and name[0] < cb[0] + cb[2] - 0.5
+               and cb[1] < name[1] + name[3] - 0.5 and name[1] < cb[1] + cb[3] - 0.5)
+    assert not crosses, (cb, name)
+    return cb
+
 def click_at(page: Page, rect: list[float]) -> None:
     x, y, w, h = rect
     page.mouse.click(x + w / 2, y + h / 2)
@@ -661,19 +678,8 @@ def test_a_phone_reads_the_rivers_and_melds_and_the_right_seats_clock_keeps_off_
     ft.extra_obs = {"rivers": rivers}
     ft.extra_state = {"deadline_ms": 30_000}
     ft.open()
-    right = page.locator('.tablev.live .seat[data-pos="right"]')
-    expect(right).to_have_attribute("data-seat", "1")
-    clock = right.locator(".timer.on")
-    expect(clock).to_have_text(re.compile(r"^\d+$"))
+    cb = right_clock_off_its_name(page)
     shot(page, "mahjong-zh-phone-tiles-and-clock.png")
-    box = clock.bounding_box()
-    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
-        const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }""")
-    assert box is not None
-    cb = [box["x"], box["y"], box["width"], box["height"]]
-    crosses = (cb[0] < name[0] + name[2] - 0.5 and name[0] < cb[0] + cb[2] - 0.5
-               and cb[1] < name[1] + name[3] - 0.5 and name[1] < cb[1] + cb[3] - 0.5)
-    assert not crosses, (cb, name)
     inside(page, [cb], "the right seat's countdown")
     small = page.evaluate("""() => [...document.querySelectorAll(
         '.tablev.live .mj-zone :is(.mj-river, .mj-melds) .mj-tile:not(.back)')].flatMap((t) => {
@@ -1006,16 +1012,7 @@ def test_a_phone_held_sideways_keeps_the_right_seats_clock_off_its_name(browser:
     ft = MahjongTable(page, g)
     ft.extra_state = {"deadline_ms": 30_000}
     ft.open()
-    right = page.locator('.tablev.live .seat[data-pos="right"]')
-    expect(right).to_have_attribute("data-seat", "1")
-    clock = right.locator(".timer.on")
-    expect(clock).to_have_text(re.compile(r"^\d+$"))
-    box = clock.bounding_box()
-    name = right.locator(".sname").evaluate("""(e) => { const r = document.createRange(); r.selectNodeContents(e);
-        const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; }""")
-    assert box is not None
-    assert not (box["x"] < name[0] + name[2] - 0.5 and name[0] < box["x"] + box["width"] - 0.5
-                and box["y"] < name[1] + name[3] - 0.5 and name[1] < box["y"] + box["height"] - 0.5), (box, name)
+    right_clock_off_its_name(page)
     assert not errors, errors
     page.context.close()
 
