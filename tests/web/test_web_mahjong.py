@@ -346,6 +346,23 @@ def test_a_whole_deal_by_mouse_to_the_settlement(browser: Browser, server: Threa
     what = page.locator(".step-what").inner_text()
     assert what and not re.search(r"\b(discard|chi|peng) \d", what), what
     expect(page.locator(".replay-table .mj-river")).to_have_count(4)
+    # a step where the viewer holds a drawn tile: the whole hand, that tile too, lies in the table (on a phone
+    # 360 px wide the drawn tile was cut at the table's edge)
+    if phone:
+        page.set_viewport_size({"width": 360, "height": 740})
+    # (or the place kept for it, the same width)
+    drawn = page.locator(".replay-table .hand :is(.mj-tile.drawn, .mj-slot)")
+    for _ in range(30):
+        if drawn.count():
+            break
+        page.locator('.replay-controls [data-action="next"]').click()
+    expect(drawn).to_have_count(1)
+    edges = page.eval_on_selector_all(".replay-table :is(.tablev, .hand .mj-tile, .hand .mj-slot)",
+                                      "els => els.map((e) => { "
+                                      "const r = e.getBoundingClientRect(); return [r.left, r.right]; })")
+    table_edges, tiles = edges[0], edges[1:]
+    assert all(table_edges[0] - 0.5 <= a and b <= table_edges[1] + 0.5 for a, b in tiles), (table_edges, tiles)
+    assert table_edges[1] <= (360 if phone else DESKTOP["width"]) + 0.5, table_edges
     page.locator('.replay-controls [data-action="last"]').click()
     expect(page.locator(".replay-table .mj-shown").first).to_be_visible()
     nothing_overlaps(page, "replay", ".replay-table .tablev")  # every hand face up
