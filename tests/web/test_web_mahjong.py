@@ -1033,6 +1033,31 @@ def test_a_phone_held_sideways_keeps_the_right_seats_clock_off_its_name(browser:
     assert not errors, errors
     page.context.close()
 
+
+def test_a_tile_is_raised_and_discarded_with_the_keyboard(browser: Browser, server: ThreadServer) -> None:
+    """No tile took the keyboard's focus and Enter needed a tile clicked first: a keyboard player could not
+    discard.  ← raises the drawn tile, ← and → the tile before or after it, Escape lowers it, Enter discards."""
+    page, errors = logged_in(browser, server, "en", False)
+    g = reach(lambda g: g.phase == "play" and g.turn == 0 and bool(g.observe(0).get("drawn"))
+              and not g.ready[0])
+    ft = MahjongTable(page, g)
+    ft.open()
+    obs = g.observe(0)
+    raised = page.locator(".tablev.live .hand .mj-tile.raised")
+    page.keyboard.press("ArrowLeft")
+    expect(raised).to_have_attribute("data-tile", obs["drawn"])
+    page.keyboard.press("ArrowLeft")
+    before = raised.get_attribute("data-tile")
+    assert before is not None and before != obs["drawn"] and before in obs["hand"].split(), before
+    page.keyboard.press("Escape")
+    expect(raised).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect(raised).to_have_attribute("data-tile", obs["drawn"])
+    page.keyboard.press("Enter")
+    assert [m["action"] for m in ft.sent("action")] == [f"discard {obs['drawn']}"]
+    assert not errors, errors
+    page.context.close()
+
 SEEN_BUTTONS = """() => {
   const out = [];
   for (const b of document.querySelectorAll('.tablev.live .act-main button')) {

@@ -165,6 +165,28 @@ def test_hint_without_server_hints_keeps_bombs_and_twos(pages: Pages) -> None:
     no_errors(pages, page)
 
 
+
+def test_a_focused_buttons_key_is_its_own_and_the_browsers_keys_send_nothing(pages: Pages) -> None:
+    """The table's shortcuts (Enter 出牌, P 不出, H 提示) leave alone what is the focused button's or the browser's:
+    Enter on a focused 不出 played the cards 提示 had raised, and Ctrl+P (print) sent 不出."""
+    page = pages.get()
+    ft = FakeTable(page, deal(first_bidder=1))
+    ft.open()
+    ft.apply("bid 3")
+    ft.apply(next(a for a in ft.game.legal_actions(1) if a.startswith("play ") and len(a.split()[1]) == 1))
+    ft.apply("pass")
+    expect(page.locator('.tablev.live .act-main [data-action="pass"]')).to_be_enabled()
+    page.locator('.tablev.live [data-action="hint"]').click()
+    raised = raised_ranks(page)
+    assert raised
+    for chord in ("Control+p", "Alt+p", "Meta+p", "Control+h", "Control+Enter"):
+        page.keyboard.press(chord)
+    assert raised_ranks(page) == raised and not ft.sent("action"), ft.sent("action")
+    page.locator('.tablev.live .act-main [data-action="pass"]').focus()
+    page.keyboard.press("Enter")
+    assert [m["action"] for m in ft.sent("action")] == ["pass"]
+    no_errors(pages, page)
+
 # ---------------------------------------------------------------------------------------------- 要不起
 def rocket_led(page: Page) -> FakeTable:
     """Seat 1 is landlord and leads the rocket; seat 2 passes: nothing the player holds beats it."""

@@ -735,7 +735,11 @@ export class TableFrame {
   }
 
   key(e) {
+    // the browser's own (Ctrl+P printed and sent 不出) and what a focused element does with the key
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    // Enter or Space on a focused button or link is that button's (Enter on 不出 played the raised cards)
+    if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a[href], [role=button], summary")) return;
     if (document.querySelector(".backdrop")) return;
     if (e.key === "Escape" && !this.chatPop.hidden) {
       this.toggleChat(false);

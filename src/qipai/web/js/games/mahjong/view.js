@@ -386,10 +386,31 @@ export class MahjongView extends TableView {
     el.classList.toggle("low", left <= 3);
   }
 
+  /** The keyboard: ← → raise the tile before or after the raised one (from the drawn tile), among those that
+   * may be discarded now; Enter discards it (as a second click does); Escape lowers it. */
   key(e) {
-    if (e.key === "Enter" && this.selected) {
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      if (!this.canPlayTiles() || this.pending) return;
+      const obs = this.obs();
+      const { discard, ting } = this.playable();
+      const order = [...new Set([...parseTiles(obs.hand), ...(obs.drawn ? [obs.drawn] : [])])]
+        .filter((x) => discard.has(x) || ting.has(x));
+      if (!order.length) return;
+      e.preventDefault();
+      const at = order.indexOf(this.selected);
+      const step = e.key === "ArrowLeft" ? -1 : 1;
+      const next = at < 0 ? (obs.drawn && order.includes(obs.drawn) ? obs.drawn : order[order.length - 1])
+        : order[(at + step + order.length) % order.length];
+      this.selected = next;
+      this.renderHand();
+      this.renderActions();
+    } else if (e.key === "Enter" && this.selected) {
       e.preventDefault();
       this.playSelected();
+    } else if (e.key === "Escape" && this.selected) {
+      this.selected = null;
+      this.renderHand();
+      this.renderActions();
     }
   }
 }
