@@ -138,3 +138,27 @@ def test_whole_match_to_the_end(ace_rule: str) -> None:
     assert m["winner"] in (0, 1) and "A" in m["levels"]
     if ace_rule == "defend":
         assert out["level_played"] == "A" and out["banker_won"]
+
+
+def test_rule_bot_leaves_the_trick_to_a_partner_who_has_it() -> None:
+    """Seed 115 at its 908th action (a record of the rule bots' own deal): the level's trumps led as a pair were
+    beaten by the partner's 3♠ pair, the last seat to play held two pairs of low trumps and threw the big jokers'
+    pair on it — the side had the trick already.  Last to play behind a partner who holds the trick, the bot
+    follows low."""
+    import json
+    from pathlib import Path
+
+    from qipai.bots import get_bot
+
+    rec = json.loads((Path(__file__).parents[2] / "data" / "shengji_partner_holds_the_trick.json").read_text())
+    options = FACTORY.options({})
+    g = FACTORY.new(options, rec["seed"], rec["context"])
+    for seat, action in rec["actions"]:
+        g.apply(action, seat)
+    seat = g.acting[0]
+    obs = g.observe(seat)
+    assert seat == 3 and [s for s, _ in obs["trick"]] == [0, 1, 2] and obs["trick"][1][1] == "3S 3S", obs["trick"]
+    played = get_bot("normal", rec["seed"] * 10 + seat, game="shengji").act(obs, g.legal_actions(seat))
+    assert "R" not in played.split(), played
+    g.apply(played, seat)
+    assert g.observe(seat)["last_trick"]["winner"] == 1, g.observe(seat)["last_trick"]

@@ -166,14 +166,16 @@ class RuleBot:
         mult = lead.n if final else 1
         best: tuple[float, list[int]] | None = None
         unseen = v.unseen
+        # the partner's trick is the side's already when no one after this seat can take it (last to play, or
+        # none of the unseen cards can): taking it from him gains nothing and spends strength (the top trumps)
+        p_safe = partner_holds and (last or self._partner_safe(v, lead, plays, seats, unseen))
         for cand in cands:
             wins = trick_winner(lead, [*plays, cand], o) == me
             holds = wins and (last or self._holds(v, lead, cand, unseen, seats))
             pts = sum(_POINT[f] for f in cand)
             cost = self._cost(v, cand)
             total = (pts_so_far + pts) * mult
-            if partner_holds and not wins:
-                p_safe = last or self._partner_safe(v, lead, plays, seats, unseen)
+            if partner_holds and (not wins or p_safe):
                 score = (pts * 3 if p_safe else -pts) - cost
             elif holds:
                 score = total * 3 + 10 - cost * (0.3 if total else 1.0)
@@ -183,7 +185,7 @@ class RuleBot:
                 score = total * (1.0 if total else 0) - cost
             else:
                 score = -pts * 3 - cost
-            if final and wins:
+            if final and (wins or p_safe):
                 score += 50 * mult
             if best is None or score > best[0]:
                 best = (score, cand)
