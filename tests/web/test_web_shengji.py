@@ -740,6 +740,42 @@ def test_the_hand_keeps_its_height_as_the_cards_are_dealt(browser: Browser, serv
     assert not errors, errors
     page.context.close()
 
+
+def test_a_declaration_between_two_windows_of_the_deal_stands_and_goes_with_the_next(browser: Browser,
+                                                                                     server: ThreadServer) -> None:
+    """Between two windows of the deal (no decision open for a moment) the 亮 buttons went and came back as new
+    elements, so the keyboard's focus on one was lost, and a click then did nothing.  They stay, the same
+    elements; a click between windows is sent with the next window, if it still may be made."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, DESKTOP)
+    as_guest(page, server.url)
+    g = ShengjiGame({}, seed=11)
+    ft = ShengjiFakeTable(page, g, you=0)
+    ft.open()
+    while not any(a.startswith("declare") for a in g.legal_actions(0)):
+        ft.window({})
+    ft.push_state()
+    offer = next(a for a in g.legal_actions(0) if a.startswith("declare"))
+    btn = page.locator(f'.tablev.live .act-main [data-action="{offer}"]')
+    expect(btn).to_be_enabled()
+    btn.focus()
+    btn.evaluate("(b) => { b.__same = true; }")
+    # the window closes (nobody declares): for a moment no decision is open for the player
+    ft.version += 1
+    ft.push_state(your_turn=False, legal=None, decision=None)
+    expect(btn).to_be_enabled()
+    assert btn.evaluate("(b) => b.__same === true && document.activeElement === b")
+    page.keyboard.press("Enter")
+    assert not ft.sent("action")
+    ft.window({})
+    ft.push_state()
+    assert offer in g.legal_actions(0)
+    sent = ft.sent("action")
+    assert [m["action"] for m in sent] == [offer] and sent[0]["decision"] == g.decision_index(0), sent
+    assert not errors, errors
+    page.context.close()
+
 # ---------------------------------------------------------------------------------------------- a table fed by the test
 CJK = re.compile(r"[\u3400-\u9fff]")
 

@@ -182,9 +182,46 @@ def test_a_focused_buttons_key_is_its_own_and_the_browsers_keys_send_nothing(pag
     for chord in ("Control+p", "Alt+p", "Meta+p", "Control+h", "Control+Enter"):
         page.keyboard.press(chord)
     assert raised_ranks(page) == raised and not ft.sent("action"), ft.sent("action")
-    page.locator('.tablev.live .act-main [data-action="pass"]').focus()
+    # a click on a button leaves Enter the shortcut for 出牌 (the focus is not shown)
+    page.locator('.tablev.live [data-action="hint"]').click()
+    assert page.evaluate("() => document.activeElement.dataset.action") == "hint"
     page.keyboard.press("Enter")
-    assert [m["action"] for m in ft.sent("action")] == ["pass"]
+    sent = [m["action"] for m in ft.sent("action")]
+    assert len(sent) == 1 and sent[0].startswith("play "), sent
+    # the keyboard moved to 不出: Enter is 不出's
+    ft.version += 1
+    ft.push_state()
+    for _ in range(30):
+        if page.evaluate("() => document.activeElement.dataset.action") == "pass":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert [m["action"] for m in ft.sent("action")][1:] == ["pass"]
+    no_errors(pages, page)
+
+
+def test_a_dialog_takes_the_keyboards_focus_keeps_it_and_gives_it_back(pages: Pages) -> None:
+    """历史得分 opened from the keyboard: the focus goes into the dialog (it stayed on the button behind), Tab
+    cycles through the dialog's own controls (it went on to the table and the page's header behind), the dialog
+    is named by its title, and Escape gives the focus back to 历史得分 (it fell to the page's body)."""
+    page = pages.get()
+    ft = FakeTable(page, deal())
+    ft.open()
+    opener = page.locator('.tablev.live [data-action="history"]')
+    opener.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator("#modal-root .dialog")
+    expect(dialog).to_be_visible()
+    inside = "() => !!document.activeElement.closest('#modal-root .dialog')"
+    assert page.evaluate(inside)
+    name = dialog.evaluate("(d) => document.getElementById(d.getAttribute('aria-labelledby')).textContent")
+    assert name == dialog.locator("h2").inner_text() and name, name
+    for key in ["Tab"] * 6 + ["Shift+Tab"] * 6:
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    assert page.evaluate("() => document.activeElement.dataset.action") == "history"
     no_errors(pages, page)
 
 # ---------------------------------------------------------------------------------------------- 要不起
@@ -721,6 +758,11 @@ def test_no_english_or_engine_text_on_the_chinese_table(pages: Pages, viewport: 
     text = page.evaluate("() => document.body.innerText")
     words = set(re.findall(r"[A-Za-z_]{2,}", text)) - ALLOWED_LATIN
     assert not words, (words, text)
+    # nor in what a screen reader says of it (the hand and the header's ♠ were "hand" and "table")
+    labels = page.evaluate("() => [...document.querySelectorAll('[aria-label]')]"
+                           ".map((e) => e.getAttribute('aria-label')).join(' ')")
+    words = set(re.findall(r"[A-Za-z_]{2,}", labels)) - ALLOWED_LATIN
+    assert not words, (words, labels)
     family = page.evaluate("() => getComputedStyle(document.body).fontFamily")
     for face in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC"):
         assert face in family, family

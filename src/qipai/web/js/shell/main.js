@@ -54,7 +54,7 @@ function renderHeader() {
   };
   add(nav, link("#/lobby", "nav_lobby"), link("#/matches", "nav_matches"), link("#/leaderboard", "nav_leaderboard"),
     link("#/friends", "nav_friends"), link("#/profile", "nav_profile"));
-  if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": "table" }, "♠"));
+  if (store.tableId) add(nav, h("a.table-link", { href: "#/table", class: cur === "table" ? "on" : undefined, "aria-label": t("nav_table"), title: t("nav_table") }, "♠"));
   // a guest may save its account (保存账号) from any page: the lobby and the profile show it by the guest badge
   const saveBtn = store.user.is_guest && cur !== "lobby" && cur !== "profile"
     ? h("button.btn.small.primary", { type: "button", "data-action": "save-account", onclick: () => openSaveAccount() }, t("save_account"))

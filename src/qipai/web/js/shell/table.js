@@ -38,7 +38,17 @@ export class TableFrame {
     this.view = module.mount(this.slots, this.ctx());
     this.tick = setInterval(() => this.updateTimers(), 250);
     this.onKey = (e) => this.key(e);
-    if (this.live) document.addEventListener("keydown", this.onKey);
+    // whether the focused element was reached by a click (then Enter is still 出牌) or by the keyboard
+    this.lastInput = "";
+    this.onPointer = () => { this.lastInput = "pointer"; };
+    this.onKeyFirst = () => { this.lastInput = "key"; };
+    this.onFocus = (e) => { e.target.__byPointer = this.lastInput === "pointer"; };
+    if (this.live) {
+      document.addEventListener("keydown", this.onKeyFirst, true);
+      document.addEventListener("keydown", this.onKey);
+      document.addEventListener("pointerdown", this.onPointer, true);
+      document.addEventListener("focusin", this.onFocus, true);
+    }
   }
 
   destroy() {
@@ -46,6 +56,9 @@ export class TableFrame {
     clearInterval(this.tick);
     this.offMatch?.();
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("keydown", this.onKeyFirst, true);
+    document.removeEventListener("pointerdown", this.onPointer, true);
+    document.removeEventListener("focusin", this.onFocus, true);
     this.view?.destroy?.();
     document.getElementById("settlement")?._close?.();
   }
@@ -96,7 +109,7 @@ export class TableFrame {
     this.toolsShell = h("div.act-tools-shell");
     this.chatPop = h("div.chat-pop", { hidden: true, role: "menu" });
     this.actions = h("div.actions", this.banner, s.actMain, h("div.act-tools", s.tools, this.toolsShell), this.chatPop);
-    s.hand = h("div.hand", { "aria-label": "hand" });
+    s.hand = h("div.hand", { role: "group", "aria-label": t("hand_label") });
     add(this.el, this.tbar, this.felt, this.mebar, this.actions, s.hand);
     add(this.root, this.el);
   }
@@ -738,8 +751,10 @@ export class TableFrame {
     // the browser's own (Ctrl+P printed and sent 不出) and what a focused element does with the key
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.target.closest && e.target.closest("input, textarea, select")) return;
-    // Enter or Space on a focused button or link is that button's (Enter on 不出 played the raised cards)
-    if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a[href], [role=button], summary")) return;
+    // Enter or Space on a button or link the keyboard moved to is that button's (Enter on 不出 played the raised
+    // cards); on a button just clicked, Enter is still 出牌
+    if ((e.key === "Enter" || e.key === " ") && e.target.closest?.("button, a[href], [role=button], summary")
+        && !e.target.__byPointer) return;
     if (document.querySelector(".backdrop")) return;
     if (e.key === "Escape" && !this.chatPop.hidden) {
       this.toggleChat(false);

@@ -192,33 +192,56 @@ export function clearToasts() {
 }
 
 /** A dialog over the page.  Returns {el, close}.  ``id`` replaces an open dialog with the same id. */
+let dialogs = 0;
+
 export function modal({ id, title, body, buttons = [], onClose, wide = false, dismissable = true }) {
   const root = document.getElementById("modal-root");
   if (id) {
     const old = document.getElementById(id);
     if (old) old._close?.();
   }
+  // the keyboard's focus goes into the dialog, stays there (Tab cycles through its controls) and goes back to
+  // where it was when the dialog closes
+  const opener = document.activeElement;
   const close = () => {
     if (!back.isConnected) return;
     back.remove();
     document.removeEventListener("keydown", onKey, true);
     onClose?.();
+    if (opener && opener !== document.body && opener.isConnected && !document.querySelector("#modal-root .backdrop")
+        && (document.activeElement === document.body || !document.activeElement)) {
+      opener.focus({ preventScroll: true });
+    }
   };
   const onKey = (e) => {
-    if (e.key !== "Escape" || !dismissable) return;
     const all = document.querySelectorAll("#modal-root .backdrop");
-    if (all[all.length - 1] === back) {
-      e.stopPropagation();
-      close();
+    if (all[all.length - 1] !== back) return;
+    if (e.key === "Tab") {
+      const items = [...dialog.querySelectorAll("button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+        .filter((x) => !x.disabled && x.offsetParent !== null);
+      if (!items.length) return;
+      const at = items.indexOf(document.activeElement);
+      if (e.shiftKey && at <= 0) {
+        e.preventDefault();
+        items[items.length - 1].focus();
+      } else if (!e.shiftKey && (at < 0 || at === items.length - 1)) {
+        e.preventDefault();
+        items[0].focus();
+      }
+      return;
     }
+    if (e.key !== "Escape" || !dismissable) return;
+    e.stopPropagation();
+    close();
   };
   document.addEventListener("keydown", onKey, true);
   clearToasts();
   const btns = buttons.length ? buttons : [{ text: t("close"), primary: true }];
+  const titleId = `dialog-title-${++dialogs}`;
   const dialog = h(
     "div.dialog",
-    { id, role: "dialog", "aria-modal": "true", class: wide ? "wide" : undefined },
-    h("div.dialog-head", h("h2", title || ""),
+    { id, role: "dialog", "aria-modal": "true", "aria-labelledby": titleId, tabindex: "-1", class: wide ? "wide" : undefined },
+    h("div.dialog-head", h("h2", { id: titleId }, title || ""),
       dismissable ? h("button.x", { type: "button", "aria-label": t("close"), onclick: close }, "×") : null),
     h("div.dialog-body", body),
     h(
@@ -241,6 +264,7 @@ export function modal({ id, title, body, buttons = [], onClose, wide = false, di
   back.addEventListener("contextmenu", (e) => e.stopPropagation());
   dialog._close = close;
   root.append(back);
+  dialog.focus({ preventScroll: true });
   return { el: dialog, close };
 }
 

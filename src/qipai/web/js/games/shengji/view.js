@@ -455,8 +455,10 @@ export class ShengjiView extends TableView {
    * lists it among the seat's own declarations. */
   declare(action) {
     const obs = this.obs();
-    this.wantDecl = { action, tries: 0, base: (obs?.my_declarations || []).length, retry: false };
-    this.send(action);
+    // between two windows of the deal the offer stands: the declaration goes with the next window (tryDeclare)
+    const now = this.myTurn();
+    this.wantDecl = { action, tries: 0, base: (obs?.my_declarations || []).length, retry: !now };
+    if (now) this.send(action);
   }
 
   tryDeclare() {
@@ -540,13 +542,18 @@ export class ShengjiView extends TableView {
     const reasonEl = this.s.reason;
     reasonEl.textContent = "";
     if (!this.live || !obs || this.model.spectating) return;
-    if (dealing && this.myTurn()) {
-      const decl = legal.filter((a) => a.startsWith("declare "));
+    // between two windows of the deal (no decision open for a moment) the last window's declarations stay, the
+    // same buttons: the keyboard's focus on one was lost each time they went and came back
+    const deal = this.model.state?.deal;
+    if (dealing && this.myTurn()) this.lastDecl = { deal, decl: legal.filter((a) => a.startsWith("declare ")) };
+    const between = dealing && !this.myTurn() && this.lastDecl?.deal === deal && !!this.lastDecl.decl.length;
+    if (dealing && (this.myTurn() || between)) {
+      const decl = this.lastDecl.decl;
       for (const a of decl) {
         add(main, h("button.btn.primary.sj-declare", { type: "button", "data-action": a, "data-declare": a.slice(8), disabled: busy,
           onclick: () => this.declare(a) }, this.declareLabel(a)));
       }
-      if (obs.phase === "final") {
+      if (obs.phase === "final" && !between) {
         add(main, h("button.btn.ghost", { type: "button", "data-action": "pass", disabled: busy, onclick: () => this.send("pass") }, t("cap_pass")));
       }
       if (decl.length) reasonEl.textContent = t("declare_hint");
