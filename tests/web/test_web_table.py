@@ -222,6 +222,22 @@ def test_a_dialog_takes_the_keyboards_focus_keeps_it_and_gives_it_back(pages: Pa
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     assert page.evaluate("() => document.activeElement.dataset.action") == "history"
+    # the quick chat's list: Escape closes it and the focus goes back to 快捷语 (it fell to the page)
+    page.locator('.tablev.live [data-action="chat"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".chat-pop")).to_be_visible()
+    page.locator(".chat-pop [data-phrase]").first.focus()
+    page.keyboard.press("Escape")
+    expect(page.locator(".chat-pop")).to_be_hidden()
+    assert page.evaluate("() => document.activeElement.dataset.action") == "chat"
+    # a turn is said once to a screen reader, in the page's words
+    said = page.locator(".tablev.live .table-said[aria-live=polite]")
+    ft.version += 1
+    ft.push_state(your_turn=False, legal=None, decision=None)
+    expect(said).to_have_text("")
+    ft.version += 1
+    ft.push_state()
+    expect(said).to_have_text(re.compile(r"轮到你"))
     no_errors(pages, page)
 
 # ---------------------------------------------------------------------------------------------- 要不起

@@ -103,7 +103,8 @@ export class TableFrame {
     s.meGame = h("div.me-game");
     this.turnLine = h("div.turn-line");
     s.reason = h("div.reason", { id: "play-reason", "aria-live": "polite" });
-    this.mebar = h("div.mebar", this.meInfo, s.meGame, this.turnLine, s.reason);
+    this.said = h("div.sr-only.table-said", { "aria-live": "polite" });
+    this.mebar = h("div.mebar", this.meInfo, s.meGame, this.turnLine, s.reason, this.said);
     s.actMain = h("div.act-main");
     s.tools = h("div.act-tools-game");
     this.toolsShell = h("div.act-tools-shell");
@@ -184,7 +185,12 @@ export class TableFrame {
     this.renderTools();
     this.fitFelt();
     this.updateTimers();
-    if (this.live && myTurn && this.prevMyTurn === false) sound.play("turn");
+    if (this.live && myTurn && this.prevMyTurn === false) {
+      sound.play("turn");
+      this.said.textContent = t("your_turn");  // (said to a screen reader once a turn, not at every message)
+    } else if (!myTurn && this.said.textContent) {
+      this.said.textContent = "";
+    }
     this.prevMyTurn = myTurn;
     if (this.live) this.settlementLifecycle();
   }
@@ -536,8 +542,11 @@ export class TableFrame {
   toggleChat(open) {
     const show = open ?? this.chatPop.hidden;
     if (!show) {
+      const inside = this.chatPop.contains(document.activeElement);
       this.chatPop.hidden = true;
       this.renderTools();
+      // the focus was in the closed list: back to 快捷语 (it fell to the page)
+      if (inside) this.actions.querySelector('.act-tools [data-action="chat"]')?.focus({ preventScroll: true });
       return;
     }
     const cool = performance.now() - this.lastChatSent < CHAT_COOLDOWN;
