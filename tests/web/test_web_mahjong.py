@@ -1044,6 +1044,10 @@ def test_a_tile_is_raised_and_discarded_with_the_keyboard(browser: Browser, serv
     ft.open()
     obs = g.observe(0)
     raised = page.locator(".tablev.live .hand .mj-tile.raised")
+    # each tile is read by its name (its aria-label was ignored: a span with no role)
+    names = page.locator(".tablev.live .hand .mj-tile").evaluate_all(
+        "els => els.map((e) => [e.getAttribute('role'), e.getAttribute('aria-label')])")
+    assert names and all(role == "img" and name and re.search(r"[1-9]|[Dd]ragon", name) for role, name in names), names
     page.keyboard.press("ArrowLeft")
     expect(raised).to_have_attribute("data-tile", obs["drawn"])
     page.keyboard.press("ArrowLeft")

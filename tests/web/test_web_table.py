@@ -779,6 +779,11 @@ def test_no_english_or_engine_text_on_the_chinese_table(pages: Pages, viewport: 
                            ".map((e) => e.getAttribute('aria-label')).join(' ')")
     words = set(re.findall(r"[A-Za-z_]{2,}", labels)) - ALLOWED_LATIN
     assert not words, (words, labels)
+    # every card of the hand is read by its name (it read "5 ♠ ♠ 5 ♠", its corners and pips)
+    names = page.locator(".tablev.live .hand .card").evaluate_all(
+        "els => els.map((e) => [e.getAttribute('role'), e.getAttribute('aria-label')])")
+    assert names and all(role == "img" and re.fullmatch(r"[♠♥♣♦](10|[2-9JQKA])|大王|小王", name or "")
+                         for role, name in names), names
     family = page.evaluate("() => getComputedStyle(document.body).fontFamily")
     for face in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC"):
         assert face in family, family

@@ -22,10 +22,12 @@ export function cardEl(card, { size = "", back = false } = {}) {
   if (back) return h("div.card.back", { class: size || undefined }, h("div.back-pattern"));
   const r = rankOf(card);
   const s = suitOf(card);
-  const el = h("div.card", { class: size || undefined, dataset: { rank: r, card } });
+  // (a screen reader reads the card by its name: ♠5, 大王; its corners and pips are drawing)
+  const el = h("div.card", { class: size || undefined, dataset: { rank: r, card }, role: "img" });
   if (r === "B" || r === "R") {
     el.classList.add("joker", r === "R" ? "big" : "small");
     el.title = t(r === "R" ? "joker_big" : "joker_small");
+    el.setAttribute("aria-label", el.title);
     el.append(
       h("div.corner.jk", "JOKER"),
       h("div.joker-face", h("span.star", "★"), h("span.jname", r === "R" ? "大王" : "小王"))
@@ -33,6 +35,7 @@ export function cardEl(card, { size = "", back = false } = {}) {
     return el;
   }
   const sym = SUIT_SYMBOL[s] || "";
+  el.setAttribute("aria-label", sym + rankLabel(r));
   if (s === "H" || s === "D") el.classList.add("red");
   if (!s) el.classList.add("nosuit");
   el.append(h("div.corner", h("span.r", rankLabel(r)), sym ? h("span.s", sym) : null));

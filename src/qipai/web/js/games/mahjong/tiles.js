@@ -45,9 +45,10 @@ export function tilesText(tiles) {
 /** One tile element: ``size`` "" (the hand), "sm" (rivers, melds) or "xs" (seat boxes); ``back`` face down. */
 export function tileEl(tile, { size = "", back = false, cls = "" } = {}) {
   const classes = ["mj-tile", size, cls].filter(Boolean).join(" ");
-  if (back || !tile) return h("span", { class: classes + " back", "aria-label": "?" });
+  if (back || !tile) return h("span", { class: classes + " back", role: "img", "aria-label": t("tile_hidden") });
   const suit = tile === "Z" ? "z" : tile[1];
-  const el = h("span", { class: `${classes} s-${suit}`, dataset: { tile }, title: tileName(tile), "aria-label": tileName(tile) });
+  const el = h("span", { class: `${classes} s-${suit}`, dataset: { tile }, title: tileName(tile), role: "img",
+    "aria-label": tileName(tile) });
   if (tile === "Z") el.append(h("b.n", "中"));
   else el.append(h("b.n", tile[0]), h("i.su", t("suit_" + suit)));
   return el;

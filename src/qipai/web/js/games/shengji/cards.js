@@ -72,13 +72,13 @@ export function cardEl(c, { size = "", trump = false } = {}) {
   if (!s) {
     const corner = t(r === "R" ? "joker_corner_big" : "joker_corner_small");
     return h("div.sj-card.joker", { class: [size, r === "R" ? "big" : "small"].filter(Boolean).join(" "),
-      dataset: { card: c, rank: r }, title: cardText(c) },
+      dataset: { card: c, rank: r }, title: cardText(c), role: "img", "aria-label": cardText(c) },
     // the corner says which joker (大/小, BJ/SJ): a bare "J" read as a jack, the two told apart by colour only
     h("span.cr", { class: corner.length > 1 ? "ten" : undefined }, corner), h("span.cs", "★"),
     h("span.jk", r === "R" ? t("joker_big") : t("joker_small")));
   }
   return h("div.sj-card", { class: [size, RED.has(s) ? "red" : "", trump ? "trump" : ""].filter(Boolean).join(" ") || undefined,
-    dataset: { card: c, rank: r, suit: s }, title: cardText(c) },
+    dataset: { card: c, rank: r, suit: s }, title: cardText(c), role: "img", "aria-label": cardText(c) },
   h("span.cr", { class: r === "T" ? "ten" : undefined }, rankLabel(r)), h("span.cs", SUIT_SYM[s]), h("span.pip", SUIT_SYM[s]));
 }
 
