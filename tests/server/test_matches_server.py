@@ -314,7 +314,8 @@ async def test_quitting_a_running_match_reconnecting_and_refusals(serve: Serve) 
         q = await a.post(f"/api/matches/{mid}/withdraw")
         assert q["status"] == "quitting"
         info = await a.get(f"/api/matches/{mid}")
-        assert info["me"]["quitting"] and info["me"]["table"] == joined["table"]
+        # (his seat plays on without him: no table to go back to, the one he left named as such)
+        assert info["me"]["quitting"] and info["me"]["table"] is None and info["me"]["left_table"] == joined["table"]
         tasks.pop(a.user["id"]).cancel()
         # B drops and comes back: the welcome names its match table and the snapshot gives the seat back
         bj = await b.wait_for(lambda m: m["type"] == "joined", timeout=20)
