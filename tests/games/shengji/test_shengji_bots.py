@@ -162,3 +162,24 @@ def test_rule_bot_leaves_the_trick_to_a_partner_who_has_it() -> None:
     assert "R" not in played.split(), played
     g.apply(played, seat)
     assert g.observe(seat)["last_trick"]["winner"] == 1, g.observe(seat)["last_trick"]
+
+
+def test_rule_bot_gives_no_points_to_the_opponents_trick_when_it_has_a_card_without() -> None:
+    """Seed 100 at its 872nd action (the rule bots' own deal): hearts led, an opponent's ♥A takes the trick, the
+    last seat holds ♥5 and ♥7 ♥7 ♥6 — it gave the 5 (its follows were the suit's lowest and highest only)."""
+    import json
+    from pathlib import Path
+
+    from qipai.bots import get_bot
+
+    rec = json.loads((Path(__file__).parents[2] / "data" / "shengji_a_five_to_the_opponents.json").read_text())
+    g = FACTORY.new(FACTORY.options({}), rec["seed"], rec["context"])
+    for seat, action in rec["actions"]:
+        g.apply(action, seat)
+    seat = g.acting[0]
+    obs = g.observe(seat)
+    assert seat == 3 and obs["trick"][2] == [2, "AH"], obs["trick"]
+    played = get_bot("normal", rec["seed"] * 10 + seat, game="shengji").act(obs, g.legal_actions(seat))
+    assert played.startswith("play ") and played.split()[1][0] not in "5TK", played
+    g.apply(played, seat)  # (a follow the offered list leaves out is as legal as any)
+    assert g.observe(seat)["last_trick"]["winner"] == 2

@@ -157,7 +157,7 @@ class RuleBot:
         me = len(plays)
         last = me == 3
         cands = follow_options(hand, lead, o)
-        cands = cands + self._point_variants(v, cands[0])
+        cands = cands + self._point_variants(v, cands[0]) + self._spare_single(v)
         holder = seats[trick_winner(lead, plays, o)]
         partner_holds = holder == v.partner
         pts_so_far = sum(_POINT[f] for c in plays for f in c)
@@ -191,6 +191,20 @@ class RuleBot:
                 best = (score, cand)
         assert best is not None
         return best[1]
+
+    def _spare_single(self, v: View) -> list[list[int]]:
+        """A single led and the suit's lowest card a 5 (or 10, K): its lowest card that gives no points (the
+        follows offered are the suit's lowest and highest only, so a 5 went to the opponents' trick)."""
+        o = v.o
+        lead = v.lead
+        assert o is not None and lead is not None
+        if lead.n != 1:
+            return []
+        fs = [f for f in o.faces[lead.esuit] if v.hand[f]]  # lowest first
+        if not fs or not _POINT[fs[0]]:
+            return []
+        spare = next((f for f in fs if not _POINT[f]), None)
+        return [] if spare is None or spare == fs[-1] else [[spare]]
 
     def _point_variants(self, v: View, base: list[int]) -> list[list[int]]:
         """The passive follow with some of its cards swapped for point cards (to give points)."""
