@@ -71,6 +71,24 @@ def test_noise_is_seeded_and_bounded() -> None:
         NoisyBot(1, p=1.5)
 
 
+def test_the_easy_bot_never_keeps_its_last_cards_when_it_can_go_out() -> None:
+    """Its random 30% passed with 大王 alone in hand on a 2 it could beat and win the deal with (a helper's
+    level check, seed 1023): a play that goes out is always made."""
+    seen = 0
+    for seed in range(40):
+        g = Game.new(PRESETS["classic"], seed)
+        bots = [HeuristicBot(s) for s in range(3)]
+        while not g.is_over:
+            obs, legal = g.observe(g.to_act), g.legal_actions()
+            out = [a for a in legal if a.startswith("play ")
+                   and len(a[5:].split(":")[0].replace(" ", "")) == len(obs["hand"] or ())]
+            if out and len(legal) > 1:
+                seen += 1
+                assert all(NoisyBot(s, p=1.0).act(obs, legal) in out for s in range(20)), (seed, out, legal)
+            g.apply(bots[g.to_act].act(obs, legal))
+    assert seen >= 5, seen
+
+
 @pytest.mark.parametrize("level,rollouts,budget", [("hard", 0.0, 0.25), ("expert", 0.5, 1.0)])
 def test_strong_levels_answer_within_their_budget(level: str, rollouts: float, budget: float) -> None:
     """``hard`` is the learned values alone, ``expert`` with 0.5 s of rollouts, on three-player tables; on

@@ -38,6 +38,8 @@ docs/bots.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ....bots.base import Bot
 from ....bots.base import NoisyBot as _Noisy
 
@@ -62,6 +64,15 @@ class NoisyBot(_Noisy):
         from .heuristic import HeuristicBot
 
         super().__init__(HeuristicBot(seed), seed, p)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[str]) -> str:
+        """As :class:`qipai.bots.base.NoisyBot`, except that a play that goes out (every card left) is always
+        made: a bot that passes with its last card in hand looks broken, not gentle."""
+        left = len(observation.get("hand") or ())
+        for a in legal_actions:
+            if left and a.startswith("play ") and len(a[5:].split(":")[0].replace(" ", "")) == left:
+                return a
+        return super().act(observation, legal_actions)
 
 
 def level_bot(level: str, seed: int = 0) -> Bot:
