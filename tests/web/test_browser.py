@@ -128,6 +128,12 @@ def test_sign_up_quick_match_and_play_a_whole_deal_with_the_mouse(browser: Brows
     sign_up(page, server.url, "alice")
     expect(page.locator('[data-action="quick-match"][data-room="classic-1"]')).to_be_visible()
     expect(page.locator('.preset-card[data-game="doudizhu"]')).to_have_count(8)
+    # each 快速开始 is named by its room for a screen reader (they all read 快速开始)
+    names = page.locator('[data-action="quick-match"]').evaluate_all(
+        "els => els.map((e) => e.getAttribute('aria-label'))")
+    assert len(set(names)) == len(names) and all(n and n.startswith("快速开始 · ") for n in names), names
+    expect(page.locator('[data-action="quick-match"][data-room="classic-1"]')).to_have_attribute(
+        "aria-label", "快速开始 · 经典斗地主 · 底注 1")
     shot(page, "lobby.png")
 
     quick_match(page)
