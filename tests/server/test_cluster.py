@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -640,6 +641,42 @@ async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database,
             redis_proc.kill()
             redis_proc.wait()
 
+
+
+async def test_a_node_whose_redis_hangs_answers_server_busy_in_time(pg_db: Database, tmp_path: Path) -> None:
+    """The cluster's Redis stops answering without closing its connections (a stopped process, a network that
+    drops packets): a call that needs it waited for ever; it is answered ``503 server_busy`` within seconds."""
+    port = free_port()
+    redis_proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                   "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    node = Node("solo", pg_db, f"qt{uuid.uuid4().hex[:10]}:", tmp_path, "")
+    node.args[node.args.index("--redis-url") + 1] = f"redis://127.0.0.1:{port}/0"
+    node.args[node.args.index("--allowed-origins") + 1] = node.url
+    try:
+        import redis.asyncio as aioredis
+
+        r = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
+        for _ in range(100):
+            with contextlib.suppress(Exception):
+                await r.ping()
+                break
+            await asyncio.sleep(0.1)
+        await r.aclose()
+        await node.start()
+        async with httpx.AsyncClient(base_url=node.url, timeout=25) as h:
+            assert (await h.get("/api/rooms")).status_code == 200
+            redis_proc.send_signal(signal.SIGSTOP)
+            started = time.monotonic()
+            resp = await h.get("/api/tables")
+            assert resp.status_code == 503 and resp.json()["error"]["code"] == "server_busy", resp.text
+            assert time.monotonic() - started < 15
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            redis_proc.send_signal(signal.SIGCONT)
+        await node.stop()
+        if redis_proc.poll() is None:
+            redis_proc.kill()
+            redis_proc.wait()
 
 async def test_a_slow_takeover_does_not_cost_a_node_its_own_tables(cluster: Cluster, pg_db: Database) -> None:
     """Node 1 dies while its table's row is locked in the database for four leases (another transaction holds
