@@ -592,10 +592,12 @@ async def test_one_user_sits_at_one_table_when_two_nodes_seat_him_at_once(cluste
         await r.aclose()
 
 
-async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database, tmp_path: Path) -> None:
-    """The cluster's Redis stops: every call that needs it is answered with the documented error (503
-    ``server_busy``, JSON), not a plain-text 500 with a traceback logged; a WebSocket is told ``server_busy``
-    before it closes (it closed with 1008 and no word)."""
+@contextlib.asynccontextmanager
+async def node_on_own_redis(pg_db: Database,
+                            tmp_path: Path) -> AsyncIterator[tuple[Node, subprocess.Popen[bytes]]]:
+    """A node started on a Redis of its own (the test may stop it): the node and the Redis process."""
+    import redis.asyncio as aioredis
+
     port = free_port()
     redis_proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                    "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -603,8 +605,6 @@ async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database,
     node.args[node.args.index("--redis-url") + 1] = f"redis://127.0.0.1:{port}/0"
     node.args[node.args.index("--allowed-origins") + 1] = node.url
     try:
-        import redis.asyncio as aioredis
-
         r = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
         for _ in range(100):
             with contextlib.suppress(Exception):
@@ -613,6 +613,21 @@ async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database,
             await asyncio.sleep(0.1)
         await r.aclose()
         await node.start()
+        yield node, redis_proc
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            redis_proc.send_signal(signal.SIGCONT)
+        await node.stop()
+        if redis_proc.poll() is None:
+            redis_proc.kill()
+            redis_proc.wait()
+
+
+async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database, tmp_path: Path) -> None:
+    """The cluster's Redis stops: every call that needs it is answered with the documented error (503
+    ``server_busy``, JSON), not a plain-text 500 with a traceback logged; a WebSocket is told ``server_busy``
+    before it closes (it closed with 1008 and no word)."""
+    async with node_on_own_redis(pg_db, tmp_path) as (node, redis_proc):
         async with httpx.AsyncClient(base_url=node.url, timeout=30) as h:
             r1 = await h.post("/api/register", json={"name": "redisless", "password": "secret-pw"})
             assert r1.status_code == 201, r1.text
@@ -635,48 +650,20 @@ async def test_a_node_whose_redis_went_away_answers_server_busy(pg_db: Database,
                     msgs.append(m)
         assert any('"server_busy"' in str(m) for m in msgs), msgs
         assert "Traceback" not in node.log.read_text()
-    finally:
-        await node.stop()
-        if redis_proc.poll() is None:
-            redis_proc.kill()
-            redis_proc.wait()
-
 
 
 async def test_a_node_whose_redis_hangs_answers_server_busy_in_time(pg_db: Database, tmp_path: Path) -> None:
     """The cluster's Redis stops answering without closing its connections (a stopped process, a network that
-    drops packets): a call that needs it waited for ever; it is answered ``503 server_busy`` within seconds."""
-    port = free_port()
-    redis_proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                   "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    node = Node("solo", pg_db, f"qt{uuid.uuid4().hex[:10]}:", tmp_path, "")
-    node.args[node.args.index("--redis-url") + 1] = f"redis://127.0.0.1:{port}/0"
-    node.args[node.args.index("--allowed-origins") + 1] = node.url
-    try:
-        import redis.asyncio as aioredis
+    drops packets): a call that needs it is answered ``503 server_busy`` within seconds, not held."""
+    async with node_on_own_redis(pg_db, tmp_path) as (node, redis_proc), \
+            httpx.AsyncClient(base_url=node.url, timeout=25) as h:
+        assert (await h.get("/api/rooms")).status_code == 200
+        redis_proc.send_signal(signal.SIGSTOP)
+        started = time.monotonic()
+        resp = await h.get("/api/tables")
+        assert resp.status_code == 503 and resp.json()["error"]["code"] == "server_busy", resp.text
+        assert time.monotonic() - started < 15
 
-        r = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
-        for _ in range(100):
-            with contextlib.suppress(Exception):
-                await r.ping()
-                break
-            await asyncio.sleep(0.1)
-        await r.aclose()
-        await node.start()
-        async with httpx.AsyncClient(base_url=node.url, timeout=25) as h:
-            assert (await h.get("/api/rooms")).status_code == 200
-            redis_proc.send_signal(signal.SIGSTOP)
-            started = time.monotonic()
-            resp = await h.get("/api/tables")
-            assert resp.status_code == 503 and resp.json()["error"]["code"] == "server_busy", resp.text
-            assert time.monotonic() - started < 15
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            redis_proc.send_signal(signal.SIGCONT)
-        await node.stop()
-        if redis_proc.poll() is None:
-            redis_proc.kill()
-            redis_proc.wait()
 
 async def test_a_slow_takeover_does_not_cost_a_node_its_own_tables(cluster: Cluster, pg_db: Database) -> None:
     """Node 1 dies while its table's row is locked in the database for four leases (another transaction holds
