@@ -128,10 +128,10 @@ def test_shengji_trick_line_says_the_points_stay_with_the_banker_side() -> None:
     lines = [line.strip() for line in out.splitlines() if line.strip().startswith("Trick ")]
     assert "Trick 1 to Bot 1: 10 points stay with the banker's side (attackers still 0)." in lines
     assert "Trick 21 to You: 5 points to the attackers (attackers now 10)." in lines
-    assert "Trick 22 to Bot 3: 5 points stay with the banker's side (attackers still 10)." in lines
+    assert "Trick 24 to Bot 3: 10 points stay with the banker's side (attackers still 15)." in lines
     assert "Trick 19 to Bot 1: no points (attackers still 5)." in lines
     zh = shengji("zh", ["", "", ""])
-    assert "第 22 轮归电脑3号：5 分留在庄家方（抓分方仍是 10 分）。" in zh
+    assert "第 24 轮归电脑3号：10 分留在庄家方（抓分方仍是 15 分）。" in zh
     assert "第 21 轮归你：抓分方得 5 分（抓分方共 10 分）。" in zh
 
 
