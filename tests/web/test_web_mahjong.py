@@ -1062,6 +1062,33 @@ def test_a_tile_is_raised_and_discarded_with_the_keyboard(browser: Browser, serv
     assert not errors, errors
     page.context.close()
 
+
+def test_the_ready_button_between_deals_is_read_over_the_rivers(browser: Browser, server: ThreadServer) -> None:
+    """A phone 360 px wide, the settlement closed: 准备 and its seconds lay over the rivers' tiles, the words hard
+    to read across them; they sit on a panel of their own."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": 360, "height": 740})
+    ft = MahjongTable(page, play_out(3))
+    ft.extra_obs = {"rivers": full_rivers()}
+    ft.open()
+    ft.extra_table.update(ready=None, ready_deadline_ms=None)
+    ft.deal_over()
+    ft.push_table(ready=[False, True, True, True], ready_deadline_ms=9_000)
+    page.locator("#settlement .x").click()
+    msg = page.locator('.tablev.live .felt > .center-msg:has([data-action="ready"])')
+    expect(msg.locator('[data-action="ready"]')).to_be_visible()
+    expect(msg.locator(".ready-left")).to_contain_text("秒后自动准备")
+    # each on an opaque panel, not the felt's tiles through it (the game's 本局结束 too)
+    for words in (msg, page.locator(".tablev.live .mj-mid > .msg")):
+        alpha = words.evaluate("(e) => (getComputedStyle(e).backgroundColor.match(/[\\d.]+/g) || []).map(Number)")
+        assert len(alpha) == 4 and alpha[3] >= 0.8, alpha
+    box, felt = msg.bounding_box(), page.locator(".tablev.live .felt").bounding_box()
+    assert box is not None and felt is not None and felt["y"] <= box["y"] \
+        and box["y"] + box["height"] <= felt["y"] + felt["height"], (box, felt)  # on the felt, where it was
+    shot(page, "mahjong-zh-360x740-ready.png")
+    assert not errors, errors
+    page.context.close()
+
 SEEN_BUTTONS = """() => {
   const out = [];
   for (const b of document.querySelectorAll('.tablev.live .act-main button')) {
