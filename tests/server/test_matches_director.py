@@ -894,6 +894,16 @@ _MJ = {"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "fe
 _SJ = {**_MJ, "game": "shengji"}
 
 
+async def refused_definition(start_server: StartServer, definition: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """An operator's match definition refused at creation (400): the server and the error."""
+    server = await start_server(admin_token="adm")
+    a = await Client.guest(server)
+    async with a.api() as h:
+        r = await h.post("/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": "adm"})
+    assert r.status_code == 400, r.text
+    return server, dict(r.json()["error"])
+
+
 @pytest.mark.parametrize(("definition", "option"), [
     ({**_MJ, "stages": [{"format": "fixed", "rounds": [{"deals": 1}], "base": 2_000_000}]}, "stages[0].base"),
     ({**_SJ, "stages": [{"format": "swiss", "rounds": 1, "deals": 1, "base": 2_000_000}]}, "stages[0].base"),
@@ -913,12 +923,7 @@ async def test_the_operators_match_refuses_what_its_game_cannot_play(start_serve
     """Each of these was answered 201 and then stood "running" for ever with the fees held: a stake past what the
     game's stake option takes (a stage's base, a 打立 level), a stake option that is no stake, a platform game
     with other rule options or another number of seats, a host block of the wrong type (silently ignored)."""
-    server = await start_server(admin_token="adm")
-    a = await Client.guest(server)
-    async with a.api() as h:
-        r = await h.post("/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": "adm"})
-    assert r.status_code == 400, r.text
-    err = r.json()["error"]
+    server, err = await refused_definition(start_server, definition)
     assert err["code"] == "bad_options" and err["params"]["option"] == option, err
     assert option in err["message"], err
     assert server.lobby.director.runs == {}
@@ -929,12 +934,7 @@ async def test_the_operators_match_refuses_a_table_or_entrant_its_game_has_not(s
                                                                               definition: dict[str, Any]) -> None:
     """Mahjong with team entrants failed at its first deal ("partners score alike"), with 3 seats ("mahjong needs
     4 seats"); a Shengji entrant is a team of two (RULES-matches §1)."""
-    server = await start_server(admin_token="adm")
-    a = await Client.guest(server)
-    async with a.api() as h:
-        r = await h.post("/api/admin/matches", json={"definition": definition}, headers={"X-Admin-Token": "adm"})
-    assert r.status_code == 400, r.text
-    err = r.json()["error"]
+    server, err = await refused_definition(start_server, definition)
     assert err["code"] == "bad_options" and ("definition.teams" in err["message"]
                                              or "definition.seats" in err["message"]), err
     assert server.lobby.director.runs == {}
