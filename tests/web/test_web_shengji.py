@@ -963,6 +963,38 @@ def test_an_illegal_lead_says_why_in_chinese(browser: Browser, shared: ThreadSer
     page.context.close()
 
 
+def test_a_card_picked_from_the_keyboard_is_led(browser: Browser, shared: ThreadServer) -> None:
+    """Without a mouse a player could lead only what 提示 raised: ← → ring a card (said by its name), Space raises
+    it, ↓ lowers it, and Enter leads the raised card."""
+    page, errors = new_page(browser, DESKTOP, "en")
+    as_guest(page, shared.url)
+    g = game_at_play()
+    seat = g.public_acting()[0]
+    ft = fake_table(page, g, you=seat)
+    cards = page.locator(".tablev.live .sj-hand .sj-card")
+    expect(cards.first).to_be_attached()
+    for key in ("ArrowLeft", "ArrowRight", "ArrowRight"):  # from nowhere ← rings the last card; → stays there
+        page.keyboard.press(key)
+    last = cards.count() - 1
+    ring = page.locator(".tablev.live .sj-hand .sj-card.kbd-cursor")
+    expect(ring).to_have_attribute("data-i", str(last))
+    page.keyboard.press("ArrowLeft")
+    expect(ring).to_have_attribute("data-i", str(last - 1))
+    card = ring.get_attribute("data-card")
+    expect(page.locator(".tablev.live .hand-said")).to_have_text(ring.get_attribute("aria-label") or "?")
+    page.keyboard.press(" ")
+    expect(page.locator(".tablev.live .sj-hand .sj-card.raised")).to_have_count(1)
+    page.keyboard.press("ArrowDown")
+    expect(page.locator(".tablev.live .sj-hand .sj-card.raised")).to_have_count(0)
+    page.keyboard.press(" ")
+    expect(page.locator(".tablev.live .hand-said")).to_contain_text("raised")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => (window.__sent || []).some((m) => m.type === 'action')")
+    assert [m["action"] for m in ft.sent("action")] == [f"play {card}"], ft.sent("action")
+    assert not errors, errors
+    page.context.close()
+
+
 def finished_game(seed: int = 11) -> Any:
     g = game_at_play(seed)
     while g.phase != "over":

@@ -200,6 +200,48 @@ def test_a_focused_buttons_key_is_its_own_and_the_browsers_keys_send_nothing(pag
     no_errors(pages, page)
 
 
+def test_cards_picked_one_by_one_from_the_keyboard(pages: Pages) -> None:
+    """Without a mouse a player could raise only 提示's cards: ← → move a ring along the hand (said with the card's
+    name), Space raises or lowers the ringed card, ↑ raises and ↓ lowers it, a rank's key raises the next lowered
+    card of that rank (typed once more with all raised, it lowers them), and Enter plays what is raised."""
+    page = pages.get()
+    ft = FakeTable(page, deal())
+    ft.open()
+    ft.apply("bid 3")  # seat 0, the page's, is the landlord and leads
+    expect(page.locator('.tablev.live .hand .card[data-i="19"]')).to_be_attached()
+    ring = page.locator(".tablev.live .hand .card.kbd-cursor")
+    said = page.locator(".tablev.live .hand-said[aria-live=polite]")
+    expect(page.locator(".tablev.live .hand")).to_have_attribute("aria-description", re.compile("← →.*空格"))
+    page.keyboard.press("ArrowRight")
+    expect(ring).to_have_attribute("data-i", "0")
+    first = page.locator('.tablev.live .hand .card[data-i="0"]')
+    name = first.get_attribute("aria-label")
+    assert name
+    expect(said).to_have_text(name)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(" ")
+    assert raised_ranks(page) == first.get_attribute("data-rank")
+    expect(said).to_have_text(f"{name} · 已选")
+    page.keyboard.press("ArrowDown")
+    assert raised_ranks(page) == ""
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Escape")
+    assert raised_ranks(page) == ""
+    for key in "3334":
+        page.keyboard.press(key)
+    assert raised_ranks(page) == "3334"
+    expect(ring).to_have_attribute("data-rank", "4")
+    page.keyboard.press("3")  # every 3 raised: they come down
+    assert raised_ranks(page) == "4"
+    for key in "333":
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")
+    sent = [m["action"] for m in ft.sent("action")]
+    assert len(sent) == 1 and sorted(c[0] for c in sent[0].split()[1:]) == list("3334"), sent
+    no_errors(pages, page)
+
+
 def test_a_dialog_takes_the_keyboards_focus_keeps_it_and_gives_it_back(pages: Pages) -> None:
     """历史得分 opened from the keyboard: the focus goes into the dialog (it stayed on the button behind), Tab
     cycles through the dialog's own controls (it went on to the table and the page's header behind), the dialog

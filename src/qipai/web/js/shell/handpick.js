@@ -4,6 +4,8 @@
 // all.  The view keeps its own state: `raised` (a Set of card keys), `handCards` (the hand in display order,
 // each with a `key`), `model`, and the methods `playSelected()`, `lowerAll()` and `paintRaised()`.
 
+import { t } from "./i18n.js";
+
 /**
  * Install the picking handlers on `view.s.root` and `view.s.hand`.
  * @param {object} view the game's table view
@@ -79,4 +81,98 @@ export function installHandPicking(view, { card, indexAt, changed = () => view.p
   };
   hand.addEventListener("pointerup", (e) => finish(e, false));
   hand.addEventListener("pointercancel", (e) => finish(e, true));
+}
+
+/**
+ * The keyboard's picking (for players without a mouse, and screen readers): ← → move a cursor along the hand
+ * (shown by a ring, said in the hand's live region with the card's name and whether it is raised), Space raises
+ * or lowers the card under it, ↑ raises it, ↓ lowers it.  `rankKey(key)`, where a game gives it, maps a typed
+ * key to a rank: that key raises the next lowered card of the rank (Dou Dizhu: 3 … 9, 0 or T for 10, J Q K A 2).
+ * A view calls it first from its `key(e)`; it answers whether it took the key.  The cursor is kept by the card's
+ * key (a new deal or a played card moves it to the nearest place), and painted by `paintCursor` from the view's
+ * `paintRaised()`.
+ * @param {object} view the game's table view (`handCards`, `raised`, `s.hand`)
+ * @param {KeyboardEvent} e the key
+ * @param {object} how `card`: the selector of one card element; `changed()`: after the raised cards changed;
+ *   `rankKey(key)`: the rank a typed key stands for, or null
+ */
+export function keyPick(view, e, { card, changed = () => view.paintRaised(), rankKey = null }) {
+  const cards = view.handCards || [];
+  if (!cards.length || view.model?.spectating || !view.live) return false;
+  const k = e.key;
+  let i = cursorIndex(view);
+  if (k === "ArrowLeft" || k === "ArrowRight") {
+    const step = k === "ArrowLeft" ? -1 : 1;
+    i = i < 0 ? (step > 0 ? 0 : cards.length - 1) : Math.max(0, Math.min(cards.length - 1, i + step));
+    setCursor(view, i);
+    paintCursor(view, card);
+    e.preventDefault();
+    return true;
+  }
+  let target = -1, raise = null;
+  if (k === " " || k === "Spacebar" || k === "ArrowUp" || k === "ArrowDown") {
+    if (i < 0) return k === " " ? (e.preventDefault(), true) : false;
+    target = i;
+    raise = k === "ArrowUp" ? true : k === "ArrowDown" ? false : !view.raised.has(cards[i].key);
+  } else if (rankKey && k.length === 1) {
+    const rank = rankKey(k);
+    if (!rank) return false;
+    target = cards.findIndex((x) => x.card[0] === rank && !view.raised.has(x.key));
+    if (target < 0) {  // every card of the rank is raised: typing it again lowers them
+      const all = cards.filter((x) => x.card[0] === rank);
+      if (!all.length) return false;
+      for (const x of all) view.raised.delete(x.key);
+      setCursor(view, cards.indexOf(all[0]));
+      changed();
+      paintCursor(view, card);
+      e.preventDefault();
+      return true;
+    }
+    raise = true;
+  } else {
+    return false;
+  }
+  e.preventDefault();
+  const key = cards[target].key;
+  if (raise) view.raised.add(key);
+  else view.raised.delete(key);
+  setCursor(view, target);
+  changed();
+  paintCursor(view, card);
+  return true;
+}
+
+function setCursor(view, i) {
+  view.cursor = { key: view.handCards[i].key, i, said: false };
+}
+
+function cursorIndex(view) {
+  const c = view.cursor;
+  if (!c) return -1;
+  const at = view.handCards.findIndex((x) => x.key === c.key);
+  if (at >= 0) return at;
+  // the card left the hand: the nearest place
+  return view.handCards.length ? Math.min(c.i, view.handCards.length - 1) : -1;
+}
+
+/** Ring the card under the keyboard's cursor and say it (its name; raised or not) in the hand's live region. */
+export function paintCursor(view, card) {
+  const hand = view.s.hand;
+  const i = cursorIndex(view);
+  let said = hand.parentElement?.querySelector(":scope > .hand-said");
+  if (!said && hand.parentElement) {
+    said = document.createElement("div");
+    said.className = "sr-only hand-said";
+    said.setAttribute("aria-live", "polite");
+    hand.after(said);
+  }
+  for (const el of hand.querySelectorAll(`${card}.kbd-cursor`)) el.classList.remove("kbd-cursor");
+  if (i < 0) return;
+  const el = hand.querySelector(`${card}[data-i="${i}"]`);
+  if (!el) return;
+  el.classList.add("kbd-cursor");
+  const x = view.handCards[i];
+  view.cursor = { key: x.key, i, said: view.cursor?.said };
+  const text = (el.getAttribute("aria-label") || "") + (view.raised.has(x.key) ? ` · ${t("card_raised")}` : "");
+  if (said && said.textContent !== text) said.textContent = text;
 }

@@ -3,7 +3,7 @@
 // shell/games.js for the interface) and reads everything from the observation and the table's options.
 import { h, add, fill, clear, morph, api, modal } from "../../shell/util.js";
 import { flyFrom, deal as dealMotion, banner } from "../../shell/motion.js";
-import { installHandPicking } from "../../shell/handpick.js";
+import { installHandPicking, keyPick, paintCursor } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t, kindName, factorName, parseFactor } from "./words.js";
 import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANKS, rankLabel } from "./cards.js";
@@ -11,6 +11,8 @@ import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANK
 const DOUBLE_KEYS = { 倒: "dao", 反: "fan", 斡: "wo", 垒: "lei" };
 const FX = { bomb: "bomb", rocket: "rocket", plane: "plane", plane_singles: "plane", plane_pairs: "plane" };
 const AUTO_PASS_MS = 1200;
+/** The keys that raise a card of a rank (typed upper-cased): 3 … 9, 0 or T for 10, J Q K A 2. */
+const RANK_KEYS = Object.fromEntries([..."3456789JQKA2"].map((r) => [r, r]).concat([["0", "T"], ["T", "T"]]));
 
 /** Per seat, what it last said or played in the current part of the deal (bids, doubling, the trick). */
 export function seatActs(obs) {
@@ -141,6 +143,7 @@ export class DoudizhuView extends TableView {
     this.onResize = () => this.layoutHand();
     window.addEventListener("resize", this.onResize);
     if (this.live) this.installMouse();
+    if (this.live) this.s.hand.setAttribute("aria-description", t("keys_help"));  // (how to pick by keyboard)
   }
 
   destroy() {
@@ -444,6 +447,7 @@ export class DoudizhuView extends TableView {
 
   paintRaised() {
     for (const el of this.s.hand.children) el.classList.toggle("raised", this.raised.has(el.dataset.key));
+    paintCursor(this, ".card");
     this.renderActions();
   }
 
@@ -722,6 +726,8 @@ export class DoudizhuView extends TableView {
   }
 
   key(e) {
+    // ← → Space ↑ ↓ and the ranks' keys pick cards (shell/handpick.js)
+    if (keyPick(this, e, { card: ".card", rankKey: (k) => RANK_KEYS[k.toUpperCase()] || null })) return;
     if (e.key === "Enter") {
       e.preventDefault();
       this.playSelected();

@@ -80,7 +80,7 @@ const zh = {
   choose_reading: "这手牌有几种出法，选一种：",
   auto_on_msg: "托管中：系统替你出牌",
   no_prev_trick: "还没有上一轮",
-  keys_help: "快捷键：Enter 出牌 · P 不出 · H 提示 · Esc 放下所有牌 · 右键出牌",
+  keys_help: "快捷键：← → 移到一张牌 · 空格 抬起或放下 · 3…9、0、J Q K A 2 抬起该点数的牌 · Enter 出牌 · P 不出 · H 提示 · Esc 放下所有牌 · 右键出牌",
 
   // settlement
   landlord_wins: "地主胜",
@@ -226,7 +226,7 @@ const en = {
   choose_reading: "These cards can be played more than one way:",
   auto_on_msg: "Auto-play is on: the system plays for you",
   no_prev_trick: "No previous trick yet",
-  keys_help: "Keys: Enter play · P pass · H hint · Esc lower all · right click plays",
+  keys_help: "Keys: ← → move to a card · Space raise or lower it · 3…9, 0, J Q K A 2 raise a card of that rank · Enter play · P pass · H hint · Esc lower all · right click plays",
 
   landlord_wins: "Landlord wins",
   farmers_win: "Farmers win",

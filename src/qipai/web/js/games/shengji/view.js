@@ -5,7 +5,7 @@
 // the observation; what may be played is the server's word (the legal list, and the table's check endpoint
 // for a selection the list does not name, e.g. a throw).
 import { h, add, clear, morph, api, modal } from "../../shell/util.js";
-import { installHandPicking } from "../../shell/handpick.js";
+import { installHandPicking, keyPick, paintCursor } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t } from "./words.js";
 import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM, DECK_SIZE } from "./cards.js";
@@ -111,6 +111,7 @@ export class ShengjiView extends TableView {
     this.onResize = () => { this.handSig = ""; this.renderHand(); };
     window.addEventListener("resize", this.onResize);
     if (this.live) this.installMouse();
+    if (this.live) this.s.hand.setAttribute("aria-description", t("keys_help"));  // (how to pick by keyboard)
   }
 
   destroy() {
@@ -368,6 +369,7 @@ export class ShengjiView extends TableView {
 
   paintRaised() {
     for (const el of this.s.hand.querySelectorAll(".sj-card")) el.classList.toggle("raised", this.raised.has(el.dataset.key));
+    paintCursor(this, ".sj-card");
   }
 
   selectedCards() {
@@ -569,6 +571,8 @@ export class ShengjiView extends TableView {
   }
 
   key(e) {
+    // ← → Space ↑ ↓ pick cards (shell/handpick.js)
+    if (keyPick(this, e, { card: ".sj-card", changed: () => { this.paintRaised(); this.renderActions(); } })) return;
     if (e.key === "Enter") {
       e.preventDefault();
       this.playSelected();

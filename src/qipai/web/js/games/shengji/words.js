@@ -2,6 +2,7 @@
 import { scoped } from "../../shell/i18n.js";
 
 const zh = {
+  keys_help: "快捷键：← → 移到一张牌 · 空格 抬起或放下 · ↑ 抬起 · ↓ 放下 · Enter 出牌 · H 提示 · Esc 放下所有牌 · 右键出牌",
   game_name: "升级",
   role_banker: "庄家方",
   role_attacker: "闲家",
@@ -123,6 +124,7 @@ const zh = {
 };
 
 const en = {
+  keys_help: "Keys: ← → move to a card · Space raise or lower it · ↑ raise · ↓ lower · Enter play · H hint · Esc lower all · right click plays",
   game_name: "Shengji",
   role_banker: "Banker side",
   role_attacker: "Attacker",
