@@ -1070,6 +1070,25 @@ def test_a_tile_is_raised_and_discarded_with_the_keyboard(browser: Browser, serv
     page.context.close()
 
 
+def test_the_other_seats_discards_are_said_to_a_screen_reader(browser: Browser, server: ThreadServer) -> None:
+    """Another seat's discard was only drawn in its river: it is said, with the seat's name, in the table's polite
+    live region (its draws are not: they tell nothing)."""
+    page, errors = logged_in(browser, server, "en", False)
+    g = reach(lambda g: g.phase == "play" and g.turn == 1 and bool(g.observe(1).get("drawn")))
+    ft = MahjongTable(page, g)
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    expect(heard).to_have_text("")
+    action = next(a for a in g.legal_actions(1) if a.startswith("discard "))
+    g.apply(action, 1)
+    ft.version += 1
+    ft.push_state()
+    expect(heard).to_have_text(re.compile(r": discards \S"))
+    assert "draw" not in heard.inner_text(), heard.inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_ready_button_between_deals_is_read_over_the_rivers(browser: Browser, server: ThreadServer) -> None:
     """A phone 360 px wide, the settlement closed: 准备 and its seconds lay over the rivers' tiles, the words hard
     to read across them; they sit on a panel of their own."""

@@ -995,6 +995,28 @@ def test_a_card_picked_from_the_keyboard_is_led(browser: Browser, shared: Thread
     page.context.close()
 
 
+def test_the_other_seats_plays_and_the_tricks_won_are_said_to_a_screen_reader(browser: Browser,
+                                                                               shared: ThreadServer) -> None:
+    """The others' plays were only drawn on the felt: each is said with the seat's name in the table's polite live
+    region, and who won a trick when it ends (the page's own plays are not repeated)."""
+    page, errors = new_page(browser, DESKTOP, "zh")
+    as_guest(page, shared.url)
+    g = game_at_play()
+    lead = g.public_acting()[0]
+    ft = fake_table(page, g, you=(lead + 3) % 4)  # the page plays last to the first trick
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    expect(heard).to_have_text("")
+    for k in range(4):
+        seat = g.public_acting()[0]
+        ft.apply(g.legal_actions(seat)[0])
+        if k < 3:
+            expect(heard).to_have_text(re.compile(r"：出 \S+$"))
+    expect(heard).to_have_text(re.compile(r"赢这一轮（\d+ 分）$"))
+    assert heard.inner_text().count("：出") == 0, heard.inner_text()  # the last play was the page's own
+    assert not errors, errors
+    page.context.close()
+
+
 def finished_game(seed: int = 11) -> Any:
     g = game_at_play(seed)
     while g.phase != "over":

@@ -242,6 +242,28 @@ def test_cards_picked_one_by_one_from_the_keyboard(pages: Pages) -> None:
     no_errors(pages, page)
 
 
+def test_the_other_seats_moves_are_said_to_a_screen_reader(pages: Pages) -> None:
+    """A blind player heard that it was his turn, never what the others had bid or played: each state's new moves
+    by the other seats are put, with the seat's name, in a polite live region (his own are not repeated)."""
+    page = pages.get()
+    ft = FakeTable(page, deal(first_bidder=1))
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    expect(heard).to_have_text("")  # a table just drawn says nothing of what came before
+    ft.apply("bid 3")  # seat 1: the landlord, with the kitty
+    expect(heard).to_contain_text("叫 3 分")
+    expect(heard).to_contain_text("当地主")
+    ft.apply("play B")
+    expect(heard).to_have_text(re.compile(r"：出 小王$"))
+    ft.apply("pass")
+    expect(heard).to_have_text(re.compile(r"：不出$"))
+    said = heard.inner_text()
+    ft.apply("pass")  # seat 0's own pass (the page's) is not said again
+    page.wait_for_timeout(200)
+    assert heard.inner_text() == said
+    no_errors(pages, page)
+
+
 def test_a_dialog_takes_the_keyboards_focus_keeps_it_and_gives_it_back(pages: Pages) -> None:
     """历史得分 opened from the keyboard: the focus goes into the dialog (it stayed on the button behind), Tab
     cycles through the dialog's own controls (it went on to the table and the page's header behind), the dialog

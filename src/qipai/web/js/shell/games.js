@@ -40,6 +40,9 @@
 //       A replay step's action in words (the shell words host events: autoplay, timeout, leave).
 //   view.replayState(step, steps, model) → observation   (optional)
 //       The observation a replay draws at a step (e.g. one that shows every hand).
+//   view.announce(prev, obs, model) → string   (optional)
+//       What the other seats did between two observations of the same deal, in words, for a screen reader (the
+//       shell puts it in a polite live region); "" when nothing is worth saying.
 //   view.tick()   (optional) called four times a second, for countdowns of the view's own
 //   view.clearPending(), view.key(event), view.destroy()
 //

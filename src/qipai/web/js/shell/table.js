@@ -104,7 +104,9 @@ export class TableFrame {
     this.turnLine = h("div.turn-line");
     s.reason = h("div.reason", { id: "play-reason", "aria-live": "polite" });
     this.said = h("div.sr-only.table-said", { "aria-live": "polite" });
-    this.mebar = h("div.mebar", this.meInfo, s.meGame, this.turnLine, s.reason, this.said);
+    // what the other seats did, said to a screen reader as it happens (the view's announce())
+    this.heard = h("div.sr-only.table-heard", { "aria-live": "polite" });
+    this.mebar = h("div.mebar", this.meInfo, s.meGame, this.turnLine, s.reason, this.said, this.heard);
     s.actMain = h("div.act-main");
     s.tools = h("div.act-tools-game");
     this.toolsShell = h("div.act-tools-shell");
@@ -181,6 +183,7 @@ export class TableFrame {
     this.renderSeats();
     this.renderMe();
     this.view.update(this.model);
+    this.announceMoves();
     this.renderCenter();
     this.renderTools();
     this.fitFelt();
@@ -193,6 +196,24 @@ export class TableFrame {
     }
     this.prevMyTurn = myTurn;
     if (this.live) this.settlementLifecycle();
+  }
+
+  /** The other seats' moves since the last state of the same deal, in the view's words (``view.announce``), put in
+   * the polite live region a screen reader reads; nothing for a new deal, a table just drawn or a replay. */
+  announceMoves() {
+    const st = this.model?.state;
+    const obs = st?.observation;
+    const prev = this.heardFrom;
+    this.heardFrom = st && obs ? { table: st.table, deal: st.deal, version: st.version, obs } : null;
+    if (!this.live || !this.view.announce || !prev || !obs || prev.table !== st.table || prev.deal !== st.deal
+        || !(st.version > prev.version)) return;
+    let text = "";
+    try {
+      text = this.view.announce(prev.obs, obs, this.model) || "";
+    } catch (err) {
+      console.error(err);  // (words for a screen reader never stop the table)
+    }
+    if (text) this.heard.textContent = text;
   }
 
   /** A replay's table is as tall as what it holds (the page scrolls; the window's height does not size it), but

@@ -13,6 +13,7 @@ export function mount(slots, ctx) {
   view.caption = (step, prev, model) => caption(step, prev, model, ctx);
   view.replayState = replayState;
   view.actionText = (action, obs, model, after) => actionText(action, obs, model, after);
+  view.announce = (prev, obs, model) => announce(prev, obs, model, ctx);
   return view;
 }
 
@@ -99,6 +100,20 @@ export function caption(step, prev, model, ctx) {
     else parts.push(text);
   }
   if (!parts.length && step.seat !== null && step.seat !== undefined) parts.push(ctx.seatName(step.seat));
+  return parts.join(t("cap_join"));
+}
+
+/** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
+ * events the public history gained, each with its seat's name, the viewer's own left out. */
+export function announce(prev, obs, model, ctx) {
+  const before = prev?.history?.length ?? 0;
+  const parts = [];
+  for (const ev of (obs?.history || []).slice(before)) {
+    if (ev.seat === obs.seat && ev.event !== "landlord") continue;
+    const text = eventText(ev, obs, model, ctx);
+    if (!text) continue;
+    parts.push(ev.event === "landlord" || ev.seat === undefined || ev.seat === null ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
+  }
   return parts.join(t("cap_join"));
 }
 

@@ -13,6 +13,7 @@ export function mount(slots, ctx) {
   view.caption = (step, prev, model) => caption(step, prev, model, ctx);
   view.replayState = replayState;
   view.actionText = (action) => actionText(action);
+  view.announce = (prev, obs) => announce(prev, obs, ctx);
   return view;
 }
 
@@ -60,6 +61,22 @@ export function caption(step, prev, model, ctx) {
   if (!parts.length && step.seat !== null && step.seat !== undefined && step.action) {
     const text = actionText(step.action);
     if (text && text !== step.action) parts.push(t("cap_who", { name: ctx.seatName(step.seat), text }));
+  }
+  return parts.join(t("cap_join"));
+}
+
+/** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
+ * public log's new entries but draws, each with its seat's name, the viewer's own left out. */
+export function announce(prev, obs, ctx) {
+  const log = obs?.log || [];
+  const before = prev?.log?.length ?? 0;
+  const ready = new Set(log.slice(0, before).filter((ev) => (ev.action || "").startsWith("ting ")).map((ev) => ev.seat));
+  const parts = [];
+  for (const ev of log.slice(before)) {
+    const text = eventText(ev, ready.has(ev.seat));
+    if ((ev.action || "").startsWith("ting ")) ready.add(ev.seat);
+    if (!text || ev.action === "draw" || (ev.seat === obs.seat && ev.seat !== undefined && ev.seat !== null)) continue;
+    parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
   }
   return parts.join(t("cap_join"));
 }

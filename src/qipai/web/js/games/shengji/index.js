@@ -15,6 +15,7 @@ export function mount(slots, ctx) {
   view.replayMinor = replayMinor;
   view.replayJumps = replayJumps;
   view.actionText = (action) => actionText(action);
+  view.announce = (prev, obs) => announce(prev, obs, ctx);
   return view;
 }
 
@@ -63,6 +64,29 @@ export function caption(step, prev, model, ctx) {
   if (before && (obs.tricks || []).length > (before.tricks || []).length && obs.last_trick) {
     parts.push(t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points }));
   }
+  return parts.join(t("cap_join"));
+}
+
+/** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
+ * trump and banker once set, each card play the trick gained (the viewer's own left out), a failed throw, and who
+ * won a trick. */
+export function announce(prev, obs, ctx) {
+  if (!prev || !obs) return "";
+  const parts = [];
+  const who = (seat, text) => t("cap_who", { name: ctx.seatName(seat), text });
+  if (prev.phase !== "play" && obs.phase === "play" && obs.banker !== null && obs.banker !== undefined) {
+    parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
+  }
+  const done = (obs.tricks || []).length > (prev.tricks || []).length && obs.last_trick;
+  const was = prev.trick || [];
+  const plays = done ? [...(obs.last_trick.plays || []), ...(obs.trick || [])] : obs.trick || [];
+  for (const [seat, cards] of plays.slice(done ? was.length : Math.min(was.length, plays.length))) {
+    if (seat !== obs.seat) parts.push(who(seat, t("cap_play", { cards: cardsText(cards) })));
+  }
+  for (const f of (obs.failed_throws || []).slice((prev.failed_throws || []).length)) {
+    parts.push(t("cap_failed_throw", { name: ctx.seatName(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) }));
+  }
+  if (done) parts.push(t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points }));
   return parts.join(t("cap_join"));
 }
 
