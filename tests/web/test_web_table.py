@@ -264,6 +264,26 @@ def test_the_other_seats_moves_are_said_to_a_screen_reader(pages: Pages) -> None
     no_errors(pages, page)
 
 
+def test_a_new_page_takes_the_focus_and_names_the_window(pages: Pages) -> None:
+    """A link followed from the keyboard left the focus on the header's link (a screen reader went on at the old
+    place and never heard the new page), and the window's title was 头衔 ("Title": the words' second `title`
+    key) on every page: the new page takes the focus, and the title names it and the site."""
+    page = pages.get()
+    page.goto(page.url.split("#")[0] + "#/lobby")
+    expect(page.locator('[data-action="quick-match"]').first).to_be_visible()
+    assert page.title() == "大厅 · 棋牌", page.title()
+    page.locator('#nav a[data-nav="leaderboard"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.hash === '#/leaderboard' && document.activeElement.id === 'app'")
+    assert page.title() == "排行榜 · 棋牌", page.title()
+    page.locator("#langbtn").click()  # the same page in English: the focus stays where the click left it
+    expect(page.locator('#nav a[data-nav="leaderboard"]')).to_have_attribute("title", "Leaderboard")
+    assert page.evaluate("() => document.activeElement.id") == "langbtn"
+    assert page.title() == "Leaderboard · qipai", page.title()
+    page.locator("#langbtn").click()
+    no_errors(pages, page)
+
+
 def test_a_dialog_takes_the_keyboards_focus_keeps_it_and_gives_it_back(pages: Pages) -> None:
     """历史得分 opened from the keyboard: the focus goes into the dialog (it stayed on the button behind), Tab
     cycles through the dialog's own controls (it went on to the table and the page's header behind), the dialog

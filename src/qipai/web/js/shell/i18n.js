@@ -5,7 +5,6 @@ import { ERROR_WORDS } from "./errors.js";
 
 const ZH = {
   app_name: "棋牌",
-  title: "棋牌",
   nav_lobby: "大厅",
   nav_leaderboard: "排行榜",
   nav_matches: "比赛",
@@ -387,7 +386,6 @@ const ZH = {
 
 const EN = {
   app_name: "qipai",
-  title: "qipai",
   nav_lobby: "Lobby",
   nav_leaderboard: "Leaderboard",
   nav_matches: "Matches",
@@ -775,7 +773,7 @@ export function setLang(l) {
   lang = l === "en" ? "en" : "zh";
   localStorage.setItem("qipai.lang", lang);
   document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
-  document.title = t("title");
+  document.title = t("app_name");
   for (const fn of [...listeners]) fn(lang);
 }
 

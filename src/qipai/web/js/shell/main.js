@@ -118,7 +118,12 @@ async function mountTable() {
 }
 
 // ------------------------------------------------------------------------------------------------ routes
+/** The words naming a page in the window's title (大厅 · 棋牌); pages without are the site's name alone. */
+const PAGE_NAMES = { lobby: "nav_lobby", matches: "nav_matches", leaderboard: "nav_leaderboard",
+  friends: "nav_friends", profile: "nav_profile", table: "nav_table" };
+
 function render() {
+  const before = route;
   route = location.hash.replace(/^#/, "") || "/lobby";
   if (cleanup) {
     cleanup();
@@ -178,6 +183,16 @@ function render() {
       break;
     default:
       go("#/lobby");
+      return;
+  }
+  const name = PAGE_NAMES[parts[1]];
+  document.title = name ? `${t(name)} · ${t("app_name")}` : t("app_name");
+  // a new page takes the focus (it stayed on the link or button that went there, now gone or behind: a screen
+  // reader went on reading the old page), unless the page put it in a field of its own; the same page drawn again
+  // (a new language) keeps it
+  if (before && before !== route && !app.contains(document.activeElement)) {
+    app.tabIndex = -1;
+    app.focus({ preventScroll: true });
   }
 }
 
@@ -309,7 +324,7 @@ window.qipai = { store, conn, soundLog, motionLog, prefs: { get: pref, set: setP
   frame: () => frame };
 
 async function boot() {
-  document.title = t("title");
+  document.title = t("app_name");
   try {
     const me = await api("GET", "me");
     setUser(me);
