@@ -67,6 +67,7 @@ TABLE_ERROR_STATUS = {
     "table_elsewhere": 421,
     "node_draining": 503,
     "unknown_match": 404,
+    "unknown_user": 404,
     "match_closed": 409,
     "match_full": 409,
     "already_registered": 409,
@@ -874,7 +875,7 @@ async def match_register(request: Request) -> Response:
         partner = found.id
     other = partner if partner is not None else captain
     if other is not None and not 0 < other <= ID_MAX:  # (past the database's integers: a 500 before)
-        raise ApiError("unknown_user", f"no user {other}", user=other)
+        raise ApiError("unknown_user", f"no user {other}", 404, user=other)
     if other is not None and await lobby_of(request).store.blocked_among([other]):
         raise blocked_error(other)
     d = _director(request)
