@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
+from playwright.sync_api import Browser, Error, Page, expect
 
 from web_helpers import (
     RANKS,
@@ -24,6 +24,7 @@ from web_helpers import (
     click_empty,
     guest_label,
     hand_cards,
+    lang_page,
     live_state,
     motion_done,
     phase,
@@ -56,20 +57,8 @@ PHONE = {"width": 390, "height": 844}
 
 
 def new_page(browser: Browser, lang: str = "zh", **kw: Any) -> tuple[Page, list[str]]:
-    ctx = browser.new_context(viewport=kw.pop("viewport", DESKTOP), locale="zh-CN", **kw)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-
-    def console(m: ConsoleMessage) -> None:
-        # a 401 from /api/me before logging in is expected; anything else in the console is a bug
-        if m.type == "error" and "401" not in m.text:
-            errors.append(f"console: {m.text}")
-
-    page.on("console", console)
-    return page, errors
+    # (a 401 from /api/me before logging in is expected; anything else in the console is a bug)
+    return lang_page(browser, lang, allowed=(401,), viewport=kw.pop("viewport", DESKTOP), locale="zh-CN", **kw)
 
 
 def nav_fits(page: Page) -> None:

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, expect
 
 from qipai.host.settings import Room
 
-from web_helpers import ThreadServer, as_guest, shot, sign_up, table, web_settings
+from web_helpers import ThreadServer, as_guest, lang_page, shot, sign_up, table, web_settings
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +27,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser, lang: str = "zh", phone: bool = False) -> tuple[Page, list[str]]:
-    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and not re.search(r"\b(401|404|409|403)\b", m.text) else None)
-    return page, errors
+    return lang_page(browser, lang, phone=phone)
 
 
 def create_private(page: Page, room: str = "classic-1", bots: str = "") -> str:

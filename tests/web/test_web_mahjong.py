@@ -18,7 +18,7 @@ from qipai.core.registry import get_factory
 from qipai.games.mahjong.bots import BOTS
 from qipai.games.mahjong.tiles import tile_name
 
-from web_helpers import FakeTable, ThreadServer, as_guest, shot, table, wait_version_change, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, lang_page, shot, table, wait_version_change, web_settings
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -35,16 +35,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser, lang: str, phone: bool) -> tuple[Page, list[str]]:
-    ctx = browser.new_context(viewport=PHONE if phone else DESKTOP, locale="zh-CN" if lang == "zh" else "en-US",
-                              is_mobile=phone, has_touch=phone)
-    ctx.add_init_script(f"localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("console", lambda m: errors.append(f"console: {m.text}")
-            if m.type == "error" and "401" not in m.text else None)
-    return page, errors
+    return lang_page(browser, lang, allowed=(401,), phone=phone, viewport=PHONE if phone else DESKTOP,
+                     locale="zh-CN" if lang == "zh" else "en-US", keep_lang=False)
 
 
 def wait_turn_or_over(page: Page, timeout: float = 90_000) -> str:

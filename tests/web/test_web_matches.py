@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import APIResponse, Browser, ConsoleMessage, Locator, Page, Route, expect
+from playwright.sync_api import APIResponse, Browser, Locator, Page, Route, expect
 
-from web_helpers import FakeTable, ThreadServer, as_guest, shot, sign_up, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, lang_page, shot, sign_up, web_settings
 
 ADMIN = "web-match-admin"
 POOL = {"name": "sng", "preset": "sit_and_go_9", "entry": {"fee": 100, "start_delay_s": 0}, "round_gap_s": 1,
@@ -31,19 +31,7 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 
 
 def new_page(browser: Browser) -> tuple[Page, list[str]]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
-    ctx.add_init_script("localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', 'zh')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-
-    def console(m: ConsoleMessage) -> None:
-        if m.type == "error" and "401" not in m.text:
-            errors.append(f"console: {m.text}")
-
-    page.on("console", console)
-    return page, errors
+    return lang_page(browser, "zh", allowed=(401,), locale="zh-CN")
 
 
 def wait_finished(server: ThreadServer, mid: str, timeout: float = 120.0) -> None:

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from qipai.games.shengji.factory import ShengjiFactory
 from qipai.host import table as host_table
@@ -27,6 +27,7 @@ from web_helpers import (
     FakeTable,
     ThreadServer,
     as_guest,
+    lang_page,
     live_state,
     motion_done,
     shot,
@@ -95,21 +96,8 @@ def quiet_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Th
 
 
 def new_page(browser: Browser, viewport: ViewportSize, lang: str = "zh") -> tuple[Page, list[str]]:
-    phone = min(viewport["width"], viewport["height"]) < 600
-    ctx = browser.new_context(viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US", is_mobile=phone,
-                              has_touch=phone)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
-    page = ctx.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-
-    def console(m: ConsoleMessage) -> None:
-        if m.type == "error" and "401" not in m.text:
-            errors.append(f"console: {m.text}")
-
-    page.on("console", console)
-    return page, errors
+    return lang_page(browser, lang, allowed=(401,), phone=min(viewport["width"], viewport["height"]) < 600,
+                     viewport=viewport, locale="zh-CN" if lang == "zh" else "en-US")
 
 
 def quick_match(page: Page) -> None:

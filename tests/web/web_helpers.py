@@ -265,13 +265,23 @@ def shot(page: Page, name: str) -> Path:
 
 
 def lang_page(browser: Browser, lang: str, allowed: tuple[int, ...] = (401, 403, 404, 409),
-              phone: bool = False) -> tuple[Page, list[str]]:
+              phone: bool = False, *, viewport: ViewportSize | None = None, locale: str | None = None,
+              keep_lang: bool = True, **context: Any) -> tuple[Page, list[str]]:
     """A desktop-sized (or ``phone``-sized, touch) page in a fresh browser context (its own cookies) whose client
     speaks ``lang``, and the page's errors as they come: uncaught exceptions, and console errors other than the
-    HTTP answers ``allowed`` (a refusal the test provokes is logged by the browser as a failed request)."""
-    vp: ViewportSize = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 800}
-    ctx = browser.new_context(viewport=vp, is_mobile=phone, has_touch=phone)
-    ctx.add_init_script(f"localStorage.getItem('qipai.lang') || localStorage.setItem('qipai.lang', '{lang}')")
+    HTTP answers ``allowed`` (a refusal the test provokes is logged by the browser as a failed request).
+
+    ``viewport`` and ``locale`` (the browser's, e.g. ``"zh-CN"``) where the test needs them; ``keep_lang=False``
+    sets the client's language at every load (else once: a language the page switches to stays after a reload);
+    ``context``: more of Playwright's ``new_context`` options."""
+    vp: ViewportSize = viewport or ({"width": 390, "height": 844} if phone else {"width": 1280, "height": 800})
+    context.setdefault("is_mobile", phone)
+    context.setdefault("has_touch", phone)
+    if locale:
+        context["locale"] = locale
+    ctx = browser.new_context(viewport=vp, **context)
+    keep = "localStorage.getItem('qipai.lang') || " if keep_lang else ""
+    ctx.add_init_script(f"{keep}localStorage.setItem('qipai.lang', '{lang}')")
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
