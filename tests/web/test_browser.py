@@ -536,6 +536,15 @@ def test_every_page_fits_a_phone_in_both_languages(browser: Browser, server: Thr
               return {page: document.documentElement.scrollWidth, width: w, over};
             }""")
             assert wide["page"] <= wide["width"] and not wide["over"], (lang, route, wide)
+        # a connection being made again: its words hang under the bar (beside the links they squeezed them, and
+        # the links scrolled; seen under load, where the socket took a while)
+        page.evaluate("""() => { const n = document.getElementById("netstate");
+            n.hidden = false; n.className = "netstate lost"; n.textContent = "Connection lost, reconnecting…"; }""")
+        nav_fits(page)
+        net = page.locator("#netstate").bounding_box()
+        bar = page.locator("#topbar").bounding_box()
+        assert net and bar and net["y"] >= bar["y"] + bar["height"] and net["x"] + net["width"] <= 390, (net, bar)
+        page.evaluate("() => { document.getElementById('netstate').hidden = true; }")
         shot(page, f"profile-phone-{lang}.png")
     page.context.close()
     assert not errors, errors
