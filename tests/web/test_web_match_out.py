@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
-from test_web_matches import ADMIN, add_bots, create_match, new_page, open_card, wait_finished
+from test_web_matches import ADMIN, add_bots, create_match, enter_with_bots, new_page, open_card, wait_finished
 
 from web_helpers import ThreadServer, shot, sign_up, web_settings
 
@@ -33,11 +33,7 @@ def test_a_player_who_quit_keeps_their_line_and_is_not_offered_to_quit_again(bro
     mid = create_match(server, definition)
     page, errors = new_page(browser)
     sign_up(page, server.url, "quitter")
-    card = open_card(page, server, mid)
-    card.locator('[data-action="register"]').click()
-    expect(card.locator("tr.me")).to_have_count(1)
-    add_bots(server, mid, 8)
-    expect(page.locator(".tablev.live")).to_be_visible(timeout=20_000)
+    enter_with_bots(page, server, mid, 8)
     # 退赛 from the card while the first round runs
     card = open_card(page, server, mid)
     card.locator('[data-action="withdraw"]').click()

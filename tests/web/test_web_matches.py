@@ -67,6 +67,18 @@ def open_card(page: Page, server: ThreadServer, mid: str) -> Locator:
     return page.locator(f'section.match[data-match="{mid}"]')
 
 
+def enter_with_bots(page: Page, server: ThreadServer, mid: str, bots: int) -> Locator:
+    """The page's player registers on the match's card, the operator adds ``bots`` bot entrants (the match fills
+    and starts) and the player's table comes up; the table."""
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    add_bots(server, mid, bots)
+    live = page.locator(".tablev.live")
+    expect(live).to_be_visible(timeout=20_000)
+    return live
+
+
 def points(page: Page, game: str = "doudizhu") -> int:
     me = page.evaluate("() => fetch('/api/me').then(r => r.json())")
     return int(me["games"][game]["points"])
@@ -512,12 +524,7 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     mid = create_match(server, definition)
     page, errors = new_page(browser)
     sign_up(page, server.url, "scorer")
-    card = open_card(page, server, mid)
-    card.locator('[data-action="register"]').click()
-    expect(card.locator("tr.me")).to_have_count(1)
-    add_bots(server, mid, 2)
-    live = page.locator(".tablev.live")
-    expect(live).to_be_visible(timeout=20_000)
+    live = enter_with_bots(page, server, mid, 2)
     expect(live).to_have_attribute("data-deal", re.compile(r"\d+"))
     you = int(live.get_attribute("data-you") or 0)
     others = [s for s in range(3) if s != you]
@@ -586,12 +593,8 @@ def test_leaving_a_match_table_is_no_escape_and_leaves_no_table_to_go_back_to(br
     mid = create_match(server, definition)
     page, errors = new_page(browser)
     sign_up(page, server.url, "leaver")
-    card = open_card(page, server, mid)
-    card.locator('[data-action="register"]').click()
-    expect(card.locator("tr.me")).to_have_count(1)
-    add_bots(server, mid, 2)
-    live = page.locator(".tablev.live")
-    expect(live).to_have_attribute("data-deal", re.compile(r"\d+"), timeout=20_000)
+    live = enter_with_bots(page, server, mid, 2)
+    expect(live).to_have_attribute("data-deal", re.compile(r"\d+"))
     tid = page.evaluate("() => window.qipai.store.tableId")
     card = open_card(page, server, mid)
     expect(card.locator("a.btn", has_text="回到我的牌桌")).to_have_count(1)  # seated: the way back is offered
