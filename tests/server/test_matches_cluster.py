@@ -30,15 +30,21 @@ async def get(url: str, path: str) -> Any:
         return r.json()
 
 
+async def full_match(url: str, definition: dict[str, Any]) -> str:
+    """The operator creates a match through the node at ``url`` and fills it with nine bots; its id."""
+    async with httpx.AsyncClient(base_url=url, headers={"X-Admin-Token": ADMIN}) as h:
+        r = await h.post("/api/admin/matches", json={"definition": definition})
+        assert r.status_code == 201, r.text
+        mid = str(r.json()["id"])
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
+        assert r.status_code == 200, r.text
+    return mid
+
+
 async def test_a_match_survives_the_death_of_the_node_that_drives_it(
         cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
     n1, n2, _n3 = cluster.nodes
-    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
-        r = await h.post("/api/admin/matches", json={"definition": DEFN})
-        assert r.status_code == 201, r.text
-        mid = r.json()["id"]
-        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
-        assert r.status_code == 200, r.text
+    mid = await full_match(n1.url, DEFN)
     # another node lists it (as last written) and its card
     listed = await get(n2.url, "/api/matches?status=open,running,finished")
     assert mid in [m["id"] for m in listed["matches"]]
@@ -179,12 +185,7 @@ async def test_draining_the_node_that_drives_a_match_hands_the_match_over(
 
     defn = {**DEFN, "host": {"restart_grace_s": 0}}
     n1 = cluster.nodes[0]
-    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
-        r = await h.post("/api/admin/matches", json={"definition": defn})
-        assert r.status_code == 201, r.text
-        mid = r.json()["id"]
-        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
-        assert r.status_code == 200, r.text
+    mid = await full_match(n1.url, defn)
     prefix = n1.args[n1.args.index("--redis-prefix") + 1]
     red = aioredis.from_url(REDIS_URL, decode_responses=True)
     conn = await asyncpg.connect(dsn(pg_db.url))
