@@ -234,3 +234,50 @@ async def test_draining_the_node_that_drives_a_match_hands_the_match_over(
     finally:
         await conn.close()
         await red.aclose()
+
+
+async def test_a_long_take_over_renews_the_leases_it_already_holds() -> None:
+    """A node claims the matches nobody drives one after another, each loaded with its tables (a restore per
+    table: slow).  The leases it took first were renewed only at its next upkeep, past their time when the claims
+    took longer than a lease: another node could take a match this one was driving.  They are renewed as it goes."""
+    import uuid
+    from types import SimpleNamespace
+
+    from test_cluster import REDIS_URL
+
+    from qipai.host.cluster import RedisCluster
+    from qipai.host.director import Director
+
+    lease = 1.0
+    cl = RedisCluster(REDIS_URL, "n1", "http://127.0.0.1:1", lease_ms=int(lease * 1000),
+                      prefix=f"qt{uuid.uuid4().hex[:10]}:")
+    rows = [SimpleNamespace(id=f"m{i}") for i in range(4)]
+
+    class Store:
+        async def matches(self, statuses: list[str], limit: int) -> list[Any]:
+            return rows
+
+        async def match(self, mid: str) -> Any:
+            return SimpleNamespace(id=mid)
+
+    lobby: Any = SimpleNamespace(store=Store(), cluster=cl, settings=SimpleNamespace(lease_seconds=lease),
+                                 draining=False, tables={})
+    d = Director(lobby)
+
+    async def slow_load(row: Any) -> Any:
+        await asyncio.sleep(0.6 * lease)  # its tables taken over
+        run: Any = SimpleNamespace(id=row.id)
+        d.runs[row.id] = run
+        return run
+
+    d._load = slow_load  # type: ignore[method-assign]
+    try:
+        await d.upkeep()
+        assert sorted(d.runs) == [r.id for r in rows], d.runs
+        owners = [await cl.owner(f"match:{r.id}") for r in rows]
+        assert owners == ["n1"] * len(rows), owners  # the first lapsed 1.4 s before the last was loaded
+        assert set(d.leases) == {"pools", *(f"match:{r.id}" for r in rows)}
+    finally:
+        for key, token in d.leases.items():
+            await cl.release(key, token)
+        await cl.redis.aclose()

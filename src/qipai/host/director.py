@@ -179,6 +179,7 @@ class Director:
         """Several nodes: the lease token of each match this node drives (key ``match:<id>``; ``pools``: this
         node fills the sit-and-go pools and series)."""
         self._upkeep_at = 0.0
+        self._renewed_at = 0.0
         self._heal_at = 0.0
         self._failing: tuple[str, float] | None = None
         """The loop's current failure (its text, when last logged): the same again is not logged each round."""
@@ -261,13 +262,7 @@ class Director:
         """Several nodes: renew this node's match leases (a match whose lease was lost is dropped here: another
         node drives it now), and claim the unfinished matches nobody drives (a node died) with their tables."""
         cl = self.lobby.cluster
-        for key, token in list(self.leases.items()):
-            if not await cl.renew(key, token):
-                del self.leases[key]
-                mid = key.split(":", 1)[1] if key.startswith("match:") else None
-                if mid is not None:
-                    self.runs.pop(mid, None)
-                    log.warning("match %s: lease lost; another node drives it", mid)
+        await self.renew_leases()
         if self.lobby.draining:
             await self.hand_over_matches()
             return  # a draining node takes nothing on: the other nodes claim what it lets go
@@ -279,16 +274,35 @@ class Director:
             key = f"match:{row.id}"
             if row.id in self.runs or await cl.owner(key) is not None:
                 continue
+            await self.renew_leases(due=True)  # (loading matches with many tables takes a while: the leases held)
             claimed = await cl.claim(key)
             if claimed is None:
                 continue
             self.leases[key] = claimed
             fresh = await self.store.match(row.id)  # read after the claim: what the last owner wrote
             if fresh is None or await self._load(fresh) is None:
-                await cl.release(key, claimed)
-                del self.leases[key]
+                if self.leases.pop(key, None) is not None:
+                    await cl.release(key, claimed)
+            elif key not in self.leases:  # lost while its tables were taken over (a lease renewed too late)
+                self.runs.pop(row.id, None)
             else:
                 log.info("match %s: driven here now", row.id)
+
+    async def renew_leases(self, due: bool = False) -> None:
+        """Several nodes: renew this node's match leases; a match whose lease was lost is dropped here (another
+        node drives it now).  ``due``: only if a third of a lease has passed since they were last renewed (a long
+        claim — many matches, or a match with many tables to restore — let the first ones lapse)."""
+        if due and self.clock() - self._renewed_at < self.lobby.settings.lease_seconds / 3:
+            return
+        self._renewed_at = self.clock()
+        cl = self.lobby.cluster
+        for key, token in list(self.leases.items()):
+            if not await cl.renew(key, token):
+                del self.leases[key]
+                mid = key.split(":", 1)[1] if key.startswith("match:") else None
+                if mid is not None:
+                    self.runs.pop(mid, None)
+                    log.warning("match %s: lease lost; another node drives it", mid)
 
     async def adopt_tables(self, run: MatchRun) -> bool:
         """Take over the open tables of a match (they follow their match's director).  ``False`` if one is still
@@ -298,6 +312,7 @@ class Director:
         for info, _seats in await self.store.open_tables(exclude=list(self.lobby.tables)):
             if (info.tags or {}).get("match_id") != run.id:
                 continue
+            await self.renew_leases(due=True)
             if await cl.owner(info.id) is not None:
                 ok = False
                 continue
