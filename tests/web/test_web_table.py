@@ -232,6 +232,7 @@ def test_cards_picked_one_by_one_from_the_keyboard(pages: Pages) -> None:
         page.keyboard.press(key)
     assert raised_ranks(page) == "3334"
     expect(ring).to_have_attribute("data-rank", "4")
+    shot(page, "table-keyboard-picked.png")
     page.keyboard.press("3")  # every 3 raised: they come down
     assert raised_ranks(page) == "4"
     for key in "333":
