@@ -174,6 +174,44 @@ async def test_an_entrant_of_a_running_match_sits_nowhere_else_through_any_node(
         await red.aclose()
 
 
+async def test_a_player_who_left_his_match_table_is_told_so_by_every_node(
+        cluster: Cluster) -> None:  # noqa: F811 (the imported fixture)
+    """After leaving his match table (its seat plays on in auto-play), the match's card on a node that does not
+    drive the match still offered the way back to it (``me.table``): the seats stored there did not say who had
+    left.  Every node now says ``left_table``, as the driving node does."""
+    defn = {"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0},
+            "stages": [{"rounds": [{"deals": 40, "advance": 9}, {"deals": 1}]}]}
+    n1 = cluster.nodes[0]
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/register", json={"name": "leaver", "password": "secret-pw"})
+        assert r.status_code == 201, r.text
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
+        r = await h.post("/api/admin/matches", json={"definition": defn})
+        assert r.status_code == 201, r.text
+        mid = r.json()["id"]
+        r = await h.post(f"/api/matches/{mid}/register", json={}, headers=auth)
+        assert r.status_code == 200, r.text
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 8})
+        assert r.status_code == 200, r.text
+    async with httpx.AsyncClient(headers=auth, timeout=30) as h:
+        me: dict[str, Any] = {}
+        for _ in range(300):  # his first table is open
+            me = (await h.get(f"{n1.url}/api/matches/{mid}")).json()["me"]
+            if me and me["table"]:
+                break
+            await asyncio.sleep(0.1)
+        tid = me["table"]
+        assert tid and me["seat"] is not None, me
+        cards = [(await h.get(f"{n.url}/api/matches/{mid}")).json()["me"] for n in cluster.nodes]
+        assert all((c["table"], c["left_table"]) == (tid, None) for c in cards), cards
+        r = await h.post(f"{n1.url}/api/tables/{tid}/leave", json={})
+        assert r.status_code == 200, r.text
+        for node in cluster.nodes:
+            c = (await h.get(f"{node.url}/api/matches/{mid}")).json()["me"]
+            assert (c["table"], c["seat"], c["left_table"], c["status"]) == (None, None, tid, "in"), (node.name, c)
+
+
 async def test_draining_the_node_that_drives_a_match_hands_the_match_over(
         cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
     """``POST /api/admin/drain`` on the node that drives a running match: the match goes to another node with its

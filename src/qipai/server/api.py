@@ -801,7 +801,7 @@ async def _run_or_row(request: Request) -> tuple[Any, Any]:
 async def match_info(request: Request) -> Response:
     """One match: its card, definition and standings (``me``: the caller's entrant, table and seat)."""
     d, run = await _run_or_row(request)
-    elsewhere: dict[str, tuple[str, list[int | None]]] = {}
+    elsewhere: dict[str, tuple[str, list[int | None], list[int]]] = {}
     if not isinstance(run, MatchRun):  # driven by another node (or over): its tables as the database has them
         run = run_from_row(run)
         await d.load_names(run)
@@ -816,15 +816,17 @@ async def match_info(request: Request) -> Response:
             t = d.table_of(run.id, e.table) if e.table else None
             there = elsewhere.get(e.table) if e.table and t is None else None
             table_id = t.id if t is not None else there[0] if there is not None else None
-            seat = t.player_seat(user.id) if t is not None else \
+            # a player who left the match table (its seat in auto-play to the table's end, Table.left_match;
+            # on another node's table, the seat stored as left) has no table to go back to: its id is only
+            # ``left_table``, for the card to offer nothing there
+            left = (t is not None and t.player_seat(user.id) is None and t.seat_of(user.id) is not None) or \
+                (there is not None and user.id in there[2])
+            seat = None if left else t.player_seat(user.id) if t is not None else \
                 there[1].index(user.id) if there is not None and user.id in there[1] else None
-            # a player who left the match table (its seat in auto-play to the table's end, Table.left_match)
-            # has no table to go back to: its id is only ``left_table``, for the card to offer nothing there
-            left = t is not None and seat is None and t.seat_of(user.id) is not None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
                   "table": None if left else table_id, "seat": seat, "left_table": table_id if left else None}
     invited_by, inviting, declined = await d.invitations_of(run, user.id) if user is not None else ([], None, [])
-    ids = {key: tid for key, (tid, _) in elsewhere.items()}
+    ids = {key: there[0] for key, there in elsewhere.items()}
     return JSONResponse({**d.summary(run), "definition": definition_data(run.defn),
                          **d.standings_view(run, ids), "me": me, "me_invited_by": invited_by,
                          "me_inviting": inviting, "me_declined_by": declined})

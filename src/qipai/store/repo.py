@@ -1292,23 +1292,27 @@ class Store:
             await self._fence(s, fence)
             await s.execute(update(GameTable).where(GameTable.id == table_id).values(match_state=state))
 
-    async def match_tables(self, match_id: str) -> dict[str, tuple[str, list[int | None]]]:
-        """A match's open tables by table key: each table's id and its seats' user ids (a node that does not run
-        them shows a match's standings with them)."""
+    async def match_tables(self, match_id: str) -> dict[str, tuple[str, list[int | None], list[int]]]:
+        """A match's open tables by table key: each table's id, its seats' user ids and the users who left it for
+        the rest of the match (their seats play on in auto-play; a node that does not run the tables shows a
+        match's standings and card with them)."""
         async with self.sessions() as s:
             tables = (await s.scalars(select(GameTable).where(GameTable.match_id == match_id,
                                                               GameTable.status == "open"))).all()
             seats: dict[str, dict[int, int | None]] = {}
+            left: dict[str, list[int]] = {}
             if tables:  # every table's seats in one read
                 for x in (await s.scalars(select(Seat).where(Seat.table_id.in_([t.id for t in tables])))).all():
                     seats.setdefault(x.table_id, {})[x.seat] = x.user_id
-            out: dict[str, tuple[str, list[int | None]]] = {}
+                    if x.leaving and x.user_id is not None:
+                        left.setdefault(x.table_id, []).append(x.user_id)
+            out: dict[str, tuple[str, list[int | None], list[int]]] = {}
             for t in sorted(tables, key=lambda x: x.created_at):
                 key = (t.tags or {}).get("table_key")
                 if key is None or str(key) in out:
                     continue
                 mine = seats.get(t.id, {})
-                out[str(key)] = (t.id, [mine.get(i) for i in range(max(mine, default=-1) + 1)])
+                out[str(key)] = (t.id, [mine.get(i) for i in range(max(mine, default=-1) + 1)], left.get(t.id, []))
             return out
 
     async def open_tables(self, exclude: Sequence[str] = ()) -> list[tuple[TableInfo, list[dict[str, Any]]]]:
