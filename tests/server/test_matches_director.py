@@ -993,3 +993,34 @@ async def test_the_operators_match_bounds_its_start_its_name_and_its_bots_fields
         r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 1, "zzz": 1}, headers=adm)
         assert r.status_code == 400 and r.json()["error"]["params"]["field"] == "zzz", r.text
         assert not d.runs[mid].state.players  # no bot came
+
+
+async def test_cancelling_twice_refunds_once_and_a_finished_match_cannot_be_cancelled(
+        start_server: StartServer) -> None:
+    """The operator's cancel, retried (a lost answer): the same answer, the fee refunded once.  A finished
+    match's prizes are paid: its cancel is refused (409 match_closed), its standings kept."""
+    server = await start_server(admin_token="adm")
+    d = server.lobby.director
+    admin = {"X-Admin-Token": "adm"}
+    a = await Client.guest(server)
+    run = await d.create({"preset": "sit_and_go_9", "entry": {"fee": 30}})
+    await a.post(f"/api/matches/{run.id}/register")
+    assert (await a.get("/api/me"))["games"]["doudizhu"]["points"] == 970
+    async with a.api() as h:
+        for _ in range(2):
+            r = await h.post(f"/api/admin/matches/{run.id}/cancel", json={}, headers=admin)
+            assert r.status_code == 200 and r.json() == {"cancelled": True}, r.text
+    assert (await a.get("/api/me"))["games"]["doudizhu"]["points"] == 1000  # once, not 1030
+    done = await d.create({"preset": "sit_and_go_9", "entry": {"fee": 0, "start_delay_s": 0},
+                           "stages": [{"rounds": [{"deals": 1, "advance": 3}, {"deals": 1}]}]})
+    await d.add_bots(done.id, 9)
+    for _ in range(600):
+        if d.runs[done.id].state.phase == "finished":
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError(f"the bots' match never finished: {d.runs[done.id].state.phase}")
+    async with a.api() as h:
+        r = await h.post(f"/api/admin/matches/{done.id}/cancel", json={}, headers=admin)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "match_closed", r.text
+    assert (await a.get(f"/api/matches/{done.id}"))["phase"] == "finished"
