@@ -1083,7 +1083,8 @@ def test_the_other_seats_discards_are_said_to_a_screen_reader(browser: Browser, 
 
 def test_the_ready_button_between_deals_is_read_over_the_rivers(browser: Browser, server: ThreadServer) -> None:
     """A phone 360 px wide, the settlement closed: 准备 and its seconds lay over the rivers' tiles, the words hard
-    to read across them; they sit on a panel of their own."""
+    to read across them; they sit on a panel of their own, and 本局结束 (under the tiles, unreadable) is not said
+    twice.  A spectator's 下一局马上开始 too."""
     page, errors = logged_in(browser, server, "zh", True)
     page.set_viewport_size({"width": 360, "height": 740})
     ft = MahjongTable(page, play_out(3))
@@ -1103,7 +1104,16 @@ def test_the_ready_button_between_deals_is_read_over_the_rivers(browser: Browser
     box, felt = msg.bounding_box(), page.locator(".tablev.live .felt").bounding_box()
     assert box is not None and felt is not None and felt["y"] <= box["y"] \
         and box["y"] + box["height"] <= felt["y"] + felt["height"], (box, felt)  # on the felt, where it was
+    over = page.locator(".tablev.live .mj-mid .msg").filter(has_text="本局结束")
+    expect(over).to_be_hidden()  # the panel says it: not twice
     shot(page, "mahjong-zh-360x740-ready.png")
+    ft2 = MahjongTable(page, play_out(3), you=None, table_id="T2", deal=2)
+    ft2.extra_obs = {"rivers": full_rivers()}
+    ft2.open()
+    # a spectator reads 下一局马上开始 on the panel, and no 本局结束 across the tiles (it lay behind them, unreadable)
+    expect(page.locator(".tablev.live .felt > .center-msg")).to_contain_text("下一局马上开始")
+    expect(over).to_be_hidden()
+    shot(page, "mahjong-zh-360x740-over-spectator.png")
     assert not errors, errors
     page.context.close()
 

@@ -152,7 +152,7 @@ export class MahjongView extends TableView {
       add(mid, h("div.mj-old-bao", h("span.lbl", t("old_bao")), obs.old_bao.map((x) => tileEl(x, { size: "xs" }))));
     }
     const st = this.model.state;
-    if (obs.phase === "over" && this.live) add(mid, h("div.msg", t("phase_over")));
+    if (obs.phase === "over" && this.live) add(mid, h("div.msg.mj-over", t("phase_over")));
     else if (this.live && st && st.you !== null && st.you !== undefined && st.autoplay?.[st.you]) add(mid, h("div.msg.small.auto", t("auto_on_msg")));
     else if (this.live && this.you !== null && this.you !== undefined && obs.ready?.[this.you]) add(mid, h("div.msg.small.mj-ready-msg", t("ready_auto")));
     add(board, mid);
