@@ -37,7 +37,7 @@ from qipai.host.events import DEAL_SETTLED, TABLE_CLOSED, DealSettled, TableClos
 from qipai.host.jsonenc import dumps
 from qipai.host.limits import RateLimiter
 from qipai.host.matchplay import MatchGame, MatchGameError, check_match_game, deal_seed, match_game, table_game
-from qipai.host.table import Table, TableError
+from qipai.host.table import Table, TableError, transient
 from qipai.store import MatchRecord, MatchRow, MoneyMove, Overdrawn, StaleMatch, UserInfo
 from qipai.tournaments import (
     PRESETS,
@@ -413,12 +413,16 @@ class Director:
         self.leases.clear()
 
     def _log_failure(self, e: Exception) -> None:
-        """A failed round of the loop: the first of a kind with its traceback, the same again (Redis or the
-        database away for a while, retried every second) in one line at most every 30 s."""
+        """A failed round of the loop: the first of a kind with its traceback (one line where Redis or the database
+        is away: a connection refused, timed out), the same again (retried every second) in one line at most every
+        30 s."""
         what = f"{type(e).__name__}: {e}"
         now = self.clock()
         if self._failing is None or self._failing[0] != what:
-            log.exception("match director: %s", e)
+            if transient(e):  # Redis or the database away (a connection refused): its words say it all
+                log.warning("match director: %s", e)
+            else:
+                log.exception("match director: %s", e)
             self._failing = (what, now)
         elif now - self._failing[1] >= 30.0:
             log.warning("match director: still failing (%s)", what)
