@@ -59,6 +59,11 @@ _CONFUSABLE_CAPITALS = str.maketrans(
 
 _ALLOWED = re.compile(r"^[\w.-]+$")
 
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""The Hangul fillers: letters to Unicode (``isalnum``, general category Lo) that draw nothing.  ``ㅤㅤ`` made a
+blank name, and ``ㅤalice01`` one drawn as ``alice01`` under another key (U+3164 and U+FFA0 are U+1160 after
+NFKC; all four are Default_Ignorable_Code_Points, like the format characters refused by category)."""
+
 
 class BadName(ValueError):
     """A name that may not be used; the message says why and ``reason`` names the rule it broke (``length``,
@@ -97,7 +102,7 @@ def check_name(name: str) -> str:
         raise BadName(f"a name is {MIN_LEN} to {MAX_LEN} characters long", "length")
     if not _ALLOWED.match(n) or not (n[0].isalnum()):
         raise BadName("a name is letters, digits, '_', '-' or '.', starting with a letter or digit", "characters")
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in n):
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") or c in INVISIBLE_LETTERS for c in n):
         raise BadName("a name may not hold control or invisible characters", "invisible")
     scripts = {s for s in (_script(c) for c in n) if s is not None and s != "CJK"}
     if len(scripts) > 1:
