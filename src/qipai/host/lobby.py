@@ -137,6 +137,8 @@ class Lobby:
         """Bot decisions waiting for the worker processes: quick bots first, late slow ones in a hurry."""
         self._background: ProcessPoolExecutor | None = None
         self._reviews: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._reviewing: dict[int, tuple[int, int]] = {}
+        """The review each player asked for that is being made (deal, seat): one at a time per player."""
         self._lag_task: asyncio.Task[None] | None = None
         self._session_task: asyncio.Task[None] | None = None
         self.lag: list[float] = []
@@ -246,11 +248,20 @@ class Lobby:
         return callable(getattr(self.factory(game), "review", None))
 
     async def review(self, game: str, deal_id: int, record: dict[str, Any], seat: int,
-                     samples: int = 120) -> dict[str, Any]:
+                     samples: int = 120, user_id: int | None = None) -> dict[str, Any]:
         """复盘: the game's review of a finished deal's seat, in a background process of lowest priority (live
-        tables never wait for it); one at a time per deal and seat, kept once made."""
+        tables never wait for it); one at a time per deal and seat, kept once made.
+
+        ``user_id``: who asks.  A player has one review in the making at a time (``rate_limited`` while another
+        one he asked for is not made yet; asking for the same one again waits for it): the background process
+        makes one review at a time for everybody, and a player of many deals could queue thousands."""
         key = (deal_id, seat)
         fut = self._reviews.get(key)
+        if fut is None and user_id is not None:
+            busy = self._reviewing.get(user_id)
+            if busy is not None and busy != key and busy in self._reviews and not self._reviews[busy].done():
+                raise TableError("rate_limited", "your review of another deal or seat is still being made: wait for "
+                                 "it first", deal=busy[0], seat=busy[1])
         if fut is None:
             if self._background is None:
                 self._background = ProcessPoolExecutor(
@@ -259,6 +270,10 @@ class Lobby:
             fut = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(
                 self._background, remote_review, self.settings.games, game, record, seat, samples))
             self._reviews[key] = fut
+            if user_id is not None:  # (until it is made, whether or not the asking request is still there)
+                self._reviewing[user_id] = key
+                fut.add_done_callback(lambda _f, u=user_id: self._reviewing.pop(u, None)
+                                      if self._reviewing.get(u) == key else None)
             if len(self._reviews) > 500:
                 for k in list(self._reviews)[:250]:
                     if self._reviews[k].done():

@@ -567,6 +567,7 @@ async def deal_review(request: Request) -> Response:
     """复盘: ``?seat=N`` — every decision of that seat with the strong bot's choice and its estimated win
     probability before and after, big swings marked (from what that seat could see only).  Slow the first time
     (seconds); made in a background process."""
+    user = await need_user(request)
     deal, mine = await _played_deal(request)
     assert mine is not None  # (review: the deals one played)
     lobby = lobby_of(request)
@@ -575,7 +576,7 @@ async def deal_review(request: Request) -> Response:
     assert seat is not None
     if not lobby.can_review(deal["game"]):
         raise ApiError("no_review", f"{deal['game']} deals have no review", 404, game=deal["game"])
-    review = await lobby.review(deal["game"], deal["id"], deal["record"], seat, samples)
+    review = await lobby.review(deal["game"], deal["id"], deal["record"], seat, samples, user_id=user.id)
     return JSONResponse({"deal": deal["id"], "seat": seat, "review": review})
 
 
