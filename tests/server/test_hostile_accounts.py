@@ -80,3 +80,40 @@ async def test_one_player_has_one_review_in_the_making_at_a_time(start: Any) -> 
         assert r.status_code == 200 and r.json() == r0.json()
     a.violations.clear()
     await a.close()
+
+
+# ------------------------------------------------------------------------------ 3. an IPv6 client's addresses
+async def test_an_ipv6_client_counts_as_its_64_network(start: Any) -> None:
+    """Every limit per client address (log-ins, registrations and guests; the log-in backoff; wrong invite
+    codes; WebSockets) counted each IPv6 address apart — but one home line is given a whole /64 (2^64
+    addresses) and picks a new one per request at will: guests and accounts without end, and guesses at a
+    password past the backoff of an address.  An IPv6 address now counts as its /64 (an IPv4-mapped one as
+    the IPv4 address)."""
+    server = await start(trusted_proxies=("127.0.0.1",), auth_rate_limit=0.05, login_backoff_after=2)
+    await Client.register(server, "v6-owner", "right-pw")  # (before the limit is spent)
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        codes = []
+        for i in range(3):  # burst: 0.05 × 20 = 1 a /64
+            r = await h.post("/api/guest", json={}, headers={"X-Forwarded-For": f"2001:db8:1:2::{i + 1:x}"})
+            codes.append(r.status_code)
+        assert codes == [201, 429, 429], codes
+        r = await h.post("/api/guest", json={}, headers={"X-Forwarded-For": "2001:db8:1:3::1"})  # another /64
+        assert r.status_code == 201, r.text
+        r = await h.post("/api/guest", json={}, headers={"X-Forwarded-For": "::ffff:192.0.2.7"})
+        assert r.status_code == 201, r.text
+        r = await h.post("/api/guest", json={}, headers={"X-Forwarded-For": "192.0.2.7"})  # the same address
+        assert r.status_code == 429, r.text
+    # the log-in backoff of an account from a /64
+    await server.stop()  # (two servers without a cluster may not share a database)
+    server = await start(trusted_proxies=("127.0.0.1",), login_backoff_after=2)
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        for i in range(2):
+            r = await h.post("/api/login", json={"name": "v6-owner", "password": "wrong-pw"},
+                             headers={"X-Forwarded-For": f"2001:db8:9:9::{i + 1}"})
+            assert r.status_code == 401, r.text
+        r = await h.post("/api/login", json={"name": "v6-owner", "password": "right-pw"},
+                         headers={"X-Forwarded-For": "2001:db8:9:9:ffff::1"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "login_backoff", r.text
+        r = await h.post("/api/login", json={"name": "v6-owner", "password": "right-pw"},
+                         headers={"X-Forwarded-For": "2001:db8:9:a::1"})  # the owner, from another line
+        assert r.status_code == 200, r.text

@@ -191,8 +191,9 @@ async def need_user(request: Request) -> UserInfo:
 
 
 def client_address(request: Request) -> str:
-    """The client's address as uvicorn saw it (``X-Forwarded-For`` counts only from configured proxies)."""
-    return request.client.host if request.client else "?"
+    """The client's address as uvicorn saw it (``X-Forwarded-For`` counts only from configured proxies), as the
+    limits count it (an IPv6 address's /64: :func:`auth.address_key`)."""
+    return auth.address_key(request.client.host) if request.client else "?"
 
 
 def check_rate(request: Request) -> None:

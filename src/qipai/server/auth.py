@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
 import secrets
 import time
 import unicodedata
@@ -107,6 +108,25 @@ private tables could be swept.  Only misses count, so a player following invite 
 
 def invite_limiter() -> RateLimiter:
     return RateLimiter(*INVITE_MISSES)
+
+
+def address_key(host: str) -> str:
+    """The client address the per-address limits count by: an IPv6 address's /64 network (a home line is given a
+    whole /64 and may take a new address of it for every request), an IPv4-mapped IPv6 address's IPv4 address,
+    any other address as it is.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("::ffff:192.0.2.7"), address_key("192.0.2.7")
+    ('2001:db8:1:2::/64', '192.0.2.7', '192.0.2.7')
+    """
+    if ":" not in host:
+        return host
+    try:
+        ip = ipaddress.IPv6Address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
 
 
 def guest_name() -> str:

@@ -177,7 +177,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if not _origin_ok(ws, lobby.settings.allowed_origins):
         await ws.close(4403)
         return
-    address = ws.client.host if ws.client else "?"
+    address = auth.address_key(ws.client.host) if ws.client else "?"
     open_here: dict[str, int] = ws.app.state.ws_per_address
     if open_here.get(address, 0) >= lobby.settings.max_address_connections:
         await ws.accept()
@@ -310,7 +310,7 @@ def _invite_guess(conn: Connection, miss: str) -> Iterator[None]:
     one (a refusal with the code ``miss``)."""
     limiter: auth.RateLimiter | None = getattr(conn.ws.app.state, "invite_misses", None)
     client = conn.ws.client
-    address = client.host if client else "?"
+    address = auth.address_key(client.host) if client else "?"
     if limiter is not None and limiter.blocked(address):
         raise TableError("rate_limited", "too many wrong invite codes: wait a little")
     try:
