@@ -117,3 +117,25 @@ async def test_an_ipv6_client_counts_as_its_64_network(start: Any) -> None:
         r = await h.post("/api/login", json={"name": "v6-owner", "password": "right-pw"},
                          headers={"X-Forwarded-For": "2001:db8:9:a::1"})  # the owner, from another line
         assert r.status_code == 200, r.text
+
+
+# ------------------------------------------------------------------------------ 4. blocked players ranked
+async def test_a_blocked_account_leaves_the_leaderboard(start: Any) -> None:
+    """An account the operator blocked (``qipai users block``: for cheating, say) kept its place on the
+    leaderboards, at the top for ever if it cheated its way there; unblocked, it is back."""
+    server = await start()
+    store = server.lobby.store
+    cheat = await Client.register(server, "cheater", "secret-pw")
+    fair = await Client.register(server, "fairplayer", "secret-pw")
+    await store.standing(cheat.user["id"], "doudizhu", 1000)
+    await store.standing(fair.user["id"], "doudizhu", 1000)
+    await store.grant(cheat.user["id"], "doudizhu", 90000, "relief")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
+        assert [u["name"] for u in board] == ["cheater", "fairplayer"]
+        await store.block_user(cheat.user["id"], "cheating")
+        board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
+        assert [(u["rank"], u["name"]) for u in board] == [(1, "fairplayer")], board
+        await store.unblock_user(cheat.user["id"])
+        board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
+        assert [u["name"] for u in board] == ["cheater", "fairplayer"]

@@ -994,12 +994,14 @@ class Store:
         return out
 
     async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[tuple[UserInfo, Standing]]:
-        """The best registered players of ``game`` by points (no guests, no bots)."""
+        """The best registered players of ``game`` by points (no guests, no bots, no account the operator
+        blocked)."""
         async with self.sessions() as s:
             rows = (await s.execute(
                 select(User, UserGame)
                 .join(UserGame, UserGame.user_id == User.id)
-                .where(UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False))
+                .where(UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False),
+                       User.blocked_at.is_(None))
                 .order_by(UserGame.points.desc(), User.id)
                 .limit(limit)
                 .offset(offset)
