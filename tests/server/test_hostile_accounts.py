@@ -139,3 +139,51 @@ async def test_a_blocked_account_leaves_the_leaderboard(start: Any) -> None:
         await store.unblock_user(cheat.user["id"])
         board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
         assert [u["name"] for u in board] == ["cheater", "fairplayer"]
+
+
+# ------------------------------------------------------------------------------ 5. the database's error, public
+async def test_the_public_health_check_does_not_show_the_databases_error(start: Any, sqlite_db: Database) -> None:
+    """``GET /api/health`` (no log-in) showed the database's exception as it came, cut at 300 characters: for
+    SQLAlchemy the statement and its parameters (``[SQL: INSERT INTO journal …] [parameters: (…)]``), for
+    PostgreSQL the database server's address and user — for anybody to read while the tables paused.  It says
+    what kind of failure it is; the whole message is in the server's log."""
+    import subprocess
+    import sys
+
+    server = await start(sqlite_busy_ms=300, bot_fill_wait=0.1)
+    path = sqlite_db.url.split("///", 1)[1]
+    c = await Client.guest(server)
+    await c.connect()
+    await c.send({"type": "quick_match", "room": "classic-1"})
+    st = await c.wait_for(lambda m: m["type"] == "state" and m["your_turn"], timeout=20)
+    p = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys\n"
+         f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
+         "c.execute('BEGIN EXCLUSIVE')\n"
+         "print('locked', flush=True)\n"
+         "sys.stdin.readline()\n"
+         "c.execute('COMMIT')\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout is not None
+        assert (await asyncio.to_thread(p.stdout.readline)).strip() == "locked"
+        mark = c.mark()
+        await c.send({"type": "action", "table": st["table"], "deal": st["deal"], "version": st["version"],
+                      "action": st["legal"][-1]})
+        await c.wait_for(lambda m: m["type"] == "error" and m["code"] == "storage_unavailable", since=mark,
+                         timeout=20)
+        async with httpx.AsyncClient(base_url=server.http) as h:
+            r = await h.get("/api/health")
+        health = r.json()
+        assert r.status_code == 503 and health["storage_ok"] is False
+        error = health["storage_error"]
+        assert error and "SQL" not in error and "INSERT" not in error and "parameters" not in error, error
+        assert error == "OperationalError: database is locked", error
+    finally:
+        assert p.stdin is not None
+        p.stdin.write("\n")
+        p.stdin.flush()
+        await asyncio.to_thread(p.wait, 10)
+    c.violations.clear()
+    await c.close()

@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import secrets
+import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Collection, Iterable
@@ -411,7 +412,7 @@ class Lobby:
         if self.storage_ok:
             log.error("the database stopped answering (%s); tables pause until it is back", error)
             self.storage_ok = False
-            self.storage_error = f"{type(error).__name__}: {error}"[:300]
+            self.storage_error = storage_reason(error)
             for t in list(self.tables.values()):
                 t.broadcast({"type": "notice", "table": t.id, "code": "storage_unavailable", "params": {}})
                 t.broadcast_table()
@@ -428,7 +429,7 @@ class Lobby:
             try:
                 await self.store.ping()
             except Exception as e:
-                self.storage_error = f"{type(e).__name__}: {e}"[:300]
+                self.storage_error = storage_reason(e)
                 continue
             log.warning("the database answers again; tables resume")
             self.storage_ok = True
@@ -1738,6 +1739,29 @@ class Lobby:
             "bots_waiting": len(self.bot_queue.waiting),
             "bots_hurried": self.bot_queue.hurried,
         }
+
+
+def storage_reason(error: BaseException) -> str:
+    """What the public ``/api/health`` says of a database failure (``storage_error``): the kind of error — and
+    SQLite's own words, which name no data (``database is locked``, ``database or disk is full``) — never the
+    whole message: SQLAlchemy's holds the statement and its parameters, and a PostgreSQL driver's the database
+    server's address or user.  The whole message is in the log (:meth:`Lobby.storage_failed`).
+
+    >>> storage_reason(sqlite3.OperationalError("database is locked"))
+    'OperationalError: database is locked'
+    >>> storage_reason(ConnectionRefusedError(111, "Connect call failed ('10.0.0.5', 5432)"))
+    'ConnectionRefusedError'
+    """
+    orig = getattr(error, "orig", None)
+    inner = orig if isinstance(orig, BaseException) else None
+    kind = type(error).__name__
+    if inner is not None and type(inner).__name__ != kind:
+        kind += f" ({type(inner).__name__})"
+    driver = inner if inner is not None else error
+    if isinstance(driver, sqlite3.Error):
+        words = str(driver).split("\n", 1)[0][:100]
+        return f"{kind}: {words}" if words else kind
+    return kind
 
 
 def _percentiles(xs: Any) -> dict[str, float | None]:
