@@ -64,7 +64,7 @@ async def test_one_player_has_one_review_in_the_making_at_a_time(start: Any) -> 
     async with a.api() as h:
         first = asyncio.create_task(h.get(f"/api/deals/{deal}/review?seat=0&samples=10"))
         for _ in range(200):  # until it is being made
-            if (deal, 0) in server.lobby._reviews:
+            if (deal, 0, 10) in server.lobby._reviews:
                 break
             await asyncio.sleep(0.01)
         assert not first.done()
@@ -76,8 +76,12 @@ async def test_one_player_has_one_review_in_the_making_at_a_time(start: Any) -> 
         assert r0.status_code == 200 and again.status_code == 200 and again.json() == r0.json(), r0.text
         r = await h.get(f"/api/deals/{deal}/review?seat=1&samples=10", timeout=120)  # the first one is made
         assert r.status_code == 200 and r.json()["seat"] == 1, r.text
-        r = await h.get(f"/api/deals/{deal}/review?seat=0")  # made already: at once
+        r = await h.get(f"/api/deals/{deal}/review?seat=0&samples=10")  # made already: at once
         assert r.status_code == 200 and r.json() == r0.json()
+        # the seat's review with the usual samples is its own (an opponent's quick one of the seat, made first,
+        # was served to the seat's player as his, for as long as the server ran)
+        r = await h.get(f"/api/deals/{deal}/review?seat=0", timeout=120)
+        assert r.status_code == 200 and (deal, 0, 120) in server.lobby._reviews, r.text
     a.violations.clear()
     await a.close()
 

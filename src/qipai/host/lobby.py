@@ -137,8 +137,8 @@ class Lobby:
         self.bot_queue = BotQueue(max(1, settings.bot_processes), settings.bot_budget)
         """Bot decisions waiting for the worker processes: quick bots first, late slow ones in a hurry."""
         self._background: ProcessPoolExecutor | None = None
-        self._reviews: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
-        self._reviewing: dict[int, tuple[int, int]] = {}
+        self._reviews: dict[tuple[int, int, int], asyncio.Future[dict[str, Any]]] = {}
+        self._reviewing: dict[int, tuple[int, int, int]] = {}
         """The review each player asked for that is being made (deal, seat): one at a time per player."""
         self._lag_task: asyncio.Task[None] | None = None
         self._session_task: asyncio.Task[None] | None = None
@@ -251,12 +251,12 @@ class Lobby:
     async def review(self, game: str, deal_id: int, record: dict[str, Any], seat: int,
                      samples: int = 120, user_id: int | None = None) -> dict[str, Any]:
         """复盘: the game's review of a finished deal's seat, in a background process of lowest priority (live
-        tables never wait for it); one at a time per deal and seat, kept once made.
+        tables never wait for it); one at a time per deal, seat and number of samples, kept once made.
 
         ``user_id``: who asks.  A player has one review in the making at a time (``rate_limited`` while another
         one he asked for is not made yet; asking for the same one again waits for it): the background process
         makes one review at a time for everybody, and a player of many deals could queue thousands."""
-        key = (deal_id, seat)
+        key = (deal_id, seat, samples)  # (another player's quick review of the seat is not the seat's own)
         fut = self._reviews.get(key)
         if fut is None and user_id is not None:
             busy = self._reviewing.get(user_id)
