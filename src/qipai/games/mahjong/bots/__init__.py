@@ -3,7 +3,7 @@
 A bot sees only a seat's observation and its legal actions.  :data:`BOTS` builds one by name from a seed.
 
 >>> sorted(BOTS)
-['easy', 'efficiency', 'normal', 'passive', 'random']
+['easy', 'efficiency', 'hard', 'normal', 'passive', 'random']
 >>> BOTS["passive"](0).act({"phase": "claim"}, ["chi 456m", "pass"])
 'pass'
 """
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ....bots.base import NoisyBot
 from .base import Bot, PassiveBot, RandomBot
 from .efficiency import EfficiencyBot
+from .hard import HardBot
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
@@ -23,6 +24,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     # the strength levels a player may choose for bot seats (GameInfo.levels)
     "easy": lambda seed: NoisyBot(EfficiencyBot(seed), seed, 0.3),
     "normal": EfficiencyBot,
+    "hard": HardBot,
 }
 
-__all__ = ["BOTS", "Bot", "EfficiencyBot", "PassiveBot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "EfficiencyBot", "HardBot", "PassiveBot", "RandomBot"]
