@@ -1,4 +1,5 @@
-"""Mahjong bots: ``random``, ``passive`` (the auto-play of RULES-mahjong.md §9) and ``efficiency``.
+"""Mahjong bots: ``random``, ``passive`` (the auto-play of RULES-mahjong.md §9), ``efficiency`` and the strength
+levels ``easy``, ``normal`` and ``hard`` (:class:`~.hard.HardBot`).
 
 A bot sees only a seat's observation and its legal actions.  :data:`BOTS` builds one by name from a seed.
 
