@@ -89,13 +89,12 @@ def test_hard_does_not_feed_a_ready_seat_where_normal_does() -> None:
 
 
 def test_the_hard_bot_reads_nothing_hidden() -> None:
-    """Two positions that differ only in a ready seat's hidden tiles get the same answer."""
+    """Seats 2 and 3 (ready, seven concealed tiles each) swap their hidden hands: seat 0 sees the same and the
+    hard bot answers the same."""
     g = recorded_position()
     h = g.clone()
-    h.hands[1], h.hands[2] = list(g.hands[2]), list(g.hands[1])  # hidden tiles swapped (counts may differ: 13 − 3m)
-    if sum(h.hands[1]) != sum(g.hands[1]):
-        h = g.clone()
-        h.hands[1] = list(g.hands[1])
+    assert sum(g.hands[2]) == sum(g.hands[3]) and g.hands[2] != g.hands[3]
+    h.hands[2], h.hands[3] = list(g.hands[3]), list(g.hands[2])
     obs_g, obs_h = g.observe(0, hints=False), h.observe(0, hints=False)
     assert obs_g == obs_h
     assert HardBot(0).act(obs_g, g.legal_actions(0)) == HardBot(0).act(obs_h, h.legal_actions(0))
