@@ -151,13 +151,11 @@ class RuleBot:
         o = v.o
         lead = v.lead
         assert o is not None and lead is not None
-        hand = v.hand
         plays = [c for _, c in v.trick]
         seats = [s for s, _ in v.trick]
         me = len(plays)
         last = me == 3
-        cands = follow_options(hand, lead, o)
-        cands = cands + self._point_variants(v, cands[0]) + self._spare_single(v)
+        cands = self._follow_candidates(v)
         holder = seats[trick_winner(lead, plays, o)]
         partner_holds = holder == v.partner
         pts_so_far = sum(_POINT[f] for c in plays for f in c)
@@ -191,6 +189,12 @@ class RuleBot:
                 best = (score, cand)
         assert best is not None
         return best[1]
+
+    def _follow_candidates(self, v: View) -> list[list[int]]:
+        """The follows weighed: the rules core's few legal follows, the passive one with point cards, a spare."""
+        assert v.o is not None and v.lead is not None
+        cands = follow_options(v.hand, v.lead, v.o)
+        return cands + self._point_variants(v, cands[0]) + self._spare_single(v)
 
     def _spare_single(self, v: View) -> list[list[int]]:
         """A single led and the suit's lowest card a 5 (or 10, K): its lowest card that gives no points (the
