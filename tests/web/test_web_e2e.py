@@ -320,7 +320,7 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     level = page.locator('select[name="bot-level"]')
     page.locator('select[name="room"]').select_option("four_deck-1")
     expect(level).to_be_visible()
-    assert level.locator("option").all_inner_texts() == ["default", "easy", "normal"]
+    assert level.locator("option").all_inner_texts() == ["default", "easy", "normal", "hard"]
     page.locator('select[name="room"]').select_option("daqing-1")  # mahjong: easy, normal and hard
     expect(level).to_be_visible()
     assert level.locator("option").all_inner_texts() == ["default", "easy", "normal", "hard"]

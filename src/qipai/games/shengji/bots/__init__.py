@@ -2,7 +2,7 @@
 legal-action list (a partial list in play: a bot may build its own plays from its hand, and returns a legal one).
 
 >>> sorted(BOTS)
-['easy', 'normal', 'passive', 'random', 'rule']
+['easy', 'hard', 'normal', 'passive', 'random', 'rule']
 >>> BOTS["passive"](0).act({"phase": "deal"}, ["pass", "declare 3S"])
 'pass'
 """
@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ....bots.base import NoisyBot
 from .basic import PassiveBot, RandomBot
+from .hard import HardBot
 from .rule import RuleBot
 
 
@@ -30,6 +31,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     # the strength levels a player may choose for bot seats (GameInfo.levels)
     "easy": lambda seed: NoisyBot(RuleBot(seed), seed, 0.3),
     "normal": RuleBot,
+    "hard": HardBot,
 }
 
-__all__ = ["BOTS", "Bot", "PassiveBot", "RandomBot", "RuleBot"]
+__all__ = ["BOTS", "Bot", "HardBot", "PassiveBot", "RandomBot", "RuleBot"]

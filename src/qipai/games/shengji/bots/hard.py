@@ -9,16 +9,24 @@ void, every trump pair).  Everything else is the rule bot's.
 
 from __future__ import annotations
 
-from ..cards import TRUMP
-from ..follow import follow_error
-from .rule import RuleBot
+from ..cards import NUM_FACES, TRUMP, card_points
+from ..combos import Lead, beats_part, best_combo, read_lead, tractors
+from ..follow import follow_error, passive_lead
+from .rule import RuleBot, _cards_of
 from .view import View
+
+_POINT = tuple(card_points(f) for f in range(NUM_FACES))
 
 
 class HardBot(RuleBot):
     """The rule bot weighing more follows (see the module doc).  Deterministic for a seed."""
 
     name = "hard"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._samples_key: object = None
+        self._samples: list[list[list[int]]] = []
 
     def _follow_candidates(self, v: View) -> list[list[int]]:
         cands = super()._follow_candidates(v)
@@ -48,3 +56,159 @@ class HardBot(RuleBot):
             seen.add(key)
             cands.append(c)
         return cands
+
+    pull = 2.0
+    pull_size = 12
+    safe_min = 2.0
+    keep = 12
+
+    def _lead(self, v: View) -> list[int]:
+        o = v.o
+        assert o is not None
+        hand = v.hand
+        unseen = v.unseen
+        throws = v.obs["options"].get("throws", True)
+        opp = ((v.seat + 1) % 4, (v.seat + 3) % 4)
+        size = v.hand_size()
+        by_suit = {e: v.suit_cards(e) for e in range(5)}
+        by_suit = {e: c for e, c in by_suit.items() if c}
+        unseen_by = {e: {f: unseen[f] for f in o.faces[e] if unseen[f]} for e in by_suit}
+        # the whole hand in one suit, safe: the last trick at once (扣底 with the biggest multiplier)
+        if len(by_suit) == 1:
+            e, cnt = next(iter(by_suit.items()))
+            cards = _cards_of(cnt)
+            lead = read_lead(cards, o)
+            if (not lead.is_throw or throws) and all(self._safe(v, p, unseen_by[e]) for p in lead.parts):
+                return cards
+        # a safe throw in an off suit (every component safe), or a safe combination
+        best: tuple[float, list[int]] | None = None
+        for e, cnt in by_suit.items():
+            lead_all = read_lead(_cards_of(cnt), o)
+            safe_parts = [p for p in lead_all.parts if self._safe(v, p, unseen_by[e])]
+            risky = e != TRUMP and any(e in v.voids[s] for s in opp)
+            if not safe_parts:
+                continue
+            cards = [f for p in safe_parts for f in p.cards()]
+            if len(safe_parts) >= 2 and throws:
+                lead = read_lead(cards, o)
+                if not all(self._safe(v, p, unseen_by[e]) for p in lead.parts):
+                    cards = safe_parts[0].cards()
+            else:
+                cards = safe_parts[0].cards()
+            pts = sum(_POINT[f] for f in cards)
+            score = len(cards) * 2 + pts * (0.2 if risky else 1.0) - (8 if e == TRUMP else 0)
+            if risky and pts:
+                score -= pts
+            if size <= self.keep and e == TRUMP:
+                score -= 10  # keep the strong trumps for the end
+            if best is None or score > best[0]:
+                best = (score, cards)
+        if best is not None and best[0] > self.safe_min:
+            return best[1]
+        # the banker side with many trumps pulls trumps with a group
+        trumps = by_suit.get(TRUMP, {})
+        ntr = sum(trumps.values())
+        if v.banker_side and ntr * self.pull > size and size > self.pull_size:
+            for m in (2, 3, 4):
+                groups = sorted((f for f, c in trumps.items() if c >= m), key=o.low.__getitem__)
+                if groups:
+                    mid = groups[len(groups) // 2]
+                    return [mid] * m
+        # a pair or tractor of an off suit without points, lowest
+        offs = [e for e in by_suit if e != TRUMP]
+        for t in reversed(tractors(_cards_of({f: c for e in offs for f, c in by_suit[e].items()}), o)):
+            if not sum(_POINT[f] for f in t.cards()):
+                return t.cards()
+        # the lowest non-point card of the shortest off suit, not from a pair
+        if offs:
+            offs.sort(key=lambda e: sum(by_suit[e].values()))
+            for e in offs:
+                singles = sorted((f for f, c in by_suit[e].items() if c == 1 and not _POINT[f]),
+                                 key=o.low.__getitem__)
+                if singles:
+                    return [singles[0]]
+        return passive_lead(hand, o)
+
+    # ------------------------------------------------------------------ who may beat a play: sampled hands
+    samples = 0
+    hold_p = 0.5
+
+    def _hands(self, v: View) -> list[list[list[int]]]:
+        """``samples`` deals of the cards this seat has not seen to the other three seats (counts per seat),
+        each seat getting as many cards as it holds and none of a suit it is known void in (where that can be
+        met), drawn once per decision."""
+        key = (v.obs.get("hand_no"), len(v.obs["tricks"]), len(v.trick), v.seat)
+        if self._samples_key == key:
+            return self._samples
+        o = v.o
+        assert o is not None
+        size = v.hand_size()
+        others = [s for s in range(4) if s != v.seat]
+        in_trick = {s for s, _ in v.trick}
+        n = v.lead.n if v.lead is not None else 0
+        room0 = [size - (n if s in in_trick else 0) for s in others]
+        pool = [f for f in range(NUM_FACES) for _ in range(v.unseen[f])]
+        ok = [[o.esuit[f] not in v.voids[s] for s in others] for f in range(NUM_FACES)]
+        out: list[list[list[int]]] = []
+        rng = self.rng
+        for _ in range(int(self.samples)):
+            for attempt in range(4):
+                rng.shuffle(pool)
+                room = list(room0)
+                hands = [[0] * NUM_FACES for _ in others]
+                good = True
+                for f in pool:
+                    elig = [i for i in range(3) if room[i] and (ok[f][i] or attempt == 3)]
+                    if not elig:
+                        good = False
+                        break
+                    tot = sum(room[i] for i in elig)
+                    r = rng.below(tot)
+                    for i in elig:
+                        r -= room[i]
+                        if r < 0:
+                            break
+                    hands[i][f] += 1
+                    room[i] -= 1
+                if good:
+                    break
+            full = [[0] * NUM_FACES for _ in range(4)]
+            for i, s in enumerate(others):
+                full[s] = hands[i]
+            out.append(full)
+        self._samples_key = key
+        self._samples = out
+        return out
+
+
+    def _holds(self, v: View, lead: Lead, cand: list[int], unseen: list[int], seats: list[int]) -> bool:
+        """Whether no opponent after the seats in ``seats`` (and me) can beat ``cand``, in at least ``hold_p`` of
+        the sampled deals (the rule bot asks it of the pooled unseen cards, which is far too cautious with four
+        decks: the higher card is often in a hand that has played already)."""
+        o = v.o
+        assert o is not None
+        if not self.samples or lead.combo is None:
+            return super()._holds(v, lead, cand, unseen, seats)
+        rest = [s for s in range(4) if s not in seats and s != v.seat and (s - v.seat) % 2 == 1]
+        if not rest:
+            return True
+        play = read_lead(cand, o)
+        if play.combo is None:
+            return False
+        e, E = play.esuit, lead.esuit
+        faces_e, faces_E = o.faces[e], o.faces[E]
+        beaten = 0
+        hands = self._hands(v)
+        for h in hands:
+            for s in rest:
+                hs = h[s]
+                if e == E:
+                    if beats_part(hs, o, play.combo) or (
+                            E != TRUMP and not any(hs[f] for f in faces_E)
+                            and best_combo(hs, o, TRUMP, play.combo.m, play.combo.k) is not None):
+                        beaten += 1
+                        break
+                elif not any(hs[f] for f in faces_E) and any(hs[f] for f in faces_e) and beats_part(hs, o, play.combo):
+                    beaten += 1
+                    break
+        return beaten <= (1 - self.hold_p) * len(hands)
