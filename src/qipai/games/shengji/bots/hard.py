@@ -1,10 +1,22 @@
-"""The ``hard`` level: the rule bot (:mod:`.rule`) with a wider choice of follows.
+"""The ``hard`` level: the rule bot (:mod:`.rule`) with a wider choice of follows, a sampled estimate of who
+may still beat a play, and no trump pulling.
 
-The rules core offers the rule bot a few follows only (the lowest and the highest way to meet the lead), so it
-often wins a trick with its best card where a smaller one would do, or cannot take a single cheaply with a
-middling trump.  This bot weighs, with the rule bot's own scoring, every distinct card of a single's suit (or,
-void in it, every distinct trump and the lowest card of every other suit), and every pair of a pair's suit (or,
-void, every trump pair).  Everything else is the rule bot's.
+- **More follows.**  The rules core offers the rule bot a few follows only (the lowest and the highest way to meet
+  the lead), so it often takes a trick with its best card where a smaller one would do (a big joker on a trick a
+  small trump takes as surely).  This bot weighs, with the rule bot's own scoring, every distinct card of a
+  single's suit (or, void in it, every distinct trump and the lowest card of every other suit), and every pair of
+  a pair's suit (or, void in it, every trump pair).
+- **Who may beat it.**  The rule bot counts a winning play as holding the trick only when none of the cards it
+  has not seen could beat it, pooled — with four decks a higher card is nearly always unseen, though it is often
+  in a hand that has played already or in the partner's.  This bot deals the unseen cards to the other three
+  seats ``samples`` times (hand sizes and known voids kept, seeded) and counts the play as holding when no
+  opponent still to play can beat it (a higher play of its format in the suit, or trumps when void) in at least
+  ``hold_p`` of the deals.  The same estimate says whether the partner's trick is safe.
+- **No trump pulling.**  The rule bot's banker side leads a middle trump group when it holds more than half its
+  hand in trumps; ``pull = 0`` turns that off (the lead is otherwise the rule bot's).
+
+Measured against ``normal`` (``qipai arena --game shengji hard normal``), see docs/bots.md.  Only the seat's
+observation is read; the sampled deals are drawn from the cards it has not seen.
 """
 
 from __future__ import annotations
@@ -19,7 +31,8 @@ _POINT = tuple(card_points(f) for f in range(NUM_FACES))
 
 
 class HardBot(RuleBot):
-    """The rule bot weighing more follows (see the module doc).  Deterministic for a seed."""
+    """The rule bot with more follows, a sampled holding estimate and no trump pulling (see the module doc).
+    Deterministic for a seed."""
 
     name = "hard"
 
@@ -57,7 +70,10 @@ class HardBot(RuleBot):
             cands.append(c)
         return cands
 
-    pull = 2.0
+    # the rule bot's lead, with its constants named: the banker side pulls trumps with a group when it holds more
+    # than ``1 / pull`` of its hand in trumps (0: never) and more than ``pull_size`` cards; a safe lead is taken
+    # when it scores more than ``safe_min``; with ``keep`` cards or fewer the trumps are kept for the end
+    pull = 0.0
     pull_size = 12
     safe_min = 2.0
     keep = 12
@@ -130,7 +146,7 @@ class HardBot(RuleBot):
         return passive_lead(hand, o)
 
     # ------------------------------------------------------------------ who may beat a play: sampled hands
-    samples = 0
+    samples = 24
     hold_p = 0.5
 
     def _hands(self, v: View) -> list[list[list[int]]]:
