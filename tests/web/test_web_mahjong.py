@@ -1199,3 +1199,25 @@ def test_a_phone_held_sideways_keeps_every_river_the_hand_and_the_claim_buttons_
         shot(page, f"mahjong-{lang}-{size[0]}x{size[1]}-landscape-{what}.png")
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", [(360, 740), (360, 640)])
+def test_a_small_phone_keeps_the_fullest_rivers_on_the_felt(browser: Browser, server: ThreadServer,
+                                                             size: tuple[int, int]) -> None:
+    """A 360-px phone late in a deal (twenty discards and four melds a seat): the viewer's river ran down over his
+    own bar.  The tiles on the felt are made smaller until it holds them: nothing leaves the felt or crosses
+    another part; at the start of a deal they keep their size."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting)
+    live = open_fullest(page, g, 0, 0, ["me", "电脑1号", "电脑2号", "电脑3号"])
+    nothing_overlaps(page, f"{size}")
+    fitted = live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')")
+    assert fitted, "the tiles kept their size and the felt did not hold them"
+    shot(page, f"mahjong-zh-{size[0]}x{size[1]}-fullest.png")
+    fresh = MahjongTable(page, play_out(5, lambda g: g.phase == "play"), table_id="T9", deal=9)
+    fresh.open()
+    expect(live.locator(".hand .mj-concealed .mj-tile").first).to_be_visible()
+    assert live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')") == ""  # room enough: the usual size
+    assert not errors, errors
+    page.context.close()
