@@ -22,9 +22,9 @@ observation is read; the sampled deals are drawn from the cards it has not seen.
 from __future__ import annotations
 
 from ..cards import NUM_FACES, TRUMP, card_points
-from ..combos import Lead, beats_part, best_combo, read_lead, tractors
-from ..follow import follow_error, passive_lead
-from .rule import RuleBot, _cards_of
+from ..combos import Lead, beats_part, best_combo, read_lead
+from ..follow import follow_error
+from .rule import RuleBot
 from .view import View
 
 _POINT = tuple(card_points(f) for f in range(NUM_FACES))
@@ -70,80 +70,7 @@ class HardBot(RuleBot):
             cands.append(c)
         return cands
 
-    # the rule bot's lead, with its constants named: the banker side pulls trumps with a group when it holds more
-    # than ``1 / pull`` of its hand in trumps (0: never) and more than ``pull_size`` cards; a safe lead is taken
-    # when it scores more than ``safe_min``; with ``keep`` cards or fewer the trumps are kept for the end
-    pull = 0.0
-    pull_size = 12
-    safe_min = 2.0
-    keep = 12
-
-    def _lead(self, v: View) -> list[int]:
-        o = v.o
-        assert o is not None
-        hand = v.hand
-        unseen = v.unseen
-        throws = v.obs["options"].get("throws", True)
-        opp = ((v.seat + 1) % 4, (v.seat + 3) % 4)
-        size = v.hand_size()
-        by_suit = {e: v.suit_cards(e) for e in range(5)}
-        by_suit = {e: c for e, c in by_suit.items() if c}
-        unseen_by = {e: {f: unseen[f] for f in o.faces[e] if unseen[f]} for e in by_suit}
-        # the whole hand in one suit, safe: the last trick at once (扣底 with the biggest multiplier)
-        if len(by_suit) == 1:
-            e, cnt = next(iter(by_suit.items()))
-            cards = _cards_of(cnt)
-            lead = read_lead(cards, o)
-            if (not lead.is_throw or throws) and all(self._safe(v, p, unseen_by[e]) for p in lead.parts):
-                return cards
-        # a safe throw in an off suit (every component safe), or a safe combination
-        best: tuple[float, list[int]] | None = None
-        for e, cnt in by_suit.items():
-            lead_all = read_lead(_cards_of(cnt), o)
-            safe_parts = [p for p in lead_all.parts if self._safe(v, p, unseen_by[e])]
-            risky = e != TRUMP and any(e in v.voids[s] for s in opp)
-            if not safe_parts:
-                continue
-            cards = [f for p in safe_parts for f in p.cards()]
-            if len(safe_parts) >= 2 and throws:
-                lead = read_lead(cards, o)
-                if not all(self._safe(v, p, unseen_by[e]) for p in lead.parts):
-                    cards = safe_parts[0].cards()
-            else:
-                cards = safe_parts[0].cards()
-            pts = sum(_POINT[f] for f in cards)
-            score = len(cards) * 2 + pts * (0.2 if risky else 1.0) - (8 if e == TRUMP else 0)
-            if risky and pts:
-                score -= pts
-            if size <= self.keep and e == TRUMP:
-                score -= 10  # keep the strong trumps for the end
-            if best is None or score > best[0]:
-                best = (score, cards)
-        if best is not None and best[0] > self.safe_min:
-            return best[1]
-        # the banker side with many trumps pulls trumps with a group
-        trumps = by_suit.get(TRUMP, {})
-        ntr = sum(trumps.values())
-        if v.banker_side and ntr * self.pull > size and size > self.pull_size:
-            for m in (2, 3, 4):
-                groups = sorted((f for f, c in trumps.items() if c >= m), key=o.low.__getitem__)
-                if groups:
-                    mid = groups[len(groups) // 2]
-                    return [mid] * m
-        # a pair or tractor of an off suit without points, lowest
-        offs = [e for e in by_suit if e != TRUMP]
-        for t in reversed(tractors(_cards_of({f: c for e in offs for f, c in by_suit[e].items()}), o)):
-            if not sum(_POINT[f] for f in t.cards()):
-                return t.cards()
-        # the lowest non-point card of the shortest off suit, not from a pair
-        if offs:
-            offs.sort(key=lambda e: sum(by_suit[e].values()))
-            for e in offs:
-                singles = sorted((f for f, c in by_suit[e].items() if c == 1 and not _POINT[f]),
-                                 key=o.low.__getitem__)
-                if singles:
-                    return [singles[0]]
-        return passive_lead(hand, o)
+    pull = 0.0  # the rule bot's lead, never pulling trumps (see RuleBot's lead constants)
 
     # ------------------------------------------------------------------ who may beat a play: sampled hands
     samples = 24

@@ -75,6 +75,14 @@ class RuleBot:
         return "pass"
 
     # ------------------------------------------------------------------ leading
+    # the lead's constants: the banker side pulls trumps with a group when it holds more than ``1 / pull`` of its
+    # hand in trumps (0: never) and more than ``pull_size`` cards; a safe lead is taken when it scores more than
+    # ``safe_min``; with ``keep`` cards or fewer the trumps are kept for the end
+    pull = 2.0
+    pull_size = 12
+    safe_min = 2.0
+    keep = 12
+
     def _safe(self, v: View, comp: Combo, unseen_e: dict[int, int]) -> bool:
         assert v.o is not None
         return not beats_part(unseen_e, v.o, comp)
@@ -116,16 +124,16 @@ class RuleBot:
             score = len(cards) * 2 + pts * (0.2 if risky else 1.0) - (8 if e == TRUMP else 0)
             if risky and pts:
                 score -= pts
-            if size <= 12 and e == TRUMP:
+            if size <= self.keep and e == TRUMP:
                 score -= 10  # keep the strong trumps for the end
             if best is None or score > best[0]:
                 best = (score, cards)
-        if best is not None and best[0] > 2:
+        if best is not None and best[0] > self.safe_min:
             return best[1]
         # the banker side with many trumps pulls trumps with a group
         trumps = by_suit.get(TRUMP, {})
         ntr = sum(trumps.values())
-        if v.banker_side and ntr * 2 > size and size > 12:
+        if v.banker_side and ntr * self.pull > size and size > self.pull_size:
             for m in (2, 3, 4):
                 groups = sorted((f for f, c in trumps.items() if c >= m), key=o.low.__getitem__)
                 if groups:
