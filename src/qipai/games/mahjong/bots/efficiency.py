@@ -87,6 +87,24 @@ class EfficiencyBot:
         return best[1] if best is not None else "pass"
 
     # ------------------------------------------------------------------ discards
+    width = 3
+    """How many candidate discards (of the lowest 向听) are weighed by the unseen tiles they leave useful."""
+    defend_at = 2
+    """Defend (another seat ready) from this far from ready, or from one with under ``defend_wall`` in the wall."""
+    defend_wall = 20
+    push_risk = 0.0
+    """Pushing (not defending) while another seat is ready: what each way a discard could feed it costs, in
+    useful tiles (:meth:`_ways`; the hard level's)."""
+
+    def _waits(self, counts: list[int], sig: MeldSig, rules: Rules, unseen: list[int]) -> float:
+        """What the waits of a ready hand are worth: their unseen copies."""
+        return float(sum(unseen[w] for w in wait_kinds(counts, sig, rules)))
+
+    def _ways(self, x: int, unseen: list[int], passed: dict[int, set[int]]) -> float:
+        """The ways discarding ``x`` could feed the ready seats (``passed``: the kinds that passed each since its
+        听): none known here, every tile not passed is as dangerous (:func:`danger` decides)."""
+        return 0.0
+
     def _discard(self, obs: JSON, legal: list[str], rules: Rules) -> str:
         counts = own_tiles(obs)
         sig = meld_sig(own_melds(obs))
@@ -107,37 +125,37 @@ class EfficiencyBot:
         def danger(x: int) -> int:
             return sum(1 for ks in passed.values() if x not in ks)
 
-        # declare 听 when a ready-making discard leaves a live wait
+        # declare 听 when a ready-making discard leaves a live wait (the declaring discard never feeds)
         if ting_ok:
             scored = []
             for x in sorted(ting_ok):
                 c[x] -= 1
-                live = sum(unseen[w] for w in wait_kinds(c, sig, rules))
+                live = self._waits(c, sig, rules, unseen)
                 c[x] += 1
                 scored.append((live, -danger(x), -x, x))
             live, _, _, x = max(scored)
             if live > 0 or wall < 12 or not can_discard:
                 return f"ting {_name(x)}"
-        defend = bool(passed) and (best >= 2 or (best >= 1 and wall < 20))
+        defend = bool(passed) and (best >= self.defend_at or (best >= 1 and wall < self.defend_wall))
         if defend:
-            x = min(can_discard, key=lambda k: (danger(k), sh.get(k, 9), -unseen[k], k))
+            x = min(can_discard, key=lambda k: (self._ways(k, unseen, passed), danger(k), sh.get(k, 9), -unseen[k], k))
             return f"discard {_name(x)}"
-        cands = [x for x in can_discard if sh[x] == best]
-        if not cands:
-            cands = sorted(can_discard)
+        cands = [x for x in can_discard if sh[x] == best] or sorted(can_discard)
         if len(cands) == 1:
             return f"discard {_name(cands[0])}"
         # the most promising few by shape alone, then by the unseen tiles they leave useful
-        cands = sorted(cands, key=lambda k: (-danger(k), _isolation(counts, k), -k), reverse=True)[:3]
+        cands = sorted(cands, key=lambda k: (-danger(k), _isolation(counts, k), -k), reverse=True)[:self.width]
         scored2 = []
         for x in cands:
             c[x] -= 1
             if best == 0:
-                value = sum(unseen[w] for w in wait_kinds(c, sig, rules))
+                value = self._waits(c, sig, rules, unseen)
             else:
                 near = [k for k in _candidates(c) if unseen[k]]
-                value = sum(unseen[y] for y in useful_tiles(c, sig, rules, best, near))
+                value = float(sum(unseen[y] for y in useful_tiles(c, sig, rules, best, near)))
             c[x] += 1
+            if self.push_risk and passed:
+                value -= self.push_risk * self._ways(x, unseen, passed)
             scored2.append((value, -danger(x), _isolation(counts, x), -x, x))
         x = max(scored2)[-1]
         return f"discard {_name(x)}"

@@ -36,11 +36,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..hand import MeldSig, _candidates, discard_shanten, draw_shanten, is_jia, meld_sig, natural_win, wait_kinds
+from ..hand import MeldSig, is_jia, natural_win, wait_kinds
 from ..rules import Rules
-from ..tiles import Z, parse_tile, tile_name
-from .base import JSON, own_melds, own_tiles, passed_tiles, unseen_from
-from .efficiency import EfficiencyBot, _isolation
+from ..tiles import Z
+from .efficiency import EfficiencyBot
 
 
 def wait_value(counts: Sequence[int], sig: MeldSig, rules: Rules, unseen: Sequence[int]) -> float:
@@ -89,15 +88,11 @@ def risk(x: int, unseen: Sequence[int], passed: set[int]) -> float:
     return v
 
 
-def _useful(counts: Sequence[int], sig: MeldSig, rules: Rules, current: int, unseen: Sequence[int]) -> list[int]:
-    near = [k for k in _candidates(counts) if unseen[k]]
-    return [y for y, s in draw_shanten(counts, sig, rules, near).items() if s < current]
-
-
 class HardBot(EfficiencyBot):
     """See the module text.  ``push_risk``: what one way to feed a ready seat costs, in useful tiles, when
-    pushing; ``width``: how many candidate discards are weighed; ``reads=False`` defends as the efficiency bot;
-    ``jia=False`` counts every wait once."""
+    pushing; ``width``: how many candidate discards are weighed; ``reads=False`` reads no danger (defends and
+    pushes as the efficiency bot); ``jia=False`` counts every wait once.  The discard itself is the efficiency
+    bot's (:meth:`EfficiencyBot._discard`) with these hooks and numbers."""
 
     name = "hard"
 
@@ -111,72 +106,15 @@ class HardBot(EfficiencyBot):
         self.defend_at = defend_at
         self.defend_wall = defend_wall
 
-    def _waits(self, counts: Sequence[int], sig: MeldSig, rules: Rules, unseen: Sequence[int]) -> float:
+    def _waits(self, counts: list[int], sig: MeldSig, rules: Rules, unseen: list[int]) -> float:
         if self.jia:
             return wait_value(counts, sig, rules, unseen)
-        return float(sum(unseen[w] for w in wait_kinds(counts, sig, rules)))
+        return super()._waits(counts, sig, rules, unseen)
 
-    def _discard(self, obs: JSON, legal: list[str], rules: Rules) -> str:
-        counts = own_tiles(obs)
-        sig = meld_sig(own_melds(obs))
-        unseen = unseen_from(obs)
-        seat = obs["seat"]
-        passed = {r: ks for r, ks in passed_tiles(obs).items() if r != seat and obs["ready"][r]}
-        ting_ok = set(_kinds(legal, "ting "))
-        can_discard = set(_kinds(legal, "discard "))
-        options = sorted(can_discard | ting_ok)
-        if not options:  # must declare, and only a 支对 makes the hand ready (不夹不胡): the first one
-            return legal[0]
-        c = list(counts)
-        allsh = discard_shanten(counts, sig, rules)
-        sh = {x: allsh[x] for x in options}
-        best = min(sh.values())
-        wall = obs.get("wall", 0)
-
-        def danger(x: int) -> int:
-            return sum(1 for ks in passed.values() if x not in ks)
-
-        def ways(x: int) -> float:
-            return sum(risk(x, unseen, ks) for ks in passed.values())
-
-        # declare 听 when a ready-making discard leaves a live wait (the declaring discard never feeds)
-        if ting_ok:
-            scored = []
-            for x in sorted(ting_ok):
-                c[x] -= 1
-                live = self._waits(c, sig, rules, unseen)
-                c[x] += 1
-                scored.append((live, -danger(x), -x, x))
-            live, _, _, x = max(scored)
-            if live > 0 or wall < 12 or not can_discard:
-                return f"ting {tile_name(x)}"
-        defend = bool(passed) and (best >= self.defend_at or (best >= 1 and wall < self.defend_wall))
-        if defend:
-            if self.reads:
-                x = min(can_discard, key=lambda k: (ways(k), danger(k), sh.get(k, 9), -unseen[k], k))
-            else:
-                x = min(can_discard, key=lambda k: (danger(k), sh.get(k, 9), -unseen[k], k))
-            return f"discard {tile_name(x)}"
-        cands = [x for x in can_discard if sh[x] == best] or sorted(can_discard)
-        if len(cands) == 1:
-            return f"discard {tile_name(cands[0])}"
-        cands = sorted(cands, key=lambda k: (-danger(k), _isolation(counts, k), -k), reverse=True)[:self.width]
-        scored2 = []
-        for x in cands:
-            c[x] -= 1
-            if best == 0:
-                value = self._waits(c, sig, rules, unseen)
-            else:
-                value = float(sum(unseen[y] for y in _useful(c, sig, rules, best, unseen)))
-            c[x] += 1
-            if self.push_risk and passed:
-                value -= self.push_risk * ways(x)
-            scored2.append((value, -danger(x), _isolation(counts, x), -x, x))
-        return f"discard {tile_name(max(scored2)[-1])}"
-
-
-def _kinds(legal: list[str], prefix: str) -> list[int]:
-    return [parse_tile(a.split()[1]) for a in legal if a.startswith(prefix) and "zhidui" not in a]
+    def _ways(self, x: int, unseen: list[int], passed: dict[int, set[int]]) -> float:
+        if not self.reads:
+            return 0.0
+        return sum(risk(x, unseen, ks) for ks in passed.values())
 
 
 __all__ = ["HardBot", "risk", "wait_value"]
