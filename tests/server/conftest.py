@@ -131,9 +131,7 @@ async def sqlite_db(tmp_path: Path) -> Database:
     return Database(f"sqlite+aiosqlite:///{tmp_path / 'qipai.db'}")
 
 
-@pytest.fixture
-async def start_server(db: Database) -> AsyncIterator[StartServer]:
-    """``await start_server(**settings)``: a live server on the test's database (stopped at the end)."""
+async def _servers(db: Database) -> AsyncIterator[StartServer]:
     servers: list[LiveServer] = []
 
     async def start(**kw: Any) -> LiveServer:
@@ -145,6 +143,21 @@ async def start_server(db: Database) -> AsyncIterator[StartServer]:
     for s in servers:
         if not s.server.should_exit:
             await s.stop()
+
+
+@pytest.fixture
+async def start_server(db: Database) -> AsyncIterator[StartServer]:
+    """``await start_server(**settings)``: a live server on the test's database (stopped at the end)."""
+    async for start in _servers(db):
+        yield start
+
+
+@pytest.fixture
+async def start(sqlite_db: Database) -> AsyncIterator[StartServer]:
+    """``await start(**settings)``: a live server on a SQLite database of the test's own, for what does not
+    depend on the storage (stopped at the end)."""
+    async for go in _servers(sqlite_db):
+        yield go
 
 
 @pytest.fixture

@@ -4,28 +4,11 @@ without end, ...): each finding proved against a real server on SQLite (none dep
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import pytest
 
-from server_helpers import Client, Database, LiveServer, fast_settings
-
-
-@pytest.fixture
-async def start(sqlite_db: Database) -> AsyncIterator[Any]:
-    servers: list[LiveServer] = []
-
-    async def go(**kw: Any) -> LiveServer:
-        s = await LiveServer(fast_settings(sqlite_db, **kw)).start()
-        servers.append(s)
-        return s
-
-    yield go
-    for s in servers:
-        if not s.server.should_exit:
-            await s.stop()
+from server_helpers import Client, Database
 
 
 # ------------------------------------------------------------------------------ 1. names that draw nothing

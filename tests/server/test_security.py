@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -13,24 +12,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from server_helpers import Client, Database, LiveServer, fast_settings
+from server_helpers import Client, LiveServer
 
 MASK = (1 << 64) - 1
-
-
-@pytest.fixture
-async def start(sqlite_db: Database) -> AsyncIterator[Any]:
-    servers: list[LiveServer] = []
-
-    async def go(**kw: Any) -> LiveServer:
-        s = await LiveServer(fast_settings(sqlite_db, **kw)).start()
-        servers.append(s)
-        return s
-
-    yield go
-    for s in servers:
-        if not s.server.should_exit:
-            await s.stop()
 
 
 # ------------------------------------------------------------------------------ 1. match seeds run backwards
