@@ -30,13 +30,17 @@ async def get(url: str, path: str) -> Any:
         return r.json()
 
 
-async def full_match(url: str, definition: dict[str, Any]) -> str:
-    """The operator creates a match through the node at ``url`` and fills it with nine bots; its id."""
+async def full_match(url: str, definition: dict[str, Any], entrant: dict[str, str] | None = None) -> str:
+    """The operator creates a match through the node at ``url``, the player whose ``Authorization`` header is
+    ``entrant`` (if any) registers, and bots fill the other places of nine; its id."""
     async with httpx.AsyncClient(base_url=url, headers={"X-Admin-Token": ADMIN}) as h:
         r = await h.post("/api/admin/matches", json={"definition": definition})
         assert r.status_code == 201, r.text
         mid = str(r.json()["id"])
-        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9})
+        if entrant is not None:
+            r = await h.post(f"/api/matches/{mid}/register", json={}, headers=entrant)
+            assert r.status_code == 200, r.text
+        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 9 if entrant is None else 8})
         assert r.status_code == 200, r.text
     return mid
 
@@ -136,14 +140,7 @@ async def test_an_entrant_of_a_running_match_sits_nowhere_else_through_any_node(
         assert r.status_code == 201, r.text
         me = r.json()["user"]["id"]
         auth = {"Authorization": f"Bearer {r.json()['token']}"}
-    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
-        r = await h.post("/api/admin/matches", json={"definition": defn})
-        assert r.status_code == 201, r.text
-        mid = r.json()["id"]
-        r = await h.post(f"/api/matches/{mid}/register", json={}, headers=auth)
-        assert r.status_code == 200, r.text
-        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 8})
-        assert r.status_code == 200, r.text
+    mid = await full_match(n1.url, defn, auth)
     prefix = n1.args[n1.args.index("--redis-prefix") + 1]
     red = aioredis.from_url(REDIS_URL, decode_responses=True)
     conn = await asyncpg.connect(dsn(pg_db.url))
@@ -186,14 +183,7 @@ async def test_a_player_who_left_his_match_table_is_told_so_by_every_node(
         r = await h.post("/api/register", json={"name": "leaver", "password": "secret-pw"})
         assert r.status_code == 201, r.text
         auth = {"Authorization": f"Bearer {r.json()['token']}"}
-    async with httpx.AsyncClient(base_url=n1.url, headers={"X-Admin-Token": ADMIN}) as h:
-        r = await h.post("/api/admin/matches", json={"definition": defn})
-        assert r.status_code == 201, r.text
-        mid = r.json()["id"]
-        r = await h.post(f"/api/matches/{mid}/register", json={}, headers=auth)
-        assert r.status_code == 200, r.text
-        r = await h.post(f"/api/admin/matches/{mid}/bots", json={"count": 8})
-        assert r.status_code == 200, r.text
+    mid = await full_match(n1.url, defn, auth)
     async with httpx.AsyncClient(headers=auth, timeout=30) as h:
         me: dict[str, Any] = {}
         for _ in range(300):  # his first table is open
