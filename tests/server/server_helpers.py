@@ -436,3 +436,33 @@ async def private_table(server: LiveServer, room: str, names: list[str], options
     if bots:
         await clients[0].post(f"/api/tables/{made['table']}/bots")
     return clients, made["table"]
+
+
+class SqliteLock:
+    """Another process holding an exclusive lock on a SQLite database (``await SqliteLock.take(url)``) until
+    ``await lock.release()``: the server's writes meet "database is locked"."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def take(cls, url: str) -> SqliteLock:
+        path = url.split("///", 1)[1]
+        p = subprocess.Popen(
+            [sys.executable, "-c",
+             "import sqlite3, sys\n"
+             f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
+             "c.execute('BEGIN EXCLUSIVE')\n"
+             "print('locked', flush=True)\n"
+             "sys.stdin.readline()\n"
+             "c.execute('COMMIT')\n"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert p.stdout is not None
+        assert (await asyncio.to_thread(p.stdout.readline)).strip() == "locked"
+        return cls(p)
+
+    async def release(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+        await asyncio.to_thread(self.proc.wait, 10)

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from server_helpers import Client, Database
+from server_helpers import Client, Database, SqliteLock
 
 
 # ------------------------------------------------------------------------------ 1. names that draw nothing
@@ -134,27 +134,14 @@ async def test_the_public_health_check_does_not_show_the_databases_error(start: 
     SQLAlchemy the statement and its parameters (``[SQL: INSERT INTO journal …] [parameters: (…)]``), for
     PostgreSQL the database server's address and user — for anybody to read while the tables paused.  It says
     what kind of failure it is; the whole message is in the server's log."""
-    import subprocess
-    import sys
 
     server = await start(sqlite_busy_ms=300, bot_fill_wait=0.1)
-    path = sqlite_db.url.split("///", 1)[1]
     c = await Client.guest(server)
     await c.connect()
     await c.send({"type": "quick_match", "room": "classic-1"})
     st = await c.wait_for(lambda m: m["type"] == "state" and m["your_turn"], timeout=20)
-    p = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sqlite3, sys\n"
-         f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
-         "c.execute('BEGIN EXCLUSIVE')\n"
-         "print('locked', flush=True)\n"
-         "sys.stdin.readline()\n"
-         "c.execute('COMMIT')\n"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lock = await SqliteLock.take(sqlite_db.url)
     try:
-        assert p.stdout is not None
-        assert (await asyncio.to_thread(p.stdout.readline)).strip() == "locked"
         mark = c.mark()
         await c.send({"type": "action", "table": st["table"], "deal": st["deal"], "version": st["version"],
                       "action": st["legal"][-1]})
@@ -168,9 +155,6 @@ async def test_the_public_health_check_does_not_show_the_databases_error(start: 
         assert error and "SQL" not in error and "INSERT" not in error and "parameters" not in error, error
         assert error == "OperationalError: database is locked", error
     finally:
-        assert p.stdin is not None
-        p.stdin.write("\n")
-        p.stdin.flush()
-        await asyncio.to_thread(p.wait, 10)
+        await lock.release()
     c.violations.clear()
     await c.close()

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -16,7 +14,7 @@ import pytest
 from conftest import admin_url, dsn
 from qipai.core.registry import get_factory
 
-from server_helpers import Client, Database, LiveServer, fast_settings
+from server_helpers import Client, Database, LiveServer, SqliteLock, fast_settings
 
 
 @pytest.fixture
@@ -116,31 +114,15 @@ async def test_postgresql_stopping_mid_deal(pg_db: Database, live: Any) -> None:
 
 async def test_sqlite_locked_by_another_process(sqlite_db: Database, live: Any) -> None:
     server = await live(sqlite_db)
-    path = sqlite_db.url.split("///", 1)[1]
     c = await Client.guest(server)
     await c.connect()
-    holder: list[subprocess.Popen[str]] = []
+    holder: list[SqliteLock] = []
 
     async def cut() -> None:
-        p = subprocess.Popen(
-            [sys.executable, "-c",
-             "import sqlite3, sys\n"
-             f"c = sqlite3.connect({path!r}, isolation_level=None)\n"
-             "c.execute('BEGIN EXCLUSIVE')\n"
-             "print('locked', flush=True)\n"
-             "sys.stdin.readline()\n"
-             "c.execute('COMMIT')\n"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert p.stdout is not None
-        assert (await asyncio.to_thread(p.stdout.readline)).strip() == "locked"
-        holder.append(p)
+        holder.append(await SqliteLock.take(sqlite_db.url))
 
     async def mend() -> None:
-        p = holder.pop()
-        assert p.stdin is not None
-        p.stdin.write("\n")
-        p.stdin.flush()
-        await asyncio.to_thread(p.wait, 10)
+        await holder.pop().release()
 
     await refused_then_resumed(c, server, cut, mend)
     await c.close()
