@@ -1040,3 +1040,32 @@ def test_a_phone_reaches_the_private_tables_from_the_top_of_the_lobby(pages: Pag
     expect(desk.locator('section.lobby [data-action="jump-private"]')).to_be_hidden()
     expect(desk.locator('section.lobby [data-action="create"]')).to_be_in_viewport()
     no_errors(pages, page)
+
+
+def test_the_keys_in_the_open_quick_chat_pick_no_cards(pages: Pages) -> None:
+    """The quick chat's list (a menu) is walked with the keyboard: its keys (arrows, Space, a rank's key typed
+    there) are the list's, not the hand's — they raised cards behind it and moved the hand's ring; Escape
+    closes it."""
+    page = pages.get()
+    ft = FakeTable(page, deal())
+    ft.open()
+    ft.apply("bid 3")
+    expect(page.locator('.tablev.live .hand .card[data-i="19"]')).to_be_attached()
+    page.locator('.tablev.live [data-action="chat"]').focus()
+    page.keyboard.press("Enter")
+    phrase = page.locator(".tablev.live .chat-pop [data-phrase]").first
+    expect(phrase).to_be_visible()
+    phrase.focus()
+    for key in ("ArrowRight", "ArrowDown", "ArrowUp", "3", "4", "ArrowLeft"):
+        page.keyboard.press(key)
+    expect(page.locator(".tablev.live .hand .card.kbd-cursor")).to_have_count(0)
+    assert raised_ranks(page) == "" and not ft.sent("action")
+    # the arrows walk the list: ↓ from its first phrase is its second
+    phrase.focus()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement === document.querySelectorAll('.chat-pop [data-phrase]')[1]")
+    page.keyboard.press("Escape")
+    expect(page.locator(".tablev.live .chat-pop")).to_be_hidden()
+    # the list closed, the keys are the hand's again
+    page.keyboard.press("3")
+    assert raised_ranks(page) == "3"

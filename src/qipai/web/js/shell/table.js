@@ -790,6 +790,18 @@ export class TableFrame {
       this.toggleChat(false);
       return;
     }
+    // in the open quick chat (a menu) the keys are its own: the arrows move along its phrases (they raised cards
+    // behind it and moved the hand's ring), other keys pick nothing
+    if (!this.chatPop.hidden && this.chatPop.contains(e.target)) {
+      const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[e.key];
+      if (step) {
+        e.preventDefault();
+        const items = [...this.chatPop.querySelectorAll("button:not([disabled])")];
+        const at = items.indexOf(e.target.closest("button"));
+        items[(at + step + items.length) % items.length]?.focus();
+      }
+      return;
+    }
     this.view.key?.(e);
   }
 
