@@ -1221,3 +1221,33 @@ def test_a_small_phone_keeps_the_fullest_rivers_on_the_felt(browser: Browser, se
     assert live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')") == ""  # room enough: the usual size
     assert not errors, errors
     page.context.close()
+
+
+def test_the_tiles_made_smaller_stay_so_until_the_deal_ends(browser: Browser, server: ThreadServer) -> None:
+    """A 360 × 640 phone, a deal played a message a move: the felt's tiles made smaller for a claim window (the
+    discard it is about in the middle) grew back at the next message and shrank again at the next window — the
+    whole felt jumped at every claim.  Made smaller, they stay so for the rest of the deal (never larger), and
+    the next deal starts at the usual size."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": 360, "height": 640})
+    g = play_out(18, lambda g: g.phase == "play" and min(len(r) for r in g.observe(0)["rivers"]) >= 5)
+    ft = MahjongTable(page, g, table_id="T1", deal=1)
+    ft.open()
+    live = page.locator(".tablev.live")
+    bots = [BOTS["efficiency"](i) for i in range(4)]
+    sizes = []
+    while g.phase != "over":
+        s = g.acting[0]
+        g.apply(bots[s].act(g.observe(s), g.legal_actions(s)), s)
+        ft.version += 1
+        ft.push_state()
+        sizes.append(live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')"))
+    shrunk = [k for k, x in enumerate(sizes) if x]
+    assert shrunk, ("the felt held every moment: nothing to check", sizes)
+    px = [float(x[:-2]) for x in sizes[shrunk[0]:] if x]
+    assert len(px) == len(sizes) - shrunk[0] and px == sorted(px, reverse=True), sizes
+    ft.next_deal(play_out(5, lambda g: g.phase == "play"))
+    expect(live.locator(".hand .mj-concealed .mj-tile").first).to_be_visible()
+    assert live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')") == ""
+    assert not errors, errors
+    page.context.close()

@@ -74,7 +74,9 @@ export class MahjongView extends TableView {
   /** A live felt too short for what lies on it (a 360 × 740 phone late in a deal: twenty discards a seat) let the
    * viewer's river run down over his bar: the rivers' and melds' tiles are made smaller, a step at a time, until
    * the felt holds them (at most to 60%); measured again at every message (a new deal, a taller window: their
-   * size back). */
+   * size back).  Within a deal and a window's size they never grow again: made smaller for a claim window (the
+   * discard it is about in the middle), they grew back at the next message and shrank at the next window, the
+   * whole felt jumping at every claim. */
   fitTiles() {
     const el = this.s.root;
     if (!this.live || !el) return;
@@ -82,15 +84,20 @@ export class MahjongView extends TableView {
     const mid = felt?.querySelector(".mj-mid");
     // the felt holds its grid, and the middle its wall and claimed discard (its row shrinks to nothing first)
     const fits = () => felt.scrollHeight <= felt.clientHeight + 1 && (!mid || mid.scrollHeight <= mid.clientHeight + 1);
+    const fitFor = `${this.model?.state?.deal}:${innerWidth}x${innerHeight}`;
+    const most = this.fitted?.for === fitFor ? this.fitted.k : 1;  // the largest size still allowed
+    this.fitted = { for: fitFor, k: 1 };
     el.style.removeProperty("--mj-sm");
     el.style.removeProperty("--mj-xs");
-    if (!felt || fits()) return;
+    if (!felt || (most >= 1 && fits())) return;
     const sm = felt.querySelector(".mj-river .mj-tile")?.getBoundingClientRect().width;
     if (!sm) return;
     const xs = felt.querySelector(".mj-meld .mj-tile")?.getBoundingClientRect().width || sm * .74;
     for (let k = 0.92; k >= 0.6; k -= 0.08) {
+      if (k > most + 0.001) continue;
       el.style.setProperty("--mj-sm", `${(sm * k).toFixed(1)}px`);
       el.style.setProperty("--mj-xs", `${(xs * k).toFixed(1)}px`);
+      this.fitted.k = k;
       if (fits()) return;
     }
   }
