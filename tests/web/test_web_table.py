@@ -265,6 +265,23 @@ def test_the_other_seats_moves_are_said_to_a_screen_reader(pages: Pages) -> None
     no_errors(pages, page)
 
 
+@pytest.mark.parametrize("lang,dao,fan", [("zh", "：倒", "：反"), ("en", ": Double (倒)", ": Redouble (反)")])
+def test_chengdus_doubling_is_said_in_words(pages: Pages, lang: str, dao: str, fan: str) -> None:
+    """Chengdu's doubling (倒 反 斡 垒) was said as the server's names: an English screen reader read "Bot: 倒".
+    It is said as the table's buttons and bubbles name it, in the player's language."""
+    page = pages.get(lang)
+    ft = FakeTable(page, deal("chengdu", first_bidder=1), you=0, preset="chengdu")
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    ft.apply("call")  # seat 1 is the landlord
+    ft.apply("double")  # seat 2 doubles (倒)
+    expect(heard).to_have_text(re.compile(re.escape(dao) + "$"))
+    ft.apply("pass")  # seat 0's own (not said)
+    ft.apply("redouble")  # the landlord answers (反)
+    expect(heard).to_have_text(re.compile(re.escape(fan) + "$"))
+    no_errors(pages, page)
+
+
 def test_a_new_page_takes_the_focus_and_names_the_window(pages: Pages) -> None:
     """A link followed from the keyboard left the focus on the header's link (a screen reader went on at the old
     place and never heard the new page), and the window's title was 头衔 ("Title": the words' second `title`

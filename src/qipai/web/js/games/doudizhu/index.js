@@ -1,6 +1,6 @@
 // Dou Dizhu's browser view: the interface the shell's game loader expects (shell/games.js).
 import { WORDS, t, kindName } from "./words.js";
-import { DoudizhuView, isCalling } from "./view.js";
+import { DOUBLE_KEYS, DoudizhuView, isCalling } from "./view.js";
 import { settlementContent } from "./settle.js";
 import { cardsText, parsePlay, playRanks, rankIndex } from "./cards.js";
 
@@ -23,7 +23,9 @@ function eventText(ev, obs, model, ctx) {
       if (ev.value === 0) return t("cap_no_bid");
       return isCalling(obs, model.table) ? t("cap_call") : t("cap_bid", { n: ev.value });
     case "double":
-      return ev.name === "pass" ? t("said_no_double") : ev.name;
+      // (the server's names, 倒 反 斡 垒, in the words of the table's buttons: "Double (倒)" in English)
+      if (ev.name === "pass") return t("said_no_double");
+      return DOUBLE_KEYS[ev.name] ? t("double_" + DOUBLE_KEYS[ev.name]) : ev.name;
     case "show":
       return t("cap_show");
     case "play": {

@@ -8,7 +8,7 @@ import { TableView } from "../../shell/tableview.js";
 import { t, kindName, factorName, parseFactor } from "./words.js";
 import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANKS, rankLabel } from "./cards.js";
 
-const DOUBLE_KEYS = { 倒: "dao", 反: "fan", 斡: "wo", 垒: "lei" };
+export const DOUBLE_KEYS = { 倒: "dao", 反: "fan", 斡: "wo", 垒: "lei" };
 const FX = { bomb: "bomb", rocket: "rocket", plane: "plane", plane_singles: "plane", plane_pairs: "plane" };
 const AUTO_PASS_MS = 1200;
 /** The keys that raise a card of a rank (typed upper-cased): 3 … 9, 0 or T for 10, J Q K A 2. */
