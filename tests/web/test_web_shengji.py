@@ -1408,3 +1408,34 @@ def test_the_replays_plays_keep_off_the_seat_boxes(browser: Browser, shared: Thr
     shot(page, f"shengji-replay-{width}-plays.png")
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize("lang,said", [("zh", "：叫1张"), ("en", ": declared 1")])
+def test_a_declaration_by_another_seat_is_said_to_a_screen_reader(browser: Browser, shared: ThreadServer,
+                                                                  lang: str, said: str) -> None:
+    """While the cards are dealt another seat declares (亮主): the felt shows 叫1张 by its box, but a screen
+    reader heard nothing of it until the trump was set after the deal (too late to overcall).  The declaration is
+    said with the seat's name, once."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    g = ShengjiGame({}, seed=11)
+    ft = ShengjiFakeTable(page, g, you=0)
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    while not any(a.startswith("declare") for a in g.legal_actions(1)):
+        ft.window({})
+    ft.push_state()
+    one = next(a for a in g.legal_actions(1) if a.startswith("declare") and len(a.split()) == 2)
+    ft.window({1: one})
+    ft.push_state()
+    expect(page.locator('.seat[data-seat="1"] .sj-decl')).to_be_visible()
+    expect(heard).to_have_text(re.compile(re.escape(said) + "$"))
+    assert heard.inner_text().count(said) == 1, heard.inner_text()
+    ft.window({})
+    ft.push_state()  # the next card: the declaration is not said again
+    page.wait_for_timeout(200)
+    assert heard.inner_text().count(said) <= 1, heard.inner_text()
+    assert not errors, errors
+    page.context.close()

@@ -67,13 +67,17 @@ export function caption(step, prev, model, ctx) {
   return parts.join(t("cap_join"));
 }
 
-/** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
- * trump and banker once set, each card play the trick gained (the viewer's own left out), a failed throw, and who
- * won a trick. */
+/** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: their
+ * declarations while the cards are dealt, the trump and banker once set, each card play the trick gained (the
+ * viewer's own left out), a failed throw, and who won a trick. */
 export function announce(prev, obs, ctx) {
   if (!prev || !obs) return "";
   const parts = [];
   const who = (seat, text) => t("cap_who", { name: ctx.seatName(seat), text });
+  // a declaration while the cards are dealt (叫1张 by the seat's box): heard in time to overcall it
+  for (const [seat, n] of (obs.declarations || []).slice((prev.declarations || []).length)) {
+    if (seat !== obs.seat) parts.push(who(seat, t("decl_seat", { n })));
+  }
   if (prev.phase !== "play" && obs.phase === "play" && obs.banker !== null && obs.banker !== undefined) {
     parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
   }
