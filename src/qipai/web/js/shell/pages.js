@@ -152,7 +152,7 @@ export function lobbyPage(root, { go }) {
     h("option", { value: "10" }, t("bots_secs", { n: 10 })),
     h("option", { value: "30" }, t("bots_secs", { n: 30 })));
   // the strength of the bots that fill the seats, for a game that offers levels (/api/games: Dou Dizhu's
-  // easy, normal, hard, expert; mahjong's easy, normal, hard; Shengji's easy, normal); hidden for the others
+  // easy, normal, hard, expert; mahjong's and Shengji's easy, normal, hard); hidden for the others
   const levelSel = h("select", { name: "bot-level", "aria-label": t("bot_strength") });
   const levelRow = h("label.row", { hidden: true }, h("span", t("bot_strength")), levelSel);
   // the server plays a table for points only with the room's bots or stronger: weaker ones make it a table for
