@@ -89,18 +89,22 @@ function playedKind(cards, obs, after) {
   return ev?.kind || null;
 }
 
+/** The events the public history of ``obs`` gained since ``prev`` (an observation of the same deal, or none), in
+ * words; those ``keep(ev)`` chooses, each with its seat's name first where ``named(ev)``. */
+function historyWords(prev, obs, model, ctx, { keep = () => true, named }) {
+  const parts = [];
+  for (const ev of (obs?.history || []).slice(prev?.history?.length ?? 0)) {
+    if (!keep(ev)) continue;
+    const text = eventText(ev, obs, model, ctx);
+    if (text) parts.push(named(ev) ? t("cap_who", { name: ctx.seatName(ev.seat), text }) : text);
+  }
+  return parts;
+}
+
 /** A replay step in words, from the events the step added to the public history (the seat's name first). */
 export function caption(step, prev, model, ctx) {
-  const obs = step.observation;
-  const before = prev?.observation?.history?.length ?? 0;
-  const evs = (obs.history || []).slice(before);
-  const parts = [];
-  for (const ev of evs) {
-    const text = eventText(ev, obs, model, ctx);
-    if (!text) continue;
-    if (ev.seat === step.seat && ev.event !== "landlord") parts.push(t("cap_who", { name: ctx.seatName(ev.seat), text }));
-    else parts.push(text);
-  }
+  const parts = historyWords(prev?.observation, step.observation, model, ctx,
+    { named: (ev) => ev.seat === step.seat && ev.event !== "landlord" });
   if (!parts.length && step.seat !== null && step.seat !== undefined) parts.push(ctx.seatName(step.seat));
   return parts.join(t("cap_join"));
 }
@@ -108,15 +112,10 @@ export function caption(step, prev, model, ctx) {
 /** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
  * events the public history gained, each with its seat's name, the viewer's own left out. */
 export function announce(prev, obs, model, ctx) {
-  const before = prev?.history?.length ?? 0;
-  const parts = [];
-  for (const ev of (obs?.history || []).slice(before)) {
-    if (ev.seat === obs.seat && ev.event !== "landlord") continue;
-    const text = eventText(ev, obs, model, ctx);
-    if (!text) continue;
-    parts.push(ev.event === "landlord" || ev.seat === undefined || ev.seat === null ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
-  }
-  return parts.join(t("cap_join"));
+  return historyWords(prev, obs, model, ctx, {
+    keep: (ev) => ev.seat !== obs.seat || ev.event === "landlord",
+    named: (ev) => ev.event !== "landlord" && ev.seat !== undefined && ev.seat !== null,
+  }).join(t("cap_join"));
 }
 
 /** The observation a replay draws at step ``i``: every hand face up (after a deal all hands are public).  The

@@ -46,18 +46,25 @@ function eventText(ev, ready = false) {
   return actionText(a, ev.tile);
 }
 
-/** A replay step in words: the public log entries the step added (each with the seat's name). */
-export function caption(step, prev, model, ctx) {
-  const log = step.observation?.log || [];
-  const before = prev?.observation?.log?.length ?? 0;
+/** The public log entries ``obs`` gained since ``prev`` (an observation of the same deal, or none), in words, each
+ * with its seat's name; ``keep(ev)`` chooses which are said. */
+function logWords(prev, obs, ctx, keep = () => true) {
+  const log = obs?.log || [];
+  const before = prev?.log?.length ?? 0;
   const parts = [];
   const ready = new Set(log.slice(0, before).filter((ev) => (ev.action || "").startsWith("ting ")).map((ev) => ev.seat));
   for (const ev of log.slice(before)) {
     const text = eventText(ev, ready.has(ev.seat));
     if ((ev.action || "").startsWith("ting ")) ready.add(ev.seat);
-    if (!text) continue;
+    if (!text || !keep(ev)) continue;
     parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
   }
+  return parts;
+}
+
+/** A replay step in words: the public log entries the step added (each with the seat's name). */
+export function caption(step, prev, model, ctx) {
+  const parts = logWords(prev?.observation, step.observation, ctx);
   if (!parts.length && step.seat !== null && step.seat !== undefined && step.action) {
     const text = actionText(step.action);
     if (text && text !== step.action) parts.push(t("cap_who", { name: ctx.seatName(step.seat), text }));
@@ -68,17 +75,8 @@ export function caption(step, prev, model, ctx) {
 /** What the other seats did since ``prev`` (the same deal's observation), in words, for a screen reader: the
  * public log's new entries but draws, each with its seat's name, the viewer's own left out. */
 export function announce(prev, obs, ctx) {
-  const log = obs?.log || [];
-  const before = prev?.log?.length ?? 0;
-  const ready = new Set(log.slice(0, before).filter((ev) => (ev.action || "").startsWith("ting ")).map((ev) => ev.seat));
-  const parts = [];
-  for (const ev of log.slice(before)) {
-    const text = eventText(ev, ready.has(ev.seat));
-    if ((ev.action || "").startsWith("ting ")) ready.add(ev.seat);
-    if (!text || ev.action === "draw" || (ev.seat === obs.seat && ev.seat !== undefined && ev.seat !== null)) continue;
-    parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
-  }
-  return parts.join(t("cap_join"));
+  const others = (ev) => ev.action !== "draw" && (ev.seat === null || ev.seat === undefined || ev.seat !== obs.seat);
+  return logWords(prev, obs, ctx, others).join(t("cap_join"));
 }
 
 /** The observation a replay draws at a step: every hand face up (the server's per-seat ``views``). */

@@ -53,17 +53,9 @@ export function caption(step, prev, model, ctx) {
     if (c) text = t("cap_play", { cards: cardsText(c) });
   }
   if (text && who !== null && who !== undefined) parts.push(t("cap_who", { name: ctx.seatName(who), text }));
-  // a throw that failed: the server played the forced card instead and charged the penalty
-  for (const f of (obs.failed_throws || []).slice((before?.failed_throws || []).length)) {
-    parts.push(t("cap_failed_throw", { name: ctx.seatName(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) }));
-  }
+  parts.push(...failedWords(before, obs, ctx));
   if (before && obs.dealt > before.dealt && (obs.phase === "deal" || obs.phase === "final")) parts.push(t("cap_window_closed", { n: obs.dealt }));
-  if (before && before.phase !== "play" && obs.phase === "play" && obs.banker !== null) {
-    parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
-  }
-  if (before && (obs.tricks || []).length > (before.tricks || []).length && obs.last_trick) {
-    parts.push(t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points }));
-  }
+  if (before) parts.push(...trumpWords(before, obs, ctx), ...trickWords(before, obs, ctx));
   return parts.join(t("cap_join"));
 }
 
@@ -78,20 +70,33 @@ export function announce(prev, obs, ctx) {
   for (const [seat, n] of (obs.declarations || []).slice((prev.declarations || []).length)) {
     if (seat !== obs.seat) parts.push(who(seat, t("decl_seat", { n })));
   }
-  if (prev.phase !== "play" && obs.phase === "play" && obs.banker !== null && obs.banker !== undefined) {
-    parts.push(t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) }));
-  }
+  parts.push(...trumpWords(prev, obs, ctx));
   const done = (obs.tricks || []).length > (prev.tricks || []).length && obs.last_trick;
   const was = prev.trick || [];
   const plays = done ? [...(obs.last_trick.plays || []), ...(obs.trick || [])] : obs.trick || [];
   for (const [seat, cards] of plays.slice(done ? was.length : Math.min(was.length, plays.length))) {
     if (seat !== obs.seat) parts.push(who(seat, t("cap_play", { cards: cardsText(cards) })));
   }
-  for (const f of (obs.failed_throws || []).slice((prev.failed_throws || []).length)) {
-    parts.push(t("cap_failed_throw", { name: ctx.seatName(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) }));
-  }
-  if (done) parts.push(t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points }));
+  parts.push(...failedWords(prev, obs, ctx), ...trickWords(prev, obs, ctx));
   return parts.join(t("cap_join"));
+}
+
+/** The throws that failed since ``before`` (the server played the forced cards instead and charged the penalty). */
+function failedWords(before, obs, ctx) {
+  return (obs.failed_throws || []).slice((before?.failed_throws || []).length).map((f) => t("cap_failed_throw",
+    { name: ctx.seatName(f.seat), n: Math.abs(f.penalty), cards: cardsText(f.cards), forced: cardsText(f.forced) }));
+}
+
+/** The trump and banker, once set since ``before`` (the deal over, play begins). */
+function trumpWords(before, obs, ctx) {
+  const set = before.phase !== "play" && obs.phase === "play" && obs.banker !== null && obs.banker !== undefined;
+  return set ? [t("cap_trump", { suit: t("suit_" + obs.trump), name: ctx.seatName(obs.banker) })] : [];
+}
+
+/** Who won the trick that ended since ``before``, and its points. */
+function trickWords(before, obs, ctx) {
+  const done = (obs.tricks || []).length > (before.tricks || []).length && obs.last_trick;
+  return done ? [t("cap_trick", { name: ctx.seatName(obs.last_trick.winner), n: obs.last_trick.points })] : [];
 }
 
 /** The observation a replay draws at a step: every seat's hand from its own part of the view (``all_hands``;
