@@ -818,13 +818,15 @@ async def match_info(request: Request) -> Response:
             t = d.table_of(run.id, e.table) if e.table else None
             there = elsewhere.get(e.table) if e.table and t is None else None
             table_id = t.id if t is not None else there[0] if there is not None else None
+            seat = t.player_seat(user.id) if t is not None else \
+                there[1].index(user.id) if there is not None and user.id in there[1] else None
             # a player who left the match table (its seat in auto-play to the table's end, Table.left_match;
             # on another node's table, the seat stored as left) has no table to go back to: its id is only
             # ``left_table``, for the card to offer nothing there
-            left = (t is not None and t.player_seat(user.id) is None and t.seat_of(user.id) is not None) or \
+            left = (t is not None and seat is None and t.seat_of(user.id) is not None) or \
                 (there is not None and user.id in there[2])
-            seat = None if left else t.player_seat(user.id) if t is not None else \
-                there[1].index(user.id) if there is not None and user.id in there[1] else None
+            if left:
+                seat = None
             me = {"entrant": eid, "status": e.status, "quitting": e.quitting, "points": e.points,
                   "table": None if left else table_id, "seat": seat, "left_table": table_id if left else None}
     invited_by, inviting, declined = await d.invitations_of(run, user.id) if user is not None else ([], None, [])
