@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 from qipai.games.shengji.cards import counts, format_cards, full_deck, order_of, parse_cards, suit_number
 from qipai.games.shengji.game import ShengjiGame
@@ -100,3 +103,15 @@ def in_play(levels: tuple[str, str], banker: int, trump: str, hands: dict[int, s
     g.turn = g.leader = banker if leader is None else leader
     g.att_points = att_points
     return g
+
+
+def recorded_position(name: str) -> tuple[Any, dict[str, Any], int]:
+    """The game of a recorded deal (``tests/data/<name>.json``: its seed, context and actions) replayed to its last
+    action, the record, and the seat to act."""
+    from qipai.games.shengji import FACTORY
+
+    rec = json.loads((Path(__file__).parents[2] / "data" / f"{name}.json").read_text())
+    g = FACTORY.new(FACTORY.options({}), rec["seed"], rec["context"])
+    for seat, action in rec["actions"]:
+        g.apply(action, seat)
+    return g, rec, g.acting[0]

@@ -4,6 +4,7 @@ rule bot beats the simple ones."""
 from __future__ import annotations
 
 import pytest
+from shengji_helpers import recorded_position
 
 from qipai.games.shengji import FACTORY
 from qipai.games.shengji.bots import BOTS, PassiveBot, RuleBot
@@ -145,17 +146,9 @@ def test_rule_bot_leaves_the_trick_to_a_partner_who_has_it() -> None:
     beaten by the partner's 3♠ pair, the last seat to play held two pairs of low trumps and threw the big jokers'
     pair on it — the side had the trick already.  Last to play behind a partner who holds the trick, the bot
     follows low."""
-    import json
-    from pathlib import Path
-
     from qipai.bots import get_bot
 
-    rec = json.loads((Path(__file__).parents[2] / "data" / "shengji_partner_holds_the_trick.json").read_text())
-    options = FACTORY.options({})
-    g = FACTORY.new(options, rec["seed"], rec["context"])
-    for seat, action in rec["actions"]:
-        g.apply(action, seat)
-    seat = g.acting[0]
+    g, rec, seat = recorded_position("shengji_partner_holds_the_trick")
     obs = g.observe(seat)
     assert seat == 3 and [s for s, _ in obs["trick"]] == [0, 1, 2] and obs["trick"][1][1] == "3S 3S", obs["trick"]
     played = get_bot("normal", rec["seed"] * 10 + seat, game="shengji").act(obs, g.legal_actions(seat))
@@ -167,16 +160,9 @@ def test_rule_bot_leaves_the_trick_to_a_partner_who_has_it() -> None:
 def test_rule_bot_gives_no_points_to_the_opponents_trick_when_it_has_a_card_without() -> None:
     """Seed 100 at its 872nd action (the rule bots' own deal): hearts led, an opponent's ♥A takes the trick, the
     last seat holds ♥5 and ♥7 ♥7 ♥6 — it gave the 5 (its follows were the suit's lowest and highest only)."""
-    import json
-    from pathlib import Path
-
     from qipai.bots import get_bot
 
-    rec = json.loads((Path(__file__).parents[2] / "data" / "shengji_a_five_to_the_opponents.json").read_text())
-    g = FACTORY.new(FACTORY.options({}), rec["seed"], rec["context"])
-    for seat, action in rec["actions"]:
-        g.apply(action, seat)
-    seat = g.acting[0]
+    g, rec, seat = recorded_position("shengji_a_five_to_the_opponents")
     obs = g.observe(seat)
     assert seat == 3 and obs["trick"][2] == [2, "AH"], obs["trick"]
     played = get_bot("normal", rec["seed"] * 10 + seat, game="shengji").act(obs, g.legal_actions(seat))

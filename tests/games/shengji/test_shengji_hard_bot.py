@@ -4,10 +4,10 @@ and better than the rule bot where its wider choice of follows matters."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shengji_helpers import recorded_position
 
 from qipai.bots import get_bot
 from qipai.games.shengji import FACTORY
@@ -49,11 +49,7 @@ def test_hard_wins_a_trick_cheaply_where_normal_spends_a_big_joker() -> None:
     (hearts are trumps) — 25 points on the trick; the last seat takes it with its big joker as ``normal`` (its
     follows are only its lowest card and its highest trump).  ``hard`` takes it as surely with a small trump and
     keeps the joker."""
-    rec = json.loads((Path(__file__).parents[2] / "data" / "shengji_hard_wins_cheaply.json").read_text())
-    g = FACTORY.new(FACTORY.options({}), rec["seed"], rec["context"])
-    for seat, action in rec["actions"]:
-        g.apply(action, seat)
-    seat = g.acting[0]
+    g, _rec, seat = recorded_position("shengji_hard_wins_cheaply")
     obs = g.observe(seat)
     assert seat == 2 and [p for _, p in obs["trick"]] == ["KC", "KC", "5H"] and obs["trump"] == "H", obs
     legal = g.legal_actions(seat)
