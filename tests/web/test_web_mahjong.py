@@ -1081,6 +1081,39 @@ def test_the_other_seats_discards_are_said_to_a_screen_reader(browser: Browser, 
     page.context.close()
 
 
+def test_a_pung_that_declares_ready_is_said_once(browser: Browser, server: ThreadServer) -> None:
+    """Another seat's 碰听 was said as "pungs 5 dots and declares ready; … declares ready, discarding 3 dots": its
+    discard is logged as a ``ting``, and the claim had said it.  Now the discard is a discard; a 1 is "1 dot"
+    (was "1 dots")."""
+    page, errors = logged_in(browser, server, "en", False)
+    def others(g: Any) -> list[int]:  # the viewer's own claims are not said: another seat's
+        return [s for s in g.acting if s != 0 and g.phase == "claim" and "peng ting" in g.legal_actions(s)
+                and not any(a.startswith("hu") for b in g.acting for a in g.legal_actions(b))]
+
+    g = reach(lambda g: bool(others(g)))
+    seat = others(g)[0]
+    ft = MahjongTable(page, g)
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    for s in list(g.acting):
+        g.apply("peng ting" if s == seat else "pass", s)
+    assert list(g.acting) == [seat], g.acting
+    ting = next(a for a in g.legal_actions(seat) if a.startswith("ting "))
+    g.apply(ting, seat)
+    ft.version += 1
+    ft.push_state()
+    expect(heard).to_have_text(re.compile(r"pungs .+ and declares ready; .+: discards \S"))
+    said = heard.inner_text()
+    assert said.count("declares ready") == 1, said
+    names = page.evaluate("""async () => {
+        const m = await import("/js/games/mahjong/tiles.js");
+        return ["1p", "3p", "1m", "9s"].map(m.tileName);
+    }""")
+    assert names == ["1 dot", "3 dots", "1 character", "9 bamboo"], names
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_ready_button_between_deals_is_read_over_the_rivers(browser: Browser, server: ThreadServer) -> None:
     """A phone 360 px wide, the settlement closed: 准备 and its seconds lay over the rivers' tiles, the words hard
     to read across them; they sit on a panel of their own, and 本局结束 (under the tiles, unreadable) is not said

@@ -53,9 +53,14 @@ function logWords(prev, obs, ctx, keep = () => true) {
   const before = prev?.log?.length ?? 0;
   const parts = [];
   const ready = new Set(log.slice(0, before).filter((ev) => (ev.action || "").startsWith("ting ")).map((ev) => ev.seat));
-  for (const ev of log.slice(before)) {
-    const text = eventText(ev, ready.has(ev.seat));
-    if ((ev.action || "").startsWith("ting ")) ready.add(ev.seat);
+  for (let i = before; i < log.length; i++) {
+    const ev = log[i];
+    const a = ev.action || "";
+    // the discard that ends a 吃听/碰听 is logged as ``ting X``: the claim already said the seat declared ready
+    const claimed = a.startsWith("ting ") && i > 0 && log[i - 1].seat === ev.seat
+      && / ting$/.test(log[i - 1].action || "");
+    const text = claimed ? t("cap_discard", { tile: tileName(a.split(" ")[1]) }) : eventText(ev, ready.has(ev.seat));
+    if (a.startsWith("ting ")) ready.add(ev.seat);
     if (!text || !keep(ev)) continue;
     parts.push(ev.seat === null || ev.seat === undefined ? text : t("cap_who", { name: ctx.seatName(ev.seat), text }));
   }

@@ -32,10 +32,10 @@ export function sortTiles(tiles) {
   return [...tiles].sort((a, b) => tileIndex(a) - tileIndex(b));
 }
 
-/** A tile in words (``3万``, ``红中``). */
+/** A tile in words (``3万``, ``红中``; ``3 dots``, ``1 dot``). */
 export function tileName(tile) {
   if (tile === "Z") return t("tile_Z");
-  return t("tile_name", { n: tile[0], suit: t("suitname_" + tile[1]) });
+  return t("tile_name", { n: tile[0], suit: t((tile[0] === "1" ? "suitname1_" : "suitname_") + tile[1]) });
 }
 
 export function tilesText(tiles) {

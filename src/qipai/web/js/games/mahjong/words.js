@@ -14,6 +14,9 @@ const zh = {
   suitname_m: "万",
   suitname_p: "筒",
   suitname_s: "条",
+  suitname1_m: "万",
+  suitname1_p: "筒",
+  suitname1_s: "条",
   tile_Z: "红中",
   tile_name: "{n}{suit}",
 
@@ -124,6 +127,9 @@ const en = {
   suitname_m: "characters",
   suitname_p: "dots",
   suitname_s: "bamboo",
+  suitname1_m: "character",
+  suitname1_p: "dot",
+  suitname1_s: "bamboo",
   tile_Z: "Red dragon",
   tile_name: "{n} {suit}",
 
