@@ -265,6 +265,28 @@ def test_the_other_seats_moves_are_said_to_a_screen_reader(pages: Pages) -> None
     no_errors(pages, page)
 
 
+def test_the_same_moves_twice_are_said_twice(pages: Pages) -> None:
+    """Both farmers passed on the landlord's play, then again on his next: the live region was given the same words
+    and a screen reader, hearing no change, said nothing the second time.  The words are read again."""
+    page = pages.get()
+    ft = FakeTable(page, deal(first_bidder=0))
+    ft.open()
+    heard = page.locator(".tablev.live .table-heard[aria-live=polite]")
+    ft.apply("bid 3")  # seat 0, the page: the landlord
+    texts = []
+    for _ in range(2):
+        g = ft.game
+        ft.apply(next(a for a in g.legal_actions(0) if a != "pass" and len(a.split()) == 2))  # a single
+        for seat in (1, 2):
+            g.apply("pass", seat)
+        ft.version += 1
+        ft.push_state()
+        expect(heard).to_have_text(re.compile(r"：不出；.+：不出"))
+        texts.append(heard.evaluate("(e) => e.textContent"))
+    assert texts[0] != texts[1] and texts[0].strip() == texts[1].strip(), texts
+    no_errors(pages, page)
+
+
 @pytest.mark.parametrize("lang,dao,fan", [("zh", "：倒", "：反"), ("en", ": Double (倒)", ": Redouble (反)")])
 def test_chengdus_doubling_is_said_in_words(pages: Pages, lang: str, dao: str, fan: str) -> None:
     """Chengdu's doubling (倒 反 斡 垒) was said as the server's names: an English screen reader read "Bot: 倒".

@@ -213,7 +213,10 @@ export class TableFrame {
     } catch (err) {
       console.error(err);  // (words for a screen reader never stop the table)
     }
-    if (text) this.heard.textContent = text;
+    if (!text) return;
+    // the same words as last time (both farmers passed again) are read again only if the region's text changes:
+    // a no-break space at the end comes and goes
+    this.heard.textContent = this.heard.textContent === text ? text + "\u00a0" : text;
   }
 
   /** A replay's table is as tall as what it holds (the page scrolls; the window's height does not size it), but
