@@ -1256,6 +1256,28 @@ def test_a_small_phone_keeps_the_fullest_rivers_on_the_felt(browser: Browser, se
     page.context.close()
 
 
+def test_a_turned_phone_measures_the_felt_at_once(browser: Browser, server: ThreadServer) -> None:
+    """The felt's tiles were measured at each message only: a window made smaller (a phone turned, a window
+    narrowed) let the fullest rivers run over the viewer's bar, and one made larger kept the small tiles, until
+    the next move came.  A change of the window's size measures the felt again at once."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    g = reach(lambda g: g.phase == "claim" and 0 in g.acting)
+    live = open_fullest(page, g, 0, 0, ["me", "电脑1号", "电脑2号", "电脑3号"])
+    size = "() => document.querySelector('.tablev.live').style.getPropertyValue('--mj-sm')"
+    wide = page.evaluate(size)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(f"() => ({size})() !== {wide!r}")
+    nothing_overlaps(page, "made narrow")
+    narrow = page.evaluate(size)
+    assert narrow and (not wide or float(narrow[:-2]) < float(wide[:-2])), (wide, narrow)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function(f"() => ({size})() === {wide!r}")  # the size the wide window had
+    nothing_overlaps(page, "made wide again")
+    assert live.is_visible() and not errors, errors
+    page.context.close()
+
+
 def test_the_tiles_made_smaller_stay_so_until_the_deal_ends(browser: Browser, server: ThreadServer) -> None:
     """A 360 × 640 phone, a deal played a message a move: the felt's tiles made smaller for a claim window (the
     discard it is about in the middle) grew back at the next message and shrank again at the next window — the

@@ -37,6 +37,12 @@ export class MahjongView extends TableView {
     super(slots, ctx);
     this.selected = null; // the raised tile's kind
     this.selFor = "";
+    this.onResize = () => this.fitTiles();  // a phone turned: the felt is measured again at once
+    window.addEventListener("resize", this.onResize);
+  }
+
+  destroy() {
+    window.removeEventListener("resize", this.onResize);
   }
 
   tableTitle() {
@@ -73,10 +79,10 @@ export class MahjongView extends TableView {
 
   /** A live felt too short for what lies on it (a 360 × 740 phone late in a deal: twenty discards a seat) let the
    * viewer's river run down over his bar: the rivers' and melds' tiles are made smaller, a step at a time, until
-   * the felt holds them (at most to 60%); measured again at every message (a new deal, a taller window: their
-   * size back).  Within a deal and a window's size they never grow again: made smaller for a claim window (the
-   * discard it is about in the middle), they grew back at the next message and shrank at the next window, the
-   * whole felt jumping at every claim. */
+   * the felt holds them (at most to 60%); measured again at every message and when the window's size changes (a
+   * new deal, a taller window: their size back).  Within a deal and a window's size they never grow again: made
+   * smaller for a claim window (the discard it is about in the middle), they grew back at the next message and
+   * shrank at the next window, the whole felt jumping at every claim. */
   fitTiles() {
     const el = this.s.root;
     if (!this.live || !el) return;
