@@ -219,6 +219,25 @@ async def test_names_the_client_shows_as_bots_or_guests_are_reserved(start: Any)
         assert r.status_code == 201, r.text
 
 
+async def test_names_passing_for_the_servers_staff_are_refused(start: Any) -> None:
+    """``官方客服``, ``系统消息``, ``Admin_Li`` (full-width ``ＡＤＭＩＮ``, Cyrillic ``ѕуѕтем`` too) were names anyone
+    could take and then, in the chat or a friend request, pass for the operator's staff; the account saved from a
+    guest is checked the same way.  A name merely near such a word is fine."""
+    server = await start()
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        for name in ("官方客服", "系统消息", "Admin_Li", "ＡＤＭＩＮ", "ѕуѕтем", "the.moderator", "管理員小王",
+                     "QipaiOfficial", "SYSTEM-1"):
+            r = await h.post("/api/register", json={"name": name, "password": "secret-pw"})
+            assert r.status_code == 400 and r.json()["error"]["params"]["reason"] == "staff", (name, r.text)
+        for name in ("小官迷", "admiral", "管家婆"):
+            r = await h.post("/api/register", json={"name": name, "password": "secret-pw"})
+            assert r.status_code == 201, (name, r.text)
+        r = await h.post("/api/guest", json={})
+        assert r.status_code in (200, 201), r.text
+        r = await h.post("/api/account", json={"name": "客服001", "password": "secret-pw"})
+        assert r.status_code == 400 and r.json()["error"]["params"]["reason"] == "staff", r.text
+
+
 # ------------------------------------------------------------------------------ 7. admin token
 async def test_an_admin_token_with_other_characters_is_refused_not_a_server_error(start: Any) -> None:
     server = await start(admin_token="s3cret-token")

@@ -164,13 +164,13 @@ def test_the_login_page_names_every_game(browser: Browser, server: ThreadServer,
     assert not errors, errors
 
 
-@pytest.mark.parametrize("lang,bad_login,taken", [
-    ("zh", "用户名或密码不对", "用户名“grace”已经有人用了"),
-    ("en", "Wrong name or password", "The name “grace” is taken"),
+@pytest.mark.parametrize("lang,bad_login,taken,staff", [
+    ("zh", "用户名或密码不对", "用户名“grace”已经有人用了", "会被当成工作人员"),
+    ("en", "Wrong name or password", "The name “grace” is taken", "it would pass for the server's staff"),
 ])
 def test_account_errors_are_worded(browser: Browser, server: ThreadServer, lang: str, bad_login: str,
-                                   taken: str) -> None:
-    page, errors = new_page(browser, lang)
+                                   taken: str, staff: str) -> None:
+    page, errors = lang_page(browser, lang, allowed=(400, 401, 409))
     page.goto(server.url + "/#/login")
     page.fill('input[name="name"]', "nobody-here")
     page.fill('input[name="password"]', "wrong-password")
@@ -186,6 +186,9 @@ def test_account_errors_are_worded(browser: Browser, server: ThreadServer, lang:
     page.fill('input[name="password2"]', "secret-pw")
     page.locator('[data-action="submit"]').click()
     expect(page.locator(".form-error")).to_have_text(taken)
+    page.fill('input[name="name"]', "官方客服")  # a name passing for staff: said why, not "like someone else's"
+    page.locator('[data-action="submit"]').click()
+    expect(page.locator(".form-error")).to_contain_text(staff)
     page.context.close()
     assert not errors, errors
 

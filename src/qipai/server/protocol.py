@@ -257,7 +257,8 @@ ERROR_CODES: dict[str, str] = {
     "blocked": "this player takes no friend requests from you (params: name)",
     "not_blocked": "you have not blocked this user (params: user)",
     "already_authenticated": "an auth message with another session on a connection that is logged in already",
-    "bad_name": "a name that may not be used (length, characters, mixed scripts, reserved prefix)",
+    "bad_name": "a name that may not be used (params: reason — length, characters, invisible, mixed_scripts, "
+    "reserved (a bot's or guest's prefix), staff (admin, 官方, 客服, 系统…))",
     "bad_password": "a password that may not be used (6 to 128 characters)",
     "name_taken": "the name (or one that looks the same) is taken (params: name)",
     "bad_login": "wrong name or password",

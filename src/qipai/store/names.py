@@ -19,6 +19,10 @@ qipai.store.names.BadName: names starting with 'guest' or 'bot' (or 电脑, 游�
 Traceback (most recent call last):
 ...
 qipai.store.names.BadName: a name may not mix letters of different scripts (Cyrillic and Latin)
+>>> check_name("官方客服")
+Traceback (most recent call last):
+...
+qipai.store.names.BadName: a name may not pass for the server's staff (admin, system, 官方, 客服…)
 >>> check_name("  小明abc ")
 '小明abc'
 """
@@ -31,6 +35,9 @@ import unicodedata
 RESERVED_PREFIXES = ("guest", "bot", "电脑", "電腦", "游客", "遊客")
 """What guests' and bots' names begin with, and how the Chinese client words them (``电脑1号`` for a bot seat,
 ``游客0427`` for a guest): a player named so would pass for one."""
+RESERVED_WORDS = ("admin", "moderator", "official", "system", "管理员", "管理員", "官方", "客服", "系统", "系統")
+"""Words a name may not hold anywhere (``Admin_Li``, ``官方客服``, ``系统消息``): such a name passes, in the chat or
+a friend request, for the server's operator or its staff."""
 MIN_LEN, MAX_LEN = 2, 24
 
 # Letters of other scripts that are drawn like Latin letters (the common confusables of Cyrillic and Greek).
@@ -67,7 +74,7 @@ NFKC; all four are Default_Ignorable_Code_Points, like the format characters ref
 
 class BadName(ValueError):
     """A name that may not be used; the message says why and ``reason`` names the rule it broke (``length``,
-    ``characters``, ``invisible``, ``mixed_scripts``, ``reserved``)."""
+    ``characters``, ``invisible``, ``mixed_scripts``, ``reserved``, ``staff``)."""
 
     def __init__(self, message: str, reason: str = "characters") -> None:
         super().__init__(message)
@@ -108,6 +115,9 @@ def check_name(name: str) -> str:
     if len(scripts) > 1:
         names = " and ".join(sorted(s.title() for s in scripts))
         raise BadName(f"a name may not mix letters of different scripts ({names})", "mixed_scripts")
-    if name_key(n).startswith(RESERVED_PREFIXES):
+    key = name_key(n)
+    if key.startswith(RESERVED_PREFIXES):
         raise BadName("names starting with 'guest' or 'bot' (or 电脑, 游客) are reserved", "reserved")
+    if any(w in key for w in RESERVED_WORDS):
+        raise BadName("a name may not pass for the server's staff (admin, system, 官方, 客服…)", "staff")
     return n

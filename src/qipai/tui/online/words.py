@@ -39,6 +39,16 @@ def _need(zh: bool) -> Callable[[Params], str]:
     return f
 
 
+_BAD_NAME_ANY = ("这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",
+                 "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone else's")
+_BAD_NAME = {  # by the rule the name broke (params.reason)
+    "staff": ("这个用户名不能用：名字里不能有“管理员”“官方”“客服”“系统”“admin”等字样，会被当成工作人员",
+              "This name cannot be used: a name may not hold admin, moderator, official, system, 管理员, 官方, 客服 "
+              "or 系统 (it would pass for the server's staff)"),
+    "reserved": ("这个用户名不能用：以“电脑”“游客”“bot”“guest”开头的名字留给电脑和游客",
+                 "This name cannot be used: names starting with bot, guest, 电脑 or 游客 are kept for bots and guests"),
+}
+
 ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
     # accounts and sessions
     "bad_login": ("用户名或密码不对", "Wrong name or password"),
@@ -46,9 +56,8 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                         "This account is blocked by the server's operator: contact them"),
     "name_taken": (lambda p: f"用户名“{_n(p.get('name'))}”已经有人用了",
                    lambda p: f"The name “{_n(p.get('name'))}” is taken"),
-    "bad_name": ("这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",
-                 "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone "
-                 "else's"),
+    "bad_name": (lambda p: _BAD_NAME.get(str(p.get("reason")), _BAD_NAME_ANY)[0],
+                 lambda p: _BAD_NAME.get(str(p.get("reason")), _BAD_NAME_ANY)[1]),
     "bad_password": (lambda p: "密码不能含控制字符（如制表符、换行）" if p.get("reason") == "control"
                      else "密码要 6 到 128 个字符",
                      lambda p: "A password may not hold control characters (a tab, a line break)"

@@ -14,8 +14,13 @@ export const ERROR_WORDS = {
   },
   name_taken: { zh: (p) => `用户名“${n(p.name)}”已经有人用了`, en: (p) => `The name “${n(p.name)}” is taken` },
   bad_name: {
-    zh: "这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字",
-    en: "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone else's",
+    zh: (p) => (p.reason === "staff" ? "这个用户名不能用：名字里不能有“管理员”“官方”“客服”“系统”“admin”等字样，会被当成工作人员"
+      : p.reason === "reserved" ? "这个用户名不能用：以“电脑”“游客”“bot”“guest”开头的名字留给电脑和游客"
+        : "这个用户名不能用：2–24 个字母、数字、汉字或 _ - .，不能像别人的名字"),
+    en: (p) => (p.reason === "staff"
+      ? "This name cannot be used: a name may not hold admin, moderator, official, system, 管理员, 官方, 客服 or 系统 (it would pass for the server's staff)"
+      : p.reason === "reserved" ? "This name cannot be used: names starting with bot, guest, 电脑 or 游客 are kept for bots and guests"
+        : "This name cannot be used: 2–24 letters, digits, Chinese characters or _ - ., not like someone else's"),
   },
   bad_password: {
     zh: (p) => (p.reason === "control" ? "密码不能含控制字符（如制表符、换行）" : "密码要 6 到 128 个字符"),
