@@ -220,6 +220,31 @@ def test_every_error_code_has_chinese_and_english_words(browser: Browser, server
     assert not errors, errors
 
 
+def test_english_counts_of_one_are_singular(browser: Browser, server: ThreadServer) -> None:
+    """A mahjong hand of one tile after four melds read "1 tiles", the last Shengji card "1 cards", a title one
+    point away "1 points to …": English words choose the singular for one."""
+    page, errors = new_page(browser, "en")
+    page.goto(server.url + "/#/login")
+    expect(page.locator("section.auth")).to_be_visible()
+    said = page.evaluate(
+        """async () => {
+             const { t } = await import('/js/shell/i18n.js');
+             const mj = await import('/js/games/mahjong/words.js');
+             const sj = await import('/js/games/shengji/words.js');
+             const out = [];
+             for (const n of [1, 2]) {
+               out.push(mj.t('tiles_n', { n }), sj.t('cards_n', { n }), sj.t('reason_count', { n }),
+                        t('next_title', { n, title: 'Master' }), t('match_plan_swiss', { rounds: n, deals: n }),
+                        t('match_plan_advance', { n }));
+             }
+             return out;
+           }""")
+    assert said == ["1 tile", "1 card", "Play 1 card", "1 point to Master", "1 round of 1 deal", "1 goes on",
+                    "2 tiles", "2 cards", "Play 2 cards", "2 points to Master", "2 rounds of 2 deals", "2 go on"], said
+    page.context.close()
+    assert not errors, errors
+
+
 def test_the_lobby_lists_the_registered_games(browser: Browser, server: ThreadServer) -> None:
     page, errors = new_page(browser)
     as_guest(page, server.url)

@@ -450,8 +450,8 @@ const EN = {
   no_view: "This game's browser view is still being made",
   relief: "Claim relief",
   relief_due: "Not enough points for any room: you may claim relief once a day.",
-  relief_got: "Relief: {n} points",
-  escaped_cost: "You escaped from your last deal: it cost {n} points",
+  relief_got: "Relief: {n} {n|point|points}",
+  escaped_cost: "You escaped from your last deal: it cost {n} {n|point|points}",
   spectators_n: "{n} watching",
 
   invite_link: "Invite link",
@@ -548,7 +548,7 @@ const EN = {
   win_rate: "Win rate",
   role: "Role",
   played: "deals",
-  next_title: "{n} points to {title}",
+  next_title: "{n} {n|point|points} to {title}",
   top_title: "The highest title",
   history_title: "Recent deals",
   when: "When",
@@ -613,7 +613,7 @@ const EN = {
   match_format_swiss: "Swiss (瑞士移位)",
   match_dali_level: "level {n}, base {base}",
   match_dali_line: "out below {line} points",
-  match_dali_left: "{n} left, {advance} go on",
+  match_dali_left: "{n} left, {advance} {advance|goes|go} on",
   match_dali_forced: "forced finish: no new tables; when the deals in play end, the standings decide who goes on",
   match_round_n: "round {n}/{of}",
   match_notice_started: "The match has started",
@@ -660,19 +660,19 @@ const EN = {
   match_plan_stages: "Stages",
   match_plan_colon: ": ",
   match_plan_sep: ", ",
-  match_plan_round: "round {n}: {deals} deals",
-  match_plan_advance: "{n} go on",
-  match_plan_swiss: "{rounds} rounds of {deals} deals",
-  match_plan_levels: "{n} levels, base {first}–{last}",
+  match_plan_round: "round {n}: {deals} {deals|deal|deals}",
+  match_plan_advance: "{n} {n|goes|go} on",
+  match_plan_swiss: "{rounds} {rounds|round|rounds} of {deals} {deals|deal|deals}",
+  match_plan_levels: "{n} {n|level|levels}, base {first}–{last}",
   match_plan_step_s: "up a level every {n} s",
-  match_plan_step_deals: "up a level every {n} deals",
+  match_plan_step_deals: "up a level every {n} {n|deal|deals}",
   match_plan_line: "out below {n} × the base",
   match_rule_when_full: "starts when {n} have entered",
   match_rule_fill_bots: "bots fill it {s} s after the first entry",
   match_rule_at_time: "starts at {time}",
   match_rule_field: "{min}–{max} entrants",
   match_rule_min: "at least {min} entrants",
-  match_rule_late: "late registration during the first {n} levels",
+  match_rule_late: "late registration during the first {n} {n|level|levels}",
   match_rule_teams: "teams of two",
   match_bar_stage: "Stage {n}",
   match_bar_round: "Round {n}/{of}",
@@ -782,9 +782,12 @@ export function onLang(fn) {
   return () => listeners.delete(fn);
 }
 
+/** ``s`` with its ``{name}`` slots filled from ``params``; ``{n|card|cards}`` is the first word when ``n`` is 1,
+ * else the second (English plurals: ``{n} {n|card|cards}`` reads "1 card", "3 cards"). */
 function fillIn(s, params) {
   if (!params) return s;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+  return s.replace(/\{(\w+)\|([^|{}]*)\|([^{}]*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
+    .replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
 }
 
 /** A shell text in the current language. */

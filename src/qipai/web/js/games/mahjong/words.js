@@ -160,7 +160,7 @@ const en = {
   bao: "Treasure",
   bao_hidden: "Treasure set (seen once you declare ready)",
   old_bao: "Replaced treasures",
-  tiles_n: "{n} tiles",
+  tiles_n: "{n} {n|tile|tiles}",
   shanten: "{n} from a ready hand",
   shanten_ready: "Ready hand (tenpai)",
   waits: "Waits: {tiles}",
