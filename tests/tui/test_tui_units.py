@@ -611,3 +611,22 @@ def test_a_pasted_line_is_not_echoed_whole_when_bidding_or_between_deals(tmp_pat
     refusals = [line for line in out.splitlines() if "is not a choice now" in line]
     assert len(refusals) == 3, refusals
     assert all(len(line) < 200 and "…" in line for line in refusals), refusals
+
+
+def test_english_counts_of_one_are_singular() -> None:
+    """A mahjong seat of one concealed tile after four melds read "(1 tiles)", a room of one table "1 tables, 1
+    players", a penalty of one point "1 points": the terminal's English words choose the singular for one."""
+    from qipai.tui.i18n import tr, tr_text
+    from qipai.tui.mahjong.words import tr as mj
+    from qipai.tui.online.words import tr as online
+    from qipai.tui.shengji.words import tr as sj
+
+    assert mj("en", "river_of", name="Bot 1", n=1, ready="", river="3m") == "Bot 1 (1 tile): discards 3m"
+    assert mj("en", "river_of", name="Bot 1", n=4, ready="", river="3m") == "Bot 1 (4 tiles): discards 3m"
+    assert mj("en", "wall", n=1) == "Wall: 1 tile left"
+    assert tr("en", "cards", n=1) == "1 card" and tr("en", "cards", n=2) == "2 cards"
+    assert tr_text("en", "escaped", name="Bot 1", n=1).plain == "Bot 1 escaped: 1 point (escape penalty)."
+    assert "costs 1 point (" in sj("en", "quit_penalty", n=1)
+    line = online("en", "room_line", id="classic-1", game="doudizhu", stake=1, min=0, tables=1, players=1)
+    assert line.endswith("1 table, 1 player"), line
+    assert tr("zh", "cards", n=1) == "1 张"  # Chinese has no plural

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from string import Formatter
 
 from rich.text import Text
@@ -63,7 +65,7 @@ _EN: dict[str, str] = {
     "landlord": "landlord",
     "farmer": "farmer",
     "no_role": "-",
-    "cards": "{n} cards",
+    "cards": "{n} {n|card|cards}",
     "col_seat": "Seat",
     "col_role": "Role",
     "col_cards": "Cards",
@@ -85,7 +87,7 @@ _EN: dict[str, str] = {
     "no_bid_yet": "Bid - · stake {stake} · multiplier ×{mult}",
     "factors": "factors: {factors}",
     "kitty": "Kitty: {cards}",
-    "kitty_hidden": "Kitty: {n} cards, face down",
+    "kitty_hidden": "Kitty: {n} {n|card|cards}, face down",
     "kitty_hidden_shown_later": "Kitty: {n} cards, hidden from the farmers",
     "face_up": "Face-up card: {card} (first to bid: {name})",
     "first_bidder": "First to bid: {name}.",
@@ -162,7 +164,7 @@ _EN: dict[str, str] = {
     "timeout_pass": "you passed",
     "timeout_play": "you played {cards}",
     "sorted": "Hand sorted {mode}.",
-    "quit_penalty": "Quit this deal? Escaping costs you {n} points (the escape penalty of these rules).",
+    "quit_penalty": "Quit this deal? Escaping costs you {n} {n|point|points} (the escape penalty of these rules).",
     "quit_plain": "Quit? These rules have no escape penalty: the bots finish this deal with you in auto-play, "
                   "and the table ends after it.",
     "quit_cancel": "Not quitting: the game goes on.",
@@ -175,7 +177,7 @@ _EN: dict[str, str] = {
     "deal_over": "Deal {n} is over.",
     "win_landlord": "The landlord ({name}) wins.",
     "win_farmers": "The farmers win.",
-    "escaped": "{name} escaped: {n} points (escape penalty).",
+    "escaped": "{name} escaped: {n} {n|point|points} (escape penalty).",
     "dissolved": "The game was dissolved: no scores.",
     "you_won": "You win {n}.",
     "you_lost": "You lose {n}.",
@@ -390,10 +392,28 @@ _ZH: dict[str, str] = {
 _WORDS = {"en": _EN, "zh": _ZH}
 
 
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^{}]*)\}")
+
+
+def plural(text: str, kw: Mapping[str, object]) -> str:
+    """``text`` with each ``{n|card|cards}`` made its first word when ``kw["n"]`` is 1, else its second (English
+    plurals; the ``{n}`` slots are left to fill).
+
+    >>> plural("{n} {n|card|cards}", {"n": 1}), fill("{n} {n|card|cards}", {"n": 3})
+    ('{n} card', '3 cards')
+    """
+    return _PLURAL.sub(lambda m: m[2] if kw.get(m[1]) == 1 else m[3], text)
+
+
+def fill(text: str, kw: Mapping[str, object]) -> str:
+    """``text`` filled from ``kw`` (``str.format``), its plurals chosen first (:func:`plural`)."""
+    return plural(text, kw).format(**kw)
+
+
 def tr(lang: str, key: str, **kw: object) -> str:
     """The text ``key`` in ``lang`` with ``kw`` filled in (English when ``lang`` is unknown)."""
     words = _WORDS.get(lang, _EN)
-    return words.get(key, _EN[key]).format(**kw)
+    return fill(words.get(key, _EN[key]), kw)
 
 
 def template(lang: str, key: str) -> str:
@@ -408,7 +428,7 @@ def tr_text(lang: str, key: str, style: str = "", **kw: object) -> Text:
     'Bot 1: pass'
     """
     out = Text(style=style)
-    for literal, fname, spec, conv in Formatter().parse(template(lang, key)):
+    for literal, fname, spec, conv in Formatter().parse(plural(template(lang, key), kw)):
         out.append(literal)
         if fname is None:
             continue

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..i18n import fill
+
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Daqing mahjong (大庆麻将) — you and three bots",
@@ -21,9 +23,9 @@ WORDS: dict[str, dict[str, str]] = {
         "drawn": "  drawn: {tile}",
         "melds": "Your melds: {melds}",
         "melds_of": "{name}: melds {melds}",
-        "river_of": "{name} ({n} tiles{ready}): discards {river}",
+        "river_of": "{name} ({n} {n|tile|tiles}{ready}): discards {river}",
         "ready_mark": ", ready",
-        "wall": "Wall: {n} tiles left",
+        "wall": "Wall: {n} {n|tile|tiles} left",
         "bao": "Treasure (宝): {tile}",
         "bao_set": "The treasure is set (you see it once you are ready)",
         "shanten": "Hint: {n} from ready; best discards: {tiles}",
@@ -268,4 +270,4 @@ def tr(lang: str, key: str, **params: Any) -> str:
             m = re.match(r"([a-z]+)(.*)", rest, re.S) if sep else None
             if m:
                 text = head + sep + YOU_VERBS.get(m[1], m[1]) + m[2].replace(" for him)", " for you)")
-    return text.format(**params) if params else text
+    return fill(text, params) if params else text

@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..i18n import fill
+
 Params = Mapping[str, Any]
 Wording = str | Callable[[Params], str]
 
@@ -268,7 +270,8 @@ _EN: dict[str, str] = {
                    "block NAME (拉黑: no more requests from them) · unblock NAME · help · quit"),
     "lobby_prompt": "lobby",
     "rooms_head": "Rooms:",
-    "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} tables, {players} players",
+    "room_line": "  {id:<16} {game:<10} stake {stake:<5} min {min} points · {tables} {tables|table|tables}, "
+                 "{players} {players|player|players}",
     "no_rooms": "No rooms on this server.",
     "me_line": "{name}{guest}: {games}",
     "me_game": "{game} {points} points ({title}, {played} played, {wins} won)",
@@ -562,4 +565,4 @@ _ZH: dict[str, str] = {
 
 def tr(lang: str, key: str, **kw: Any) -> str:
     """``key`` in ``lang`` filled with ``kw``."""
-    return (_ZH if lang == "zh" else _EN)[key].format(**kw)
+    return fill((_ZH if lang == "zh" else _EN)[key], kw)

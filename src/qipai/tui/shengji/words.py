@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from ..i18n import fill
+
 _EN: dict[str, str] = {
     "title": "qipai · Shengji (four decks)",
     "table_seed": "Table seed {seed} (play the same table again with --seed {seed}).",
@@ -92,7 +94,7 @@ _EN: dict[str, str] = {
     "timeout": "Time is up: {what}; auto-play is on (type auto to take back control).",
     "timeout_play": "played {cards} for you",
     "quit_plain": "Leaving hands your seat to auto-play for the rest of the hand; then the table ends.",
-    "quit_penalty": "Leaving now costs {n} points (escape penalty) and ends the match.",
+    "quit_penalty": "Leaving now costs {n} {n|point|points} (escape penalty) and ends the match.",
     "quit_cancel": "You stay.",
     "quit_between": "Table closed.",
     "leaving": "You left: auto-play finishes the hand.",
@@ -259,4 +261,4 @@ WORDS = {"en": _EN, "zh": _ZH}
 def tr(lang: str, key: str, **kw: object) -> str:
     """The text ``key`` in ``lang`` with ``kw`` filled in (English when ``lang`` is unknown)."""
     words = WORDS.get(lang, _EN)
-    return words.get(key, _EN[key]).format(**kw)
+    return fill(words.get(key, _EN[key]), kw)
