@@ -584,10 +584,15 @@ async def deal_review(request: Request) -> Response:
 # --------------------------------------------------------------------------------------------- lobby
 @endpoint
 async def games(request: Request) -> Response:
-    """Every registered game: its description (options with types and ranges, presets, roles, web view)."""
+    """Every registered game: its description (options with types and ranges, presets and every option's value
+    under each, roles, web view)."""
     lobby = lobby_of(request)
-    return JSONResponse({"games": [{**lobby.factory(name).info.describe(), "review": lobby.can_review(name)}
-                                   for name in game_names()]})
+    out = []
+    for name in game_names():
+        f = lobby.factory(name)
+        out.append({**f.info.describe(), "review": lobby.can_review(name),
+                    "preset_options": {p: f.options({"preset": p}) for p in f.info.presets}})
+    return JSONResponse({"games": out})
 
 
 @endpoint

@@ -43,6 +43,11 @@
 //   view.announce(prev, obs, model) → string   (optional)
 //       What the other seats did between two observations of the same deal, in words, for a screen reader (the
 //       shell puts it in a polite live region); "" when nothing is worth saying.
+//   rules(options) → [{id, title, items}]   (optional, a function of the module, not of a view)
+//       The game's rules in words (玩法说明) for ``options`` (every option's value: /api/games preset_options under
+//       a table's own), in the current language: each section a title and items, a paragraph (string) or a list
+//       (array of strings).  The shell draws them on #/rules/<game>/<preset> and in the table's ? dialog
+//       (shell/rules.js); without it those say the game has no rules page.
 //   view.tick()   (optional) called four times a second, for countdowns of the view's own
 //   view.clearPending(), view.key(event), view.destroy()
 //

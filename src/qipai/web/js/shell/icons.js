@@ -28,6 +28,9 @@ const SVG = {
     '<path d="M21 12 L28 20 M28 12 L21 20" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
   link: '<path d="M13 19 L19 13" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>' +
     '<path d="M15 9 l2 -2 a5 5 0 0 1 7 7 l-2 2 M17 23 l-2 2 a5 5 0 0 1 -7 -7 l2 -2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
+  help: '<circle cx="16" cy="16" r="12" fill="none" stroke="currentColor" stroke-width="2.2"/>' +
+    '<path d="M12 12.5 a4 4 0 1 1 5.5 3.7 q-1.5 .7 -1.5 2.3 v1" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>' +
+    '<circle cx="16" cy="23.5" r="1.6" fill="currentColor"/>',
   chat: '<path d="M5 7 h22 v14 h-12 l-6 5 v-5 h-4z" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linejoin="round"/>' +
     '<circle cx="11" cy="14" r="1.6" fill="currentColor"/><circle cx="16" cy="14" r="1.6" fill="currentColor"/><circle cx="21" cy="14" r="1.6" fill="currentColor"/>',
 };

@@ -8,6 +8,7 @@ import { loadGames, gameInfo, loadView } from "./games.js";
 import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
+import { rulesPage } from "./rules.js";
 import { matchesPage, matchPage } from "./matches.js";
 import { friendsPage, friendNotices, loadBlocked } from "./friends.js";
 import { soundLog, isMuted } from "./sound.js";
@@ -120,7 +121,7 @@ async function mountTable() {
 // ------------------------------------------------------------------------------------------------ routes
 /** The words naming a page in the window's title (大厅 · 棋牌); pages without are the site's name alone. */
 const PAGE_NAMES = { lobby: "nav_lobby", matches: "nav_matches", leaderboard: "nav_leaderboard",
-  friends: "nav_friends", profile: "nav_profile", table: "nav_table" };
+  friends: "nav_friends", profile: "nav_profile", table: "nav_table", rules: "rules_title" };
 
 function render() {
   const before = route;
@@ -142,7 +143,7 @@ function render() {
   const parts = route.split("/");
   document.body.dataset.route = parts[1];
   renderHeader();
-  if (!store.user && parts[1] !== "login") {
+  if (!store.user && parts[1] !== "login" && parts[1] !== "rules") {  // (the rules are for everyone)
     if (parts[1] === "invite") afterLogin = "#" + route;
     go("#/login");
     return;
@@ -180,6 +181,9 @@ function render() {
       break;
     case "replay":
       cleanup = replayPage(app, { id: Number(parts[2]) });
+      break;
+    case "rules":
+      cleanup = rulesPage(app, { game: decodeURIComponent(parts[2] || ""), preset: decodeURIComponent(parts[3] || "") });
       break;
     default:
       go("#/lobby");
@@ -338,7 +342,7 @@ async function boot() {
     if (ex.status !== 401) toast(() => errorText(ex.code, ex.params), "error");
     setUser(null);
     if (location.hash.startsWith("#/invite/")) afterLogin = location.hash;
-    if (location.hash !== "#/login") go("#/login");
+    if (location.hash !== "#/login" && !location.hash.startsWith("#/rules")) go("#/login");
     else render();
   }
 }

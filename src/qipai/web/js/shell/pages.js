@@ -68,7 +68,8 @@ export function authPage(root, { onLoggedIn }) {
   const hero = [["★", true], ["2", false], ["A", true], ["K", false]];
   fill(root, h("section.auth",
     h("div.auth-hero", h("div.hero-cards", hero.map(([l, red], i) => h("div.hero-card", { style: { transform: `rotate(${(i - 1.5) * 12}deg)` } }, cardFace(l, red)))),
-      h("h1", t("welcome_title")), h("p", t("welcome_text"))),
+      h("h1", t("welcome_title")), h("p", t("welcome_text")),
+      h("p.hero-rules", h("a", { href: "#/rules", "data-action": "rules" }, t("rules_how")))),
     h("div.auth-card", h("div.tabs", tabLogin, tabSignup), form, h("div.or", t("or")), guestBtn)));
   setMode("login");
   name.focus();
@@ -290,7 +291,9 @@ export function lobbyPage(root, { go }) {
       for (const [p, rs] of byPreset) {
         const seats = rs[0].seats || null;
         const card = h("div.preset-card", { dataset: { preset: p, game } },
-          h("div.pc-head", h("h3", presetName(game, p)), seats ? h("span.players", t("seats_n", { n: seats })) : null),
+          h("div.pc-head", h("h3", presetName(game, p)), seats ? h("span.players", t("seats_n", { n: seats })) : null,
+            h("a.rules-link", { href: `#/rules/${encodeURIComponent(game)}/${encodeURIComponent(p)}`,
+              "aria-label": `${t("rules_title")} · ${presetName(game, p)}` }, t("rules_link"))),
           h("p.desc", presetDesc(game, p)));
         const stakes = h("div.stakes");
         for (const r of rs) {

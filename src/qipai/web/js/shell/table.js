@@ -11,6 +11,7 @@ import { pref, setPref } from "./prefs.js";
 import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
 import { matchBar } from "./matches.js";
+import { openRules } from "./rules.js";
 
 /** qipai.host.table.PHRASES: the quick-chat phrases and emotes (ids; the words are in i18n.js). */
 export const PHRASES = ["hurry", "nice_play", "well_played", "sorry", "oops", "again", "thanks", "wait", "good_luck", "bye"];
@@ -362,6 +363,8 @@ export class TableFrame {
     morph(this.tmenuShell, h("div",
       h("button.btn.small.ghost", { type: "button", "data-action": "history", onclick: () => this.showHistory() }, t("history")),
       h("button.btn.small.ghost", { type: "button", "data-action": "result", onclick: () => this.showResult() }, t("result")),
+      h("button.btn.small.ghost.icon", { type: "button", "data-action": "rules", title: t("rules_title"),
+        "aria-label": t("rules_title"), onclick: () => openRules(table?.game, table?.options) }, icon("help", 18)),
       h("button.btn.small.ghost.icon", { type: "button", "data-action": "sound", "aria-pressed": muted ? "false" : "true",
         title: muted ? t("sound_off") : t("sound_on"), "aria-label": muted ? t("sound_off") : t("sound_on"),
         onclick: () => { sound.setMuted(!sound.isMuted()); this.renderTop(); } }, icon(muted ? "mute" : "sound", 18)),
