@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -1437,5 +1438,57 @@ def test_a_declaration_by_another_seat_is_said_to_a_screen_reader(browser: Brows
     ft.push_state()  # the next card: the declaration is not said again
     page.wait_for_timeout(200)
     assert heard.inner_text().count(said) <= 1, heard.inner_text()
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("when", ["deal", "play"])
+def test_a_phone_held_upright_keeps_the_game_chips_to_two_lines(browser: Browser, shared: ThreadServer, lang: str,
+                                                                 when: str) -> None:
+    """A 360-pixel phone held upright: the game's chips (the trump or the standing declaration, the level, the
+    banker, both teams' levels, the points or the cards dealt) keep to two lines of the top bar, in English too
+    (they took three or four: the deal's count on a line of its own, a long name pushing the levels down), each
+    one whole within the window; a long name is cut short, never the count declared after it."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, {"width": 360, "height": 740}, lang)
+    as_guest(page, shared.url)
+    names = ["x", "Wolfeschlegelsteinhausen", "电脑2号", "Aleksandrovna-Konstantin"]
+    g = ShengjiGame({}, seed=11)
+    while not any(a.startswith("declare") for a in g.legal_actions(1)):
+        g.timeout(g.acting[0])
+    g.apply(next(a for a in g.legal_actions(1) if a.startswith("declare") and len(a.split()) == 2), 1)
+    while g.phase == "deal" and (when == "play" or g.observe(0)["dealt"] < 150):
+        g.timeout(g.acting[0])
+    while g.phase != "play" and when == "play":
+        g.timeout(g.acting[0])
+    ft = ShengjiFakeTable(page, g, you=0, names=names)
+    ft.names[0] = page.evaluate("() => window.qipai.store.user.name")
+    ft.open()
+    live = page.locator(".tablev.live")
+    expect(live.locator(".hand .sj-card")).to_have_count(len(g.observe(0)["hand"].split()))
+    if when == "deal":
+        expect(live.locator('[data-info="trump"]')).to_contain_text("1")
+        expect(live.locator('[data-info="dealt"]')).to_be_visible()
+    else:
+        expect(live.locator('[data-info="points"]')).to_be_visible()
+        expect(live.locator('[data-info="banker"]')).to_have_attribute("data-seat", "1")
+    chips = page.evaluate("""() => [...document.querySelectorAll('.tablev.live .tgame > .sj-chip')]
+      .filter((e) => e.offsetParent).map((e) => { const r = e.getBoundingClientRect();
+        return [e.dataset.info, Math.round(r.top), r.left >= 0 && r.right <= innerWidth,
+                e.scrollWidth <= e.clientWidth + 1]; })""")
+    want = {"trump", "level", "banker", "levels", "dealt" if when == "deal" else "points"}
+    assert {c[0] for c in chips} >= want, chips
+    tops = sorted(c[1] for c in chips)
+    lines = 1 + sum(1 for a, b in pairwise(tops) if b - a > 6)  # (chips of a line: ±1 px)
+    assert lines <= 2, (lang, when, chips)
+    assert all(c[2] and c[3] for c in chips), (lang, when, chips)
+    if when == "deal":  # the declarer's name is cut short, the count after it is read whole
+        count = live.locator('[data-info="trump"] b')
+        expect(count).to_contain_text("叫主 1 张" if lang == "zh" else "declared 1")
+        nm = live.locator('[data-info="trump"] .nm')
+        assert nm.evaluate("e => e.scrollWidth > e.clientWidth"), "the long name was not cut short"
+    shot(page, f"shengji-{lang}-360x740-{when}-chips.png")
     assert not errors, errors
     page.context.close()

@@ -30,6 +30,13 @@ export function trickPlays(obs) {
   return out;
 }
 
+/** ``key``'s words with the ``name`` in a span of its own (``.nm``: a phone cuts a long name short, not the words
+ * after it). */
+function nameIn(key, name, params) {
+  const [before, after] = t(key, { ...params, name: "\u0000" }).split("\u0000");
+  return [before, h("span.nm", name), after];
+}
+
 const SUIT_WORDS = { spades: "S", hearts: "H", clubs: "C", diamonds: "D" };
 
 /** "5H is in hearts, B is a trump" (the server's reading of each card of a mixed lead) in words. */
@@ -174,7 +181,7 @@ export class ShengjiView extends TableView {
     const dealing = obs.phase === "deal" || obs.phase === "final";
     let trumpText;
     if (obs.trump && !dealing) trumpText = suitWords(obs.trump);
-    else if (obs.standing) trumpText = t("decl_by", { name: this.name(obs.standing[0]), n: obs.standing[1] });
+    else if (obs.standing) trumpText = nameIn("decl_by", this.name(obs.standing[0]), { n: obs.standing[1] });
     else trumpText = t("trump_none");
     add(info,
       h("span.sj-chip.trump", { dataset: { info: "trump", suit: obs.trump && !dealing ? obs.trump : "" } },
