@@ -1492,3 +1492,39 @@ def test_a_phone_held_upright_keeps_the_game_chips_to_two_lines(browser: Browser
     shot(page, f"shengji-{lang}-360x740-{when}-chips.png")
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize("lang,size", [("en", (360, 740)), ("zh", (360, 640)), ("en", (390, 844))])
+def test_a_phone_held_upright_keeps_the_words_of_the_deal_off_the_seats(browser: Browser, shared: ThreadServer,
+                                                                         lang: str, size: tuple[int, int]) -> None:
+    """A phone held upright while the cards are dealt, another seat's declaration standing (叫1张 under its name)
+    and two overcalls offered: the words of the deal (发牌中 · 可以叫主, who declared) keep off every seat box (at
+    42% of a felt made short by the declarations' row they lay over them) and within the felt."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, {"width": size[0], "height": size[1]}, lang)
+    as_guest(page, shared.url)
+    g = ShengjiGame({}, seed=11)
+    while not any(a.startswith("declare") for a in g.legal_actions(3)):
+        g.timeout(g.acting[0])
+    g.apply(next(a for a in g.legal_actions(3) if a.startswith("declare")), 3)
+    while g.observe(0)["dealt"] < 150:
+        g.timeout(g.acting[0])
+    offers = sum(a.startswith("declare") for a in g.legal_actions(0))
+    assert offers >= 2
+    ft = ShengjiFakeTable(page, g, you=0)
+    ft.open()
+    live = page.locator(".tablev.live")
+    expect(live.locator('.seat[data-seat="3"] .sj-decl')).to_be_visible()
+    expect(live.locator(".act-main .sj-declare")).to_have_count(offers)
+    words = live.locator(".center-msg.game").bounding_box()
+    felt = live.locator(".felt").bounding_box()
+    assert words is not None and felt is not None and words["height"] > 20
+    for seat in live.locator(".seat").all():
+        box = seat.bounding_box()
+        assert box is not None and not boxes_overlap(words, box), (size, words, box)
+    assert felt["y"] - 0.5 <= words["y"] and words["y"] + words["height"] <= felt["y"] + felt["height"] + 0.5, \
+        (words, felt)
+    shot(page, f"shengji-{lang}-{size[0]}x{size[1]}-deal-words.png")
+    assert not errors, errors
+    page.context.close()
