@@ -1154,11 +1154,12 @@ def test_the_ten_is_readable_in_a_full_hand_on_a_desktop(browser: Browser, share
     page.context.close()
 
 
-def serve_replay(page: Page, shared: ThreadServer, g: Any, deal_id: int) -> list[dict[str, Any]]:
+def serve_replay(page: Page, shared: ThreadServer, g: Any, deal_id: int, silent: int | None = None
+                 ) -> list[dict[str, Any]]:
     """Open the replay of hand ``g`` (seed 11; the player at seat 0, rule bots at the others) as deal ``deal_id``,
-    its record and steps served by the test as the server serves them; the steps."""
+    its record and steps served by the test as the server serves them; the steps (``silent``: see replay_of)."""
     me = page.evaluate("() => window.qipai.store.user")
-    steps = replay_of(g)
+    steps = replay_of(g, silent=silent)
     seats = [{"name": me["name"], "user_id": me["id"], "bot": None}] + [
         {"name": f"bot:rule:{i + 1}", "user_id": None, "bot": "rule"} for i in (1, 2, 3)]
     record = {"id": deal_id, "table_id": "T1", "deal_index": 0, "game": "shengji", "options": g.options, "seed": 11,
@@ -1172,10 +1173,12 @@ def serve_replay(page: Page, shared: ThreadServer, g: Any, deal_id: int) -> list
     return steps
 
 
-def replay_of(g: Any, you: int = 0) -> list[dict[str, Any]]:
+def replay_of(g: Any, you: int = 0, silent: int | None = None) -> list[dict[str, Any]]:
     """Steps as the server's replay gives them (server/api.py ``deal_replay``): after each action the viewer's view
     and every seat's own part of its view.  ``g`` is a fresh hand: seat 2 declares with its first level card, the
-    others pass; at the first lead the leader throws two cards that fail (甩牌失败); the trick is finished."""
+    others pass; at the first lead the leader throws two cards that fail (甩牌失败); the trick is finished.
+    ``silent``: a seat that answers no deal window, each closed by the host's timeout after the others passed (as
+    the server records a player who does not declare)."""
     steps: list[dict[str, Any]] = []
 
     def step(who: int | None, action: str | None) -> None:
@@ -1185,7 +1188,11 @@ def replay_of(g: Any, you: int = 0) -> list[dict[str, Any]]:
     step(None, None)
     declared = False
     while g.phase in ("deal", "final"):
-        for s in list(g.acting):
+        for s in sorted(g.acting, key=lambda s: s == silent):
+            if s == silent:
+                g.timeout(s)
+                step(s, "timeout")
+                break
             a = "pass"
             if not declared and s == 2:
                 offers = [x for x in g.legal_actions(s) if x.startswith("declare")]
@@ -1526,5 +1533,30 @@ def test_a_phone_held_upright_keeps_the_words_of_the_deal_off_the_seats(browser:
     assert felt["y"] - 0.5 <= words["y"] and words["y"] + words["height"] <= felt["y"] + felt["height"] + 0.5, \
         (words, felt)
     shot(page, f"shengji-{lang}-{size[0]}x{size[1]}-deal-words.png")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang,timed_out", [("zh", "超时"), ("en", "timed out")])
+def test_the_replay_of_a_deal_the_player_let_go_by_says_the_cards_dealt(browser: Browser, shared: ThreadServer,
+                                                                        lang: str, timed_out: str) -> None:
+    """The player declared nothing while the cards were dealt: each window closed on the host's timeout for his
+    seat (the others had passed), as the server records it.  The replay said "你：超时" at every card (a timeout
+    there is a pass: declaring is optional, no auto-play); it says the card dealt."""
+    from qipai.games.shengji.game import ShengjiGame
+
+    page, errors = new_page(browser, DESKTOP, lang)
+    as_guest(page, shared.url)
+    steps = serve_replay(page, shared, ShengjiGame({}, seed=11), 38473, silent=0)
+    expect(page.locator(".replay .tablev.replay")).to_be_visible()
+    assert sum(s["action"] == "timeout" for s in steps) > 200
+    nxt = page.locator('.replay-controls [data-action="next"]')
+    what = page.locator(".step-what")
+    for n in (1, 2, 3):
+        nxt.click()
+        k = int(page.locator("section.replay").get_attribute("data-step") or 0)
+        assert steps[k]["action"] == "timeout" and steps[k]["observation"]["dealt"] == n + 1, (k, steps[k]["action"])
+        expect(what).to_have_text(f"发出第 {n + 1} 张" if lang == "zh" else f"card {n + 1} dealt")
+    assert timed_out not in what.inner_text()
     assert not errors, errors
     page.context.close()

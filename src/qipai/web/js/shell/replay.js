@@ -1,7 +1,8 @@
 // The replay viewer: a deal step by step in the game's own view (read-only), every hand face up, each step
 // captioned in words (host events by the shell, the game's moves by its view).  A view may mark steps minor
-// (``replayMinor(step, prev)``: the buttons and the autoplay pass over them, the slider still reaches them) and
-// offer jumps (``replayJumps(steps)`` → [{action, text, index}], e.g. Shengji's "skip to play").
+// (``replayMinor(step, prev)``: the buttons and the autoplay pass over them, the slider still reaches them), offer
+// jumps (``replayJumps(steps)`` → [{action, text, index}], e.g. Shengji's "skip to play") and read a host event as
+// none (``replayQuiet(step, prev)``: no "超时" in the caption, e.g. Shengji's deal window a seat let go by).
 import { h, fill, api } from "./util.js";
 import { t, seatLabel, errorText } from "./i18n.js";
 import { loadGames, gameInfo, loadView } from "./games.js";
@@ -65,7 +66,8 @@ export function replayPage(root, { id }) {
         label.textContent = t("step", { n: i, total: steps.length - 1 });
         let text = "";
         if (s.action) {
-          const host = hostCaption(s.action, seatName(s.seat));
+          const quiet = frame.view.replayQuiet?.(s, i > 0 ? steps[i - 1] : null);
+          const host = quiet ? null : hostCaption(s.action, seatName(s.seat));
           const game = frame.view.caption ? frame.view.caption(s, i > 0 ? steps[i - 1] : null, frame.model) : "";
           text = host ? [host, game].filter(Boolean).join(t("ev_join")) : game;
         } else if (i === 0) {

@@ -13,6 +13,7 @@ export function mount(slots, ctx) {
   view.caption = (step, prev, model) => caption(step, prev, model, ctx);
   view.replayState = replayState;
   view.replayMinor = replayMinor;
+  view.replayQuiet = replayQuiet;
   view.replayJumps = replayJumps;
   view.actionText = (action) => actionText(action);
   view.announce = (prev, obs) => announce(prev, obs, ctx);
@@ -120,6 +121,13 @@ export function replayMinor(step, prev) {
   const before = prev?.observation;
   if (!obs || !before || obs.phase !== "deal" || before.phase !== "deal") return false;
   return obs.dealt === before.dealt && !String(step.action || "").trim().startsWith("declare");
+}
+
+/** A deal window's timeout is no event: declaring is optional, and a seat that lets a card go by passes (it is not
+ * put in auto-play).  The replay's caption says the card dealt, not "你：超时" at every card of a player's deal. */
+export function replayQuiet(step, prev) {
+  const phase = prev?.observation?.phase;
+  return String(step?.action || "").trim().toLowerCase() === "timeout" && (phase === "deal" || phase === "final");
 }
 
 /** The replay's jumps: straight to the first lead (跳到出牌), past the whole deal. */
