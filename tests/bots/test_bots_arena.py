@@ -359,9 +359,11 @@ def test_bench_bombs_groups_deals_by_bombs_held_and_pairs_runs(tmp_path: Path) -
         assert p.returncode == 1 and said in p.stderr and "Traceback" not in p.stderr
 
 
-def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path, jobs: int) -> None:
     """A run started in the background ignores SIGINT (``nohup qipai arena … &``); ``kill PID`` stops it as
-    Ctrl-C does: the finished deals are written, marked interrupted, and resume carries on from them."""
+    Ctrl-C does: the finished deals are written, marked interrupted, and resume carries on from them.  With one
+    job too (the games are played in the main process, which used to drop its handler and die unwritten)."""
     import signal
     import subprocess
     import sys
@@ -369,7 +371,7 @@ def test_sigterm_stops_a_background_run_and_keeps_its_deals(tmp_path: Path) -> N
 
     out = tmp_path / "run.json"
     p = subprocess.Popen([sys.executable, "-m", "qipai.cli", "arena", "heuristic", "random", "--research",
-                          "--deals", "5000", "--jobs", "2", "--json", str(out)],
+                          "--deals", "5000", "--jobs", str(jobs), "--json", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     time.sleep(6)

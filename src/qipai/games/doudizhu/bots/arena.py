@@ -707,8 +707,9 @@ def _ci_reached(result: dict[str, Any], target: float) -> bool:
 
 
 def _run(setup: _Setup, tasks: list[tuple[int, int]], jobs: int) -> Iterator[GameRecord]:
+    global _SETUP
     if jobs == 1:
-        _init_worker(setup)
+        _SETUP = setup  # not _init_worker: the main process keeps its SIGTERM handler (kill PID writes the deals)
         for t in tasks:
             yield _task(t)
         return
