@@ -1,6 +1,6 @@
-"""The arena at its edges: the early stop (--target-ci) does not depend on the order workers finish deals in, the
-research protocol plays only the classic rules it documents, a bot option given twice is refused, and bench/paired.py
-refuses runs whose deals are other cards."""
+"""The arena at its edges: the early stop (--target-ci) does not depend on the order workers finish deals in, nor
+on a resume of a run that stopped there; the research protocol plays only the classic rules it documents, a bot
+option given twice is refused, and bench/paired.py refuses runs whose deals are other cards."""
 
 from __future__ import annotations
 
@@ -84,3 +84,15 @@ def test_resuming_with_fewer_deals_into_the_same_file_is_refused(tmp_path: Path)
     assert len(arena.load_result(path)["records"]) == 8  # untouched
     fewer = run_arena("heuristic", "random", deals=2, resume=path, json_path=tmp_path / "two.json", progress=False)
     assert fewer["games"] == 4  # into another file: the first two deals, as before
+
+
+def test_resuming_a_run_stopped_by_target_ci_plays_no_more_deals(tmp_path: Path) -> None:
+    """A run that stopped once its interval was narrow enough, resumed with the same target, stops where it did
+    with the same result (it used to play one deal more, the resumed deals never being looked at)."""
+    path = tmp_path / "r.json"
+    kw = dict(deals=120, protocol="duplicate", progress=False, target_ci=0.12, min_deals=5, seed=1)
+    first = run_arena("heuristic", "noisy", json_path=path, **kw)  # type: ignore[arg-type]
+    assert first["stopped"] == "target_ci" and first["deals"] < 120
+    again = run_arena("heuristic", "noisy", resume=path, **kw)  # type: ignore[arg-type]
+    assert again["stopped"] == "target_ci" and again["deals"] == first["deals"]
+    assert _games(again) == _games(first) and again["bots"]["A"]["both"] == first["bots"]["A"]["both"]

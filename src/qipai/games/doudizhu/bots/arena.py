@@ -567,8 +567,10 @@ def run_arena(
     # The stopping rule looks at the deals in deal order, whatever order the workers finish them in, so a run
     # stops after the same deals (and gives the same result) for any --jobs or engine: deal k counts once
     # every deal before it has finished too.
-    order = sorted({d for d, _ in tasks})
     resumed = set(complete)
+    if target_ci is not None and len(resumed) >= min_deals and _ci_reached(result_of(False, resumed), target_ci):
+        tasks, stopped = [], "target_ci"  # resumed deals that reach it already (a run that stopped there): no more
+    order = sorted({d for d, _ in tasks})
     in_order = 0
     restore = _stop_on_sigterm()
     try:
