@@ -23,6 +23,14 @@ def test_random_then_rotate_moves_to_next_seat_each_deal() -> None:
     assert next_first_bidder(PRESETS["jj_match"], g) is None  # random each deal
 
 
+@pytest.mark.parametrize("seat", [-1, 3])
+def test_a_first_bidder_that_is_no_seat_is_refused(seat: int) -> None:
+    """Game.new took it and made a deal no seat could act in ('no such seat 3' for every action); the PettingZoo
+    environment with that context failed with an IndexError."""
+    with pytest.raises(IllegalAction, match=r"first_bidder must be a seat 0\.\.2"):
+        Game.new(CLASSIC, seed=1, first_bidder=seat)
+
+
 def test_random_first_bidder_covers_every_seat() -> None:
     seen = {Game.new(PRESETS["jj_match"], seed=s).first_bidder for s in range(40)}
     assert seen == {0, 1, 2}

@@ -70,6 +70,8 @@ class Game(AutoplayFlags):
         self.table_points = list(table_points) if table_points is not None else None
         if self.table_points is not None and len(self.table_points) != n:
             raise IllegalAction(f"table_points needs {n} entries, got {len(self.table_points)}")
+        if first_bidder is not None and not 0 <= first_bidder < n:  # (a game no seat could act in)
+            raise IllegalAction(f"first_bidder must be a seat 0..{n - 1}")
         self.given_deal = deal
         self.actions: list[tuple[int, str]] = []
         self.log: list[JSON] = []
@@ -142,8 +144,6 @@ class Game(AutoplayFlags):
                 raise IllegalAction(f"too many copies of {c}: {rules.decks} deck(s) hold {rules.decks}")
         if len(set(allc)) != len(allc):
             raise IllegalAction("the same card is dealt twice")
-        if first_bidder is not None and not 0 <= first_bidder < n:
-            raise IllegalAction(f"first_bidder must be a seat 0..{n - 1}")
         return cls(rules, seed, first_bidder, table_points, (hs, kt))
 
     def _deal(self, deal: tuple[list[list[Card]], list[Card]] | None, first_bidder: int | None) -> None:
