@@ -249,6 +249,16 @@ def test_observations_hide_what_they_must() -> None:
     assert all("tile" not in e for e in spec["log"] if e["action"] == "draw")
 
 
+@pytest.mark.parametrize("seat", [-1, 4])
+def test_a_view_of_no_seat_is_refused(seat: int) -> None:
+    """observe(-1) gave seat 3's tiles under "seat": -1, observe(4) (and resample) an IndexError."""
+    g = MahjongGame.new(DAQING, seed=21)
+    with pytest.raises(IllegalAction, match=f"no such seat {seat}"):
+        g.observe(seat)
+    with pytest.raises(IllegalAction, match=f"no such seat {seat}"):
+        g.resample(seat, 1)
+
+
 def test_everything_is_revealed_at_the_end() -> None:
     g = play_bots(MahjongGame.new(DAQING, seed=22))
     o = g.observe(None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.game import IllegalAction
 from .hints import hints as make_hints
 from .tiles import format_tiles, from_counts
 from .tiles import tile_name as tn
@@ -21,6 +22,8 @@ def observe(game: MahjongGame, seat: int | None, *, hints: bool = True) -> JSON:
     """The observation of ``seat`` (``None``: a spectator)."""
     from .state import unseen_counts
 
+    if seat is not None and not 0 <= seat < len(game.hands):  # (-1 read seat 3's hand, 4 an IndexError)
+        raise IllegalAction(f"no such seat {seat!r}")
     over = game.phase == "over"
     sees_bao = over or (seat is not None and game.ready[seat])
     obs: JSON = {
