@@ -348,6 +348,15 @@ def test_replay_refuses_bad_records() -> None:
         replay_record(dict(done, actions={}))
 
 
+def test_replay_names_another_games_record() -> None:
+    """A Dou Dizhu record (version 2) was refused as "unsupported record version 2 (this build reads 1)"."""
+    from qipai.games.doudizhu.rules import PRESETS
+    from qipai.games.doudizhu.state import Game
+
+    with pytest.raises(RecordError, match="not a mahjong record: game is 'doudizhu'"):
+        replay_record(Game.new(PRESETS["classic"], seed=1).record())
+
+
 def test_apply_step_replays_host_events() -> None:
     g = MahjongGame.new(DAQING, seed=34, dealer=0)
     h = MahjongGame.new(DAQING, seed=34, dealer=0)

@@ -956,10 +956,10 @@ def replay_record(record: Mapping[str, Any] | str, *, upto: int | None = None) -
         raise RecordError(f"not a qipai record: a record is a JSON object, not {type(rec).__name__}")
     if rec.get("format") != FORMAT:
         raise RecordError(f"not a qipai record: format is {rec.get('format')!r}, expected {FORMAT!r}")
+    if rec.get("game") != "mahjong":  # before the version: another game's record has its own versions
+        raise RecordError(f"not a mahjong record: game is {rec.get('game')!r}")
     if rec.get("version") != VERSION:
         raise RecordError(f"unsupported record version {rec.get('version')!r} (this build reads {VERSION})")
-    if rec.get("game") != "mahjong":
-        raise RecordError(f"not a mahjong record: game is {rec.get('game')!r}")
     if rec.get("rules") and not isinstance(rec["rules"], Mapping):
         raise RecordError(f"bad rules in record: rules are an object of options, not {rec['rules']!r:.60}")
     try:
