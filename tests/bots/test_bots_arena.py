@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -412,6 +413,24 @@ def test_resume_refuses_a_result_with_foreign_or_corrupt_games_before_playing(tm
                                        "--resume", str(bad)])
         assert res.exit_code == 2 and words in res.output, (key, value, res.output, res.exception)
         assert "cannot resume" in res.output or "not an arena result" in res.output
+
+
+def test_another_games_result_or_a_record_is_named_as_such(tmp_path: Path) -> None:
+    """A Shengji result of the generic arena, or a game record, given to --resume or a bench script was "holds no
+    games" or "its run differs in bot_a (None there, …)"; it says what the file is."""
+    from qipai.arena import run_game_arena
+    from qipai.games.doudizhu.bots.arena import load_result
+    from qipai.games.doudizhu.state import Game
+
+    shengji, record = tmp_path / "shengji.json", tmp_path / "deal.json"
+    run_game_arena("shengji", "rule", "passive", deals=1, progress=False, json_path=shengji)
+    record.write_text(json.dumps(Game.new(PRESETS["classic"], seed=1).record()))
+    for path, words in ((shengji, "is a result of the generic arena (shengji)"), (record, "is a game record")):
+        with pytest.raises(ValueError, match=re.escape(f"{path} {words}, not a result of Dou Dizhu's arena")):
+            load_result(path)
+        res = CliRunner().invoke(app, ["arena", "heuristic", "random", "--deals", "1", "--no-progress",
+                                       "--resume", str(path)])
+        assert res.exit_code == 2 and words in res.output, res.output
 
 
 def test_a_run_without_a_terminal_logs_its_progress_in_lines(monkeypatch: pytest.MonkeyPatch,

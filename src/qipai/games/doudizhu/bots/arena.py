@@ -620,6 +620,9 @@ def load_result(path: Path | str, games: bool = True) -> dict[str, Any]:
         raise ValueError(f"{path} is not an arena result (JSON): {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path} is not an arena result (a JSON object)")
+    if "game" in data:  # a game record (qipai replay's), or a result of the generic arena (qipai.arena)
+        what = "a game record" if "actions" in data else f"a result of the generic arena ({data['game']})"
+        raise ValueError(f"{path} is {what}, not a result of Dou Dizhu's arena")
     if games and not isinstance(data.get("records"), list):
         raise ValueError(f"{path} holds no games (an arena result written with its games)")
     return data
