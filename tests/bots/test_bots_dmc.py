@@ -191,8 +191,11 @@ def test_arena_spec_takes_weights(tmp_path: Path) -> None:
     a = short.act(g.observe(0), g.legal_actions())
     assert a in g.legal_actions() and len(short.last_values) <= 3 < len(g.legal_actions())
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="dmc weights"):
+    with pytest.raises(ValueError, match=r"dmc weights .*: not an .npz file of arrays$"):  # not numpy's allow_pickle
         make_bot(f"dmc:weights={tmp_path / 'bad.npz'}", 1)
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    with pytest.raises(ValueError, match=r"dmc weights .*: one array \(.npy\)"):  # was an AttributeError
+        make_bot(f"dmc:weights={tmp_path / 'one.npy'}", 1)
 
 
 def test_search_takes_the_decisions_with_few_cards_left() -> None:

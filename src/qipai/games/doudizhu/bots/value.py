@@ -123,7 +123,12 @@ def read_weights(path: str | Path | None, committed: str) -> dict[str, Any]:
         with resources.files("qipai").joinpath("data", committed).open("rb") as f:
             data = np.load(f)
             return {k: data[k] for k in data.files}
-    data = np.load(path)
+    try:
+        data = np.load(path)
+    except ValueError:  # numpy's words for a file of no arrays: it "contains pickled (object) data" (allow_pickle)
+        raise ValueError("not an .npz file of arrays") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):  # one array (.npy): there were no .files
+        raise ValueError("one array (.npy), not an .npz file of arrays")
     return {k: data[k] for k in data.files}
 
 
