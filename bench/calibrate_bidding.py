@@ -90,6 +90,17 @@ def main(argv: list[str] | None = None) -> int:
                          "(landlord_value, dmc's bid=net)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
+    from qipai.games.doudizhu.bots.arena import make_bot
+    from qipai.games.doudizhu.rules import PRESETS
+
+    if args.preset not in PRESETS:
+        raise SystemExit(f"unknown preset {args.preset!r}: expected one of {', '.join(PRESETS)}")
+    if args.deals < 1:
+        raise SystemExit(f"--deals must be at least 1, got {args.deals}")
+    try:
+        make_bot(args.bot, 0)  # before any deal
+    except (KeyError, ValueError, ImportError) as e:
+        raise SystemExit(f"bot {args.bot!r}: {e.args[0] if e.args else e}") from None
     tasks = [(args.preset, i, args.bot, args.estimator) for i in range(args.deals)]
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -105,8 +116,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.preset}: {len(rows)} deals, bot {args.bot}, estimator {args.estimator}, "
           f"{time.perf_counter() - t0:.0f} s; "
           f"landlord won {sum(ys) / len(ys):.3f}")
-    from qipai.games.doudizhu.rules import PRESETS
-
     print(f"CALIBRATION[{PRESETS[args.preset].players}] = ({a:.3f}, {b:.3f})")
     print(f"{'p_hat bin':<12} {'deals':>6} {'won':>7} {'95% CI':>8} {'calibrated':>11}")
     edges = [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01]

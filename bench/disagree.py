@@ -59,6 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--records", help="read bot A's decisions from this arena result instead of playing")
     ap.add_argument("--only", choices=("all", "lost", "won"), default="all", help="with --records: which games")
     args = ap.parse_args(argv)
+    if args.deals < 1:
+        raise SystemExit(f"--deals must be at least 1, got {args.deals}")
+    for spec in ((args.reference,) if args.records else (args.bot, args.reference)):  # before any deal
+        try:
+            make_bot(spec, 0)
+        except (KeyError, ValueError, ImportError) as e:
+            raise SystemExit(f"bot {spec!r}: {e.args[0] if e.args else e}") from None
     searcher = SearchBot(samples=1, max_candidates=args.max_candidates)
     covered: collections.Counter[tuple[str, str, bool]] = collections.Counter()
     rules = PRESETS["classic"]

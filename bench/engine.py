@@ -650,6 +650,10 @@ def main(argv: list[str] | None = None) -> int:
         worker_main(args.worker, args.spec)
         return 0
     cfg = QUICK if args.quick else FULL
+    unknown = sorted(set(args.only.split(",")) - set(ENGINES)) if args.only else []
+    if unknown or (args.rounds is not None and args.rounds < 1):  # (an unknown engine measured nothing)
+        raise SystemExit(f"unknown engine {unknown[0]!r}: --only takes some of {','.join(ENGINES)}" if unknown
+                         else f"--rounds must be at least 1, got {args.rounds}")
     engines = [e for e in ENGINES if not args.only or e in args.only.split(",")]
     t0 = time.perf_counter()
     spec = make_spec(cfg)

@@ -180,6 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", help="write the results here too")
     ap.add_argument("--only", choices=("hands", "deals"))
     args = ap.parse_args(argv)
+    if args.hands < 1 or args.deals < 1 or args.warmup < 0:
+        raise SystemExit(f"--hands and --deals must be at least 1 and --warmup at least 0, got {args.hands}, "
+                         f"{args.deals} and {args.warmup}")
     out: dict[str, Any] = {"python": sys.version.split()[0]}
     if args.only != "deals":
         out["hands"] = bench_hands(args.hands)

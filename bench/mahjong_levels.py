@@ -31,6 +31,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1000)
     a = ap.parse_args(argv)
+    if a.deals < 1:
+        raise SystemExit(f"--deals must be at least 1, got {a.deals}")
+    try:
+        get_bot(a.bot, 0, game="mahjong")  # before any deal
+    except KeyError as e:
+        raise SystemExit(e.args[0]) from None
     f = get_factory("mahjong")
     opts = f.options({"preset": "daqing"})
     every: list[float] = []

@@ -243,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", required=True, help="where the result goes (an arena result with its games)")
     args = ap.parse_args(argv)
+    if args.deals < 1:
+        raise SystemExit(f"--deals must be at least 1, got {args.deals}")
     try:
         spec = BotSpec.parse(args.search)
         if spec.name not in ("search", "dmc"):

@@ -163,6 +163,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=50)
     ap.add_argument("--bot-hands", type=int, default=6)
     args = ap.parse_args()
+    if args.hands < 1 or args.bot_hands < 1:
+        raise SystemExit(f"--hands and --bot-hands must be at least 1, got {args.hands} and {args.bot_hands}")
     for label, answer_all, n in (("deal() closes each window", False, args.hands),
                                  ("all four seats answer every window", True, max(1, args.hands // 2))):
         wall, cpu = bench_hands(n, answer_all)
