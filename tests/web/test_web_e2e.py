@@ -157,7 +157,7 @@ def test_the_login_page_names_every_game(browser: Browser, server: ThreadServer,
     """The login page's line under the title names the three games one plays here, not Dou Dizhu alone."""
     page, errors = new_page(browser, lang)
     page.goto(server.url + "/#/login")
-    line = page.locator("section.auth .auth-hero p")
+    line = page.locator("section.auth .auth-hero p").first  # (the next: the link to 玩法说明)
     for w in words:
         expect(line).to_contain_text(w)
     page.context.close()
