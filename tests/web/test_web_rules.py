@@ -139,3 +139,195 @@ def test_the_tables_question_mark_shows_its_rules(browser: Browser, server: Thre
     expect(btn).to_be_focused()
     page.context.close()
     assert not errors, errors
+
+
+# Shengji and Daqing mahjong: their sections, and words that follow the options.
+PARTS = {
+    "shengji": ["overview", "deal", "trumps", "combos", "play", "throws", "trick", "points", "levels", "scoring",
+                "time"],
+    "mahjong": ["overview", "play", "claims", "ting", "bao", "win", "jia", "scoring", "time"],
+}
+WORDS = {  # (game, lang) → section → phrases its preset's page shows
+    ("shengji", "zh"): {"overview": ["四副牌共 216 张", "都从 3 开始"], "deal": ["反主", "暗叫", "黑桃为主"],
+                        "trumps": ["大王 > 小王 > 主花色的级牌"], "combos": ["拖拉机", "♥A ♥A ♣2 ♣2"],
+                        "throws": ["罚 10 分"], "points": ["扣底", "400 分"], "levels": ["升 3 级", "必打 A"],
+                        "time": ["0.15 秒", "5 秒", "30 秒", "20 秒"]},
+    ("shengji", "en"): {"overview": ["216 cards", "both starting at 3"], "deal": ["Overcalling (反主)", "concealed",
+                                                                                "spades are trumps"],
+                        "trumps": ["big joker > small joker > the trump suit's level card"],
+                        "combos": ["Tractor (拖拉机)", "♥A ♥A ♣2 ♣2"], "throws": ["loses 10 points"],
+                        "points": ["Last-trick bonus (扣底)", "400 points"],
+                        "levels": ["up 3 levels", "A must be played"], "time": ["0.15 s", "5 s", "30 s", "20 s"]},
+    ("mahjong", "zh"): {"overview": ["112 张", "红中"], "claims": ["吃听", "碰听", "听牌优先", "手把一"],
+                        "ting": ["开门", "只有听了牌才能胡"], "bao": ["摸宝", "宝中宝", "换宝"],
+                        "win": ["清一色不能胡", "幺九"], "jia": ["边张", "单调"],
+                        "scoring": ["底分 1 × 2^番数", "包三家", "门清", "点炮", "三家各付自己的一份"],
+                        "time": ["15 秒", "8 秒", "系统自动胡牌"]},
+    ("mahjong", "en"): {"overview": ["112 tiles", "red dragons (红中)"],
+                        "claims": ["Chow & declare ready (吃听)", "pung & declare ready (碰听)", "手把一"],
+                        "ting": ["Declare ready (听", "Only a player who has declared ready can win"],
+                        "bao": ["Treasure draw (摸宝)", "Treasure in treasure (宝中宝)", "(换宝)"],
+                        "win": ["a one-suit hand cannot win", "(幺九)"], "jia": ["an edge wait", "a single wait"],
+                        "scoring": ["base 1 × 2^fans", "(包三家)", "Closed hand (门清)", "Fed the win (点炮)"],
+                        "time": ["15 s", "8 s", "Automatic win (系统自动胡牌)"]},
+}
+
+
+def parts_of(root: Page, scope: str) -> list[str]:
+    return root.locator(f"{scope} .rules-section").evaluate_all("els => els.map((e) => e.dataset.part)")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_shengji_and_mahjong_rules_pages(browser: Browser, server: ThreadServer, lang: str) -> None:
+    """升级 and 大庆麻将 have their rules page too (not "no rules yet"): every part of the game in its own section,
+    worded from the preset's options (the deal and declaring, trump order, tractors, throws and their penalty,
+    扣底, levels; tiles, 吃 碰 听 胡 and their priority, 宝, the winning hand, 夹, fans and 包三家, timers)."""
+    page, errors = lang_page(browser, lang)
+    for game in ("shengji", "mahjong"):
+        page.goto(server.url + f"/#/rules/{game}")
+        expect(page.locator(f'.rules-page a.rules-tab[href="#/rules/{game}"]')).to_have_attribute(
+            "aria-current", "page")
+        expect(page.locator(".rules-page .rules-text")).to_be_visible()
+        assert parts_of(page, ".rules-page") == PARTS[game], (game, parts_of(page, ".rules-page"))
+        for part, words in WORDS[(game, lang)].items():
+            text = section(page, part)
+            for w in words:
+                assert w in text, (game, part, w, text)
+        shot(page, f"rules-{lang}-{game}.png")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("game", ["shengji", "mahjong"])
+def test_a_phone_reads_shengji_and_mahjong_rules(browser: Browser, server: ThreadServer, game: str) -> None:
+    """On a 360 × 740 phone the long pages (Shengji's card runs, mahjong's tile lists) fit the width."""
+    page, errors = lang_page(browser, "zh", phone=True, viewport={"width": 360, "height": 740})
+    page.goto(server.url + f"/#/rules/{game}")
+    expect(page.locator('.rules-page .rules-section[data-part="time"]')).to_be_attached()
+    wide = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert wide <= 0, wide
+    shot(page, f"rules-zh-{game}-360x740.png")
+    page.locator('.rules-page .rules-section[data-part="scoring"]').scroll_into_view_if_needed()
+    shot(page, f"rules-zh-{game}-360x740-scoring.png")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("game", "room", "lang"), [("shengji", "four_deck-1", "zh"), ("mahjong", "daqing-1", "en")])
+def test_shengji_and_mahjong_tables_show_their_rules(browser: Browser, server: ThreadServer, game: str, room: str,
+                                                     lang: str) -> None:
+    """At a Shengji and a mahjong table the ? shows that game's rules, every section, for the table's options."""
+    page, errors = lang_page(browser, lang)
+    as_guest(page, server.url)
+    quick_match(page, room)
+    btn = table(page).locator('[data-action="rules"]')
+    btn.click()
+    dialog = page.locator("#rules-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".dialog-head h2")).to_contain_text(
+        {"shengji": "四副牌升级", "mahjong": "Daqing mahjong"}[game])
+    assert parts_of(page, "#rules-dialog") == PARTS[game]
+    key = {"shengji": ("levels", "必打 A"), "mahjong": ("bao", "Treasure draw (摸宝)")}[game]
+    expect(dialog.locator(f'.rules-section[data-part="{key[0]}"]')).to_contain_text(key[1])
+    shot(page, f"rules-table-dialog-{lang}-{game}.png")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(btn).to_be_focused()
+    page.context.close()
+    assert not errors, errors
+
+
+def rules_for(page: Page, game: str, variants: list[dict[str, object]]) -> list[dict[str, str]]:
+    """The game's ``rules(options)`` for each variant of its preset's options: section id → its whole text."""
+    preset = get_factory(game).info.presets[0]
+    base = get_factory(game).options({"preset": preset})
+    return page.evaluate(
+        """async ([path, sets]) => {
+             const m = await import(path);
+             const text = (s) => [s.title, ...s.items.flat()].join("\\n");
+             return sets.map((o) => Object.fromEntries(m.rules(o).map((s) => [s.id, text(s)])));
+           }""",
+        [f"/js/games/{game}/rules.js", [{**base, **v} for v in variants]])
+
+
+def test_shengji_words_follow_the_options(browser: Browser, server: ThreadServer) -> None:
+    """Each optional Shengji rule is worded from its value: throws on or off, the penalty's points, the ace rule, a
+    hand limit, the start level, escaping, the match bonus, the timers and who plays in auto-play."""
+    page, errors = lang_page(browser, "zh")
+    page.goto(server.url + "/#/rules/shengji")
+    expect(page.locator(".rules-page .rules-text")).to_be_visible()
+    preset, no_throws, pen20, pen0, other = rules_for(page, "shengji", [
+        {}, {"throws": False}, {"throw_penalty": 20}, {"throw_penalty": 0},
+        {"ace_rule": "pass", "hand_limit": 8, "start_level": "T", "escape_penalty": True, "match_bonus": 5,
+         "deal_step_ms": 300, "final_declare_s": 8, "first_lead_s": 40, "play_s": 25, "auto_play": "smart"}])
+    assert "罚 10 分" in preset["throws"] and "甩牌罚分" in preset["points"]
+    assert "最多打" not in preset["levels"] and "必打 A" in preset["levels"]
+    assert "牌局中离开不扣分" in preset["scoring"] and "再得" not in preset["scoring"]
+    assert "throws" not in no_throws and "本桌不能甩牌" in no_throws["play"], no_throws["play"]
+    assert "跟甩牌" not in no_throws["play"] and "甩牌罚分" not in no_throws["points"]
+    assert "罚 20 分" in pen20["throws"] and "罚 10 分" not in pen20["throws"]
+    assert "不罚分" in pen0["throws"] and "甩牌罚分" not in pen0["points"]
+    assert "过 A 即胜" in other["levels"] and "必打 A" not in other["levels"]
+    assert "最多打 8 局" in other["levels"]
+    assert "都从 10 开始" in other["overview"]
+    assert "扣 3 × 底注" in other["scoring"] and "再得 5 × 底注" in other["scoring"]
+    for w in ("0.3 秒", "最后叫主 8 秒", "第一手 40 秒", "出牌 25 秒", "由电脑替你打"):
+        assert w in other["time"], (w, other["time"])
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_mahjong_words_follow_the_options(browser: Browser, server: ThreadServer, lang: str) -> None:
+    """Each of Daqing mahjong's room options (不夹不胡, 3·7夹, 单调夹, 支对, 红中满天飞, 刮大风, 带漏, a sequence
+    needed, 听 needed, 听牌优先, who pays for a ready feeder, automatic wins, the base and the timers) appears when on,
+    and only then."""
+    page, errors = lang_page(browser, lang)
+    page.goto(server.url + "/#/rules/mahjong")
+    expect(page.locator(".rules-page .rules-text")).to_be_visible()
+    preset, jia, bao, other = rules_for(page, "mahjong", [
+        {}, {"zhi_dui": True, "jia_37": True, "dan_diao_jia": True, "bu_jia_bu_hu": True, "need_sequence": True},
+        {"hongzhong_wild": True, "gua_da_feng": True, "dai_lou": True},
+        {"hu_requires_ting": False, "ting_claim_first": False, "ready_feeder_pays": "feeder_own", "auto_hu": False,
+         "base": 10, "turn_seconds": 20, "claim_seconds": 10, "first_dealer": "seat0"}])
+    w = {
+        "zh": {"zhi_dui": "支对", "jia_37": "3·7夹", "dan_diao": "单调夹", "bu_jia": "不夹不胡", "seq": "有顺子",
+               "edge": "边张（1 2 胡 3", "hz": "红中满天飞", "gua": "刮大风", "dai_lou": "带漏",
+               "dai_lou_all": "或是你有刻子的牌、或是红中", "ting_first": "听牌优先", "plain": "碰（碰听也一样）",
+               "need_ting": "只有听了牌才能胡", "no_ting": "没听牌也可以胡",
+               "all_three": "不包三家，三家各付自己的一份", "own": "只有他付自己那一份",
+               "auto": "系统自动胡牌", "no_auto": "由你选择胡还是过",
+               "base1": "底分 1 × 2^番数", "base10": "底分 10 × 2^番数", "pay40": "庄家付 40",
+               "t20": "每次 20 秒", "t10": "选择 10 秒", "random": "随机定庄", "seat0": "第一个座位坐庄"},
+        "en": {"zhi_dui": "(支对)", "jia_37": "(3·7夹)", "dan_diao": "(单调夹)", "bu_jia": "(不夹不胡)",
+               "seq": "A sequence: at least one", "edge": "an edge wait (1-2 waiting", "hz": "(红中满天飞)",
+               "gua": "(刮大风)", "dai_lou": "(带漏)", "dai_lou_all": ", or one you have a triplet of, or a red dragon",
+               "ting_first": "(a ready claim first, 听牌优先)", "plain": "pung (with or without declaring ready)",
+               "need_ting": "Only a player who has declared ready can win", "no_ting": "without having declared ready",
+               "all_three": "no paying for all three; each loser pays his own share", "own": "he alone pays",
+               "auto": "Automatic win (系统自动胡牌)", "no_auto": "you choose to win or pass",
+               "base1": "base 1 × 2^fans", "base10": "base 10 × 2^fans", "pay40": "the dealer pays 40",
+               "t20": "20 s for each discard", "t10": "10 s to chow", "random": "drawn at random",
+               "seat0": "the table's first seat"},
+    }[lang]
+    everything = "\n".join(preset.values())
+    for k in ("zhi_dui", "jia_37", "dan_diao", "bu_jia", "seq", "hz", "gua", "dai_lou", "plain", "no_ting", "own",
+              "no_auto", "seat0"):
+        assert w[k] not in everything, (k, w[k])
+    for k, part in (("edge", "jia"), ("ting_first", "claims"), ("need_ting", "ting"), ("all_three", "scoring"),
+                    ("auto", "time"), ("base1", "scoring"), ("random", "overview")):
+        assert w[k] in preset[part], (k, preset[part])
+    for k in ("zhi_dui", "jia_37", "dan_diao"):
+        assert w[k] in jia["jia"], (k, jia["jia"])
+    assert w["edge"] not in jia["jia"]  # 3·7夹: an edge wait is 夹 now
+    assert w["bu_jia"] in jia["win"] and w["seq"] in jia["win"]
+    for k in ("hz", "gua", "dai_lou", "dai_lou_all"):
+        assert w[k] in bao["bao"], (k, bao["bao"])
+    assert w["plain"] in other["claims"] and w["ting_first"] not in other["claims"]
+    assert w["no_ting"] in other["ting"] and w["need_ting"] not in other["ting"]
+    assert w["own"] in other["scoring"] and w["all_three"] not in other["scoring"]
+    assert w["no_auto"] in other["time"] and w["auto"] not in other["time"]
+    assert w["base10"] in other["scoring"] and w["pay40"] in other["scoring"]
+    assert w["t20"] in other["time"] and w["t10"] in other["time"] and w["seat0"] in other["overview"]
+    page.context.close()
+    assert not errors, errors
