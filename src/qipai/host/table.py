@@ -393,6 +393,7 @@ class Table:
             "room": self.info.room,
             "options": self.info.options,
             "private": self.info.private,
+            "created_by": self.info.created_by,
             "for_points": self.info.for_points,
             "invite_code": self.info.invite_code if viewer is not None else None,
             "min_points": self.info.min_points,

@@ -365,6 +365,8 @@ class TableView(BaseModel):
     room: str | None
     options: dict[str, Any]
     private: bool
+    created_by: int | None = None
+    """The user who opened the table (开房; ``None`` for a match table): only he calls in bots (``fill_bots``)."""
     for_points: bool
     invite_code: str | None
     min_points: int

@@ -514,7 +514,8 @@ export class TableFrame {
           h("button.btn.small", { type: "button", "data-action": "copy-invite-center",
             onclick: () => this.copyInvite(table.invite_code) }, icon("link", 14), t("copy_link")));
       }
-      if (table.private && !spectating) {
+      // (only its creator calls in bots: the friend he invited was offered a button the server refuses)
+      if (table.private && !spectating && table.created_by === table.seats[this.you]?.user_id) {
         add(center, h("button.btn.primary", { type: "button", "data-action": "fill-bots",
           onclick: () => conn.send({ type: "fill_bots", table: table.id }) }, t("add_bots")));
       }
