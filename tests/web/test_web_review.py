@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from qipai.games.doudizhu.rules import PRESETS
 from qipai.games.doudizhu.state import Game
 
-from web_helpers import ThreadServer, as_guest, shot, sign_up, user_id, web_settings
+from web_helpers import ThreadServer, as_guest, lang_page, shot, sign_up, user_id, web_settings
 
 # seat 0: 333 4444 5-K (the test's player); seat 1: the rocket, four 2s, four aces; seat 2: the rest
 HANDS = [
@@ -321,3 +321,24 @@ def test_the_replay_calls_the_viewers_own_seat_you_in_every_game(browser: Browse
                                                            else "Review: each of your decisions")
     assert not errors, errors
     ctx.close()
+
+
+def test_a_replay_link_opened_logged_out_opens_once_logged_in(browser: Browser, server: ThreadServer) -> None:
+    """A replay link (a friend's, a match deal's) opened by a visitor not logged in asks him to log in, then shows
+    the replay: it led to the lobby (only invite links were kept across the log-in)."""
+    page, errors = lang_page(browser, "zh")
+    steps, _ = played_deal()
+    seats = [{"name": "linky", "user_id": None, "bot": None}] + [
+        {"name": f"bot:heuristic:{i + 1}", "user_id": None, "bot": "heuristic"} for i in (1, 2)]
+    page.route(re.compile(rf".*/api/deals/{DEAL}$"), answer(
+        {"id": DEAL, "game": "doudizhu", "options": {"preset": "classic", "stake": 1}, "seats": seats,
+         "deal_index": 2, "status": "over", "you": None}))
+    page.route(re.compile(rf".*/api/deals/{DEAL}/replay$"), answer(
+        {"deal": DEAL, "game": "doudizhu", "you": None, "players": seats, "steps": steps, "outcome": None}))
+    page.goto(f"{server.url}/#/replay/{DEAL}")
+    expect(page.locator("section.auth")).to_be_visible()
+    page.locator('[data-action="guest"]').click()
+    expect(page.locator(f'.replay-head h1[data-deal="{DEAL}"]')).to_have_text(re.compile("第 3 局"))
+    expect(page.locator(".replay-table .tablev")).to_be_visible()
+    assert not errors, errors
+    page.context.close()

@@ -19,7 +19,11 @@ const app = document.getElementById("app");
 let cleanup = null;
 let frame = null;
 let route = "";
-let afterLogin = null; // the page a logged-out visitor asked for (an invite link)
+let afterLogin = null; // the page a logged-out visitor asked for (an invite link, a replay, a match…)
+
+/** Whether a logged-out visitor's page is opened once he logs in: any but the log-in, the lobby and the table
+ * (where one sits is the server's to say). A replay or match link sent to a friend led to the lobby. */
+const keptForLogin = (hash) => !["", "login", "lobby", "table"].includes(hash.replace(/^#\/?/, "").split("/")[0]);
 
 function go(hash) {
   if (location.hash === hash) render();
@@ -144,7 +148,7 @@ function render() {
   document.body.dataset.route = parts[1];
   renderHeader();
   if (!store.user && parts[1] !== "login" && parts[1] !== "rules") {  // (the rules are for everyone)
-    if (parts[1] === "invite") afterLogin = "#" + route;
+    if (keptForLogin("#" + route)) afterLogin = "#" + route;
     go("#/login");
     return;
   }
@@ -341,7 +345,7 @@ async function boot() {
   } catch (ex) {
     if (ex.status !== 401) toast(() => errorText(ex.code, ex.params), "error");
     setUser(null);
-    if (location.hash.startsWith("#/invite/")) afterLogin = location.hash;
+    if (keptForLogin(location.hash)) afterLogin = location.hash;
     if (location.hash !== "#/login" && !location.hash.startsWith("#/rules")) go("#/login");
     else render();
   }
