@@ -217,3 +217,31 @@ def test_the_lobby_puts_a_friends_table_first_and_names_him(browser: Browser, se
     shot(page, "lobby-friend-table-zh.png")
     page.context.close()
     assert not errors, errors
+
+
+def test_a_seated_player_is_not_offered_to_watch_a_friends_table(browser: Browser, server: ThreadServer) -> None:
+    """The friends page offers 观战 at a friend's public table to one who sits nowhere, never to one seated: the
+    store swapped his own table for the friend's (his deal played on without him) and, once he stopped watching,
+    the lobby had no way back to his seat (the lobby's own 观战 buttons are disabled for him already)."""
+    async def a_friend_at_a_table() -> None:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        hank, ivy = [await Client.register(srv, n) for n in ("hank", "ivy")]  # type: ignore[arg-type]
+        await hank.post("/api/friends", {"name": "ivy"}, status=201)
+        await ivy.post(f"/api/friends/{hank.user['id']}/accept")
+        await ivy.post("/api/quick-match", {"room": "jj-1"})
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, a_friend_at_a_table()).result(timeout=60)
+    page, errors = new_page(browser, "zh")
+    log_in(page, server.url, "hank")
+    page.locator('#nav [data-nav="friends"]').click()
+    watch = page.locator(f'{friend_row(page, "ivy")} [data-action="watch-friend"]')
+    expect(watch).to_be_visible()
+    page.locator('#nav [data-nav="lobby"]').click()
+    page.locator('[data-action="quick-match"][data-room="classic-1"]').click()
+    expect(table(page)).to_be_visible()
+    page.locator('#nav [data-nav="friends"]').click()
+    expect(page.locator(friend_row(page, "ivy"))).to_have_attribute("data-state", "playing")
+    expect(watch).to_have_count(0)
+    page.context.close()
+    assert not errors, errors

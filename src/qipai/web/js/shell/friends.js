@@ -73,7 +73,8 @@ export function friendsPage(root, { go }) {
           h("span.fname", displayName(u.name)),
           h("span.fstate.muted", t(`friends_${state}`)),
           h("span.factions",
-            u.watchable && u.table !== store.tableId
+            // (not while seated: watching put one's own table out of reach, its deal playing on without him)
+            u.watchable && u.table !== store.tableId && !(store.tableId && !store.spectating)
               ? btn(t("friends_watch"), "watch-friend", () => { spectate(u.table); go("#/table"); }) : null,
             canInvite && u.table !== store.tableId && state !== "offline"  // (an invitation is not kept)
               ? btn(t("friends_invite"), "invite-friend", () => act(`friends/${u.id}/invite`, () => t("friends_invited", { name: displayName(u.name) })), ".primary")
