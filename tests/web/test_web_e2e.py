@@ -122,6 +122,31 @@ def test_an_escape_says_what_it_cost_in_the_lobby_and_the_history(browser: Brows
     assert not errors, errors
 
 
+def test_an_invite_link_to_a_running_table_does_not_take_a_seated_player_from_his_own(
+        browser: Browser, server: ThreadServer) -> None:
+    """One who sits at a table and opens an invite link to a table he cannot sit at (full, or its deal running) is
+    told he sits elsewhere, with the way back: the page made him watch it, his own table out of reach."""
+    host, host_errors = new_page(browser)
+    sign_up(host, server.url, "hoster2")
+    code = create_private(host)
+    host.locator('[data-action="fill-bots"]').click()
+    expect(table(host)).to_have_attribute("data-phase", re.compile(r"^(bid|double|show|play)$"))
+    player, player_errors = new_page(browser)
+    sign_up(player, server.url, "sitter")
+    player.locator('[data-action="quick-match"][data-room="classic-1"]').click()
+    expect(table(player)).to_be_visible()
+    mine = player.evaluate("() => window.qipai.store.tableId")
+    player.goto(f"{server.url}/#/invite/{code}")
+    said = player.locator('section.invite [data-code="already_seated"]')
+    expect(said).to_have_text("你已经坐在另一张牌桌上，先离开那张桌")
+    assert player.evaluate("() => [window.qipai.store.tableId, window.qipai.store.spectating]") == [mine, False]
+    player.locator('section.invite [data-action="back-to-table"]').click()
+    expect(table(player)).to_have_attribute("data-you", re.compile(r"^[0-2]$"))
+    for p in (host, player):
+        p.context.close()
+    assert not host_errors and not player_errors, (host_errors, player_errors)
+
+
 @pytest.fixture(scope="module")
 def rich_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """A server whose every room needs more points than a newcomer has: relief (救济) is due at once."""

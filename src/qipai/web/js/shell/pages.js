@@ -387,6 +387,14 @@ export function invitePage(root, { code, go }) {
         });
         return;
       }
+      if (store.tableId && !store.spectating) {
+        // seated at another table: watching this one would put his own out of reach (its deal going on without him)
+        msg.className = "form-error";
+        msg.textContent = errorText("already_seated", {});
+        msg.dataset.code = "already_seated";
+        add(root.firstChild, h("a.btn.small", { href: "#/table", "data-action": "back-to-table" }, t("back_to_table")));
+        return;
+      }
       spectate(info.table, code);
       toast(() => t("invite_watching"), "info", 4000, "invite");
       go("#/table");
