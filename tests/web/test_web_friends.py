@@ -168,13 +168,14 @@ def test_a_guest_is_told_to_save_the_account_first(browser: Browser, server: Thr
 
 
 def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser, server: ThreadServer) -> None:
-    """最近同桌: two accounts play a deal together (over the protocol), then one opens the friends page in the
-    browser: the other is offered, and one click asks him."""
+    """最近同桌: three accounts play a deal together (over the protocol), then one opens the friends page in the
+    browser: the others are offered, one click asks one of them and one click blocks the other (a stranger's quick
+    chat at the table could be muted from nowhere: the page blocked only friends and those who asked)."""
     async def play_together() -> None:
         srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
-        (a, b), _ = await private_table(srv, "classic-1", ["cathy", "dave"], {}, bots=True)  # type: ignore[arg-type]
-        await asyncio.gather(a.play_until_over(), b.play_until_over())
-        for c in (a, b):
+        players, _ = await private_table(srv, "classic-1", ["cathy", "dave", "eddy"], {})  # type: ignore[arg-type]
+        await asyncio.gather(*(c.play_until_over() for c in players))
+        for c in players:
             await c.close()
 
     with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
@@ -188,6 +189,10 @@ def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser,
     row.locator('[data-action="add-recent"]').click()
     expect(page.locator(".toast", has_text="Friend request sent")).to_be_visible()
     expect(page.locator(".friend-outgoing li.friend .fname")).to_have_text("dave")
+    page.locator('.friend-recent li.friend:has(.fname:text-is("eddy")) [data-action="block-recent"]').click()
+    expect(page.locator(".toast", has_text="eddy is blocked")).to_be_visible()
+    expect(page.locator(".friend-blocked li.friend .fname")).to_have_text("eddy")
+    assert page.evaluate("() => [...window.qipai.store.blocked].length") == 1  # (his quick chat muted here too)
     expect(page.locator(".friend-recent")).to_have_count(0)
     page.context.close()
     assert not errors, errors

@@ -94,11 +94,13 @@ export function friendsPage(root, { go }) {
       h("h2", t("friends_outgoing")),
       h("ul.friend-list", data.outgoing.map((u) => person(u,
         btn(t("friends_cancel"), "cancel-friend", () => act(`friends/${u.id}/remove`)))))) : null;
-    // 最近同桌: people played with lately, one click from a request
+    // 最近同桌: people played with lately, one click from a request — or from a block (the only way to mute the
+    // quick chat of a stranger met at a table: the web blocked only friends and those who asked)
     const recent = (data.recent || []).length && !store.user?.is_guest ? h("div.panel.friend-recent",
       h("h2", t("friends_recent")),
       h("ul.friend-list", data.recent.map((u) => person(u,
-        btn(t("friends_add"), "add-recent", () => act("friends", () => t("friends_sent"), { name: u.name })))))) : null;
+        btn(t("friends_add"), "add-recent", () => act("friends", () => t("friends_sent"), { name: u.name })),
+        btn(t("friends_block"), "block-recent", () => act(`friends/${u.id}/block`, () => t("friends_blocked_now", { name: displayName(u.name) }))))))) : null;
     // 黑名单: players who may not ask any more
     const blocked = (data.blocked || []).length ? h("div.panel.friend-blocked",
       h("h2", t("friends_blocked_list")),
