@@ -22,8 +22,9 @@ let route = "";
 let afterLogin = null; // the page a logged-out visitor asked for (an invite link, a replay, a match…)
 
 /** Whether a logged-out visitor's page is opened once he logs in: any but the log-in, the lobby and the table
- * (where one sits is the server's to say). A replay or match link sent to a friend led to the lobby. */
-const keptForLogin = (hash) => !["", "login", "lobby", "table"].includes(hash.replace(/^#\/?/, "").split("/")[0]);
+ * (where one sits is the server's to say) and the rules (open to him already: one who read them and logs in
+ * comes to play). A replay or match link sent to a friend led to the lobby. */
+const keptForLogin = (hash) => !["", "login", "lobby", "table", "rules"].includes(hash.replace(/^#\/?/, "").split("/")[0]);
 
 function go(hash) {
   if (location.hash === hash) render();
