@@ -271,6 +271,21 @@ async def test_relief_sent_many_times_at_once_is_paid_once(start: Any) -> None:
     assert check["points"] == check["ledger"] and check.get("reason:relief") == 500, check
 
 
+async def test_relief_due_is_said_for_every_game_and_not_after_it_is_paid(start: Any) -> None:
+    """/api/me's ``relief_due`` said false for a game never played (relief opens its standing: it was due), and the
+    browser, not reading it, offered 领取救济 again after a reload once it was paid (refused, 409)."""
+    server = await start(guest_points=0, relief_points=500)
+    c = await Client.guest(server)
+    async with httpx.AsyncClient(base_url=server.http, headers={"Authorization": f"Bearer {c.token}"}) as h:
+        games = (await h.get("/api/me")).json()["games"]
+        assert all(g["relief_due"] for g in games.values()), games  # broke in every game, none played yet
+        assert (await h.post("/api/relief", json={"game": "mahjong"})).status_code == 200
+        games = (await h.get("/api/me")).json()["games"]
+        assert games["mahjong"]["points"] == 500 and not games["mahjong"]["relief_due"], games["mahjong"]
+        assert games["doudizhu"]["relief_due"], games["doudizhu"]
+        assert (await h.post("/api/relief", json={"game": "mahjong"})).status_code == 409
+
+
 # ------------------------------------------------------------------- 9. no easy points from chosen bots
 async def test_a_table_for_points_keeps_the_rooms_autoplay_and_no_weaker_bots(start: Any) -> None:
     """A private table for points with ``autoplay_bot: hard`` and ``seat_bot: easy``: its creator turned

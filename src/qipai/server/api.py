@@ -245,7 +245,7 @@ async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
         except KeyError:
             continue
         st = have.get(game) or Standing(user.id, game, lobby.start_points(user), 0, 0, {})
-        due = game in have and await lobby.relief_due(user, game, st.points)
+        due = await lobby.relief_due(user, game, st.points)  # (a game not played yet too: relief opens it)
         games[game] = {**st.public(), "title": factory.title(st.points), "relief_due": due}
     out["games"] = games
     return out

@@ -240,8 +240,10 @@ export function lobbyPage(root, { go }) {
     for (const [game] of groupRooms(rooms)) {
       const mins = rooms.filter((r) => r.game === game).map((r) => r.min_points);
       const pts = user.games?.[game]?.points;
-      // the server's rule: below the lowest room's minimum (and never above zero when a room is free)
-      if (pts === undefined || pts >= Math.max(Math.min(...mins), 1) || store.reliefClaimed?.[game]) continue;
+      // the server says whether it is due (/api/me relief_due: below the lowest room's minimum, and not claimed
+      // within relief_hours — a reload offered it again, and the press was refused); else its rule on points
+      const due = user.games?.[game]?.relief_due;
+      if (pts === undefined || due === false || pts >= Math.max(Math.min(...mins), 1) || store.reliefClaimed?.[game]) continue;
       const btn = h("button.btn.primary", { type: "button", "data-action": "relief", "data-game": game, onclick: async () => {
         btn.disabled = true;
         try {
