@@ -102,3 +102,31 @@ async def test_minimisation_caps_payments(start_server: StartServer) -> None:
     assert me["games"]["doudizhu"]["points"] == 30 + delta >= 0
     assert me["games"]["doudizhu"]["title"] == title_for(me["games"]["doudizhu"]["points"])
     await p.close()
+
+
+async def test_the_leaderboard_ranks_ties_alike_and_says_the_viewers_place(start: StartServer) -> None:
+    """Equal points took different ranks (by account id: one place higher for nothing), and a player below the first
+    hundred could not learn his place.  Ties share a rank (1, 2, 2, 4) on every page, and a logged-in ranked
+    player is told his own place (``me``); a guest or a stranger is not."""
+    server = await start()
+    store = server.lobby.store
+    points = {"ana": 1500, "bob": 1200, "cy": 1200, "dee": 900, "eve": 1200}
+    users = {}
+    for name, p in points.items():
+        users[name] = await Client.register(server, name, "secret-pw")
+        await store.standing(users[name].user["id"], "doudizhu", 1000)
+        await store.grant(users[name].user["id"], "doudizhu", p - 1000, "relief")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        board = (await h.get("/api/leaderboard?game=doudizhu")).json()
+        assert [(u["rank"], u["points"]) for u in board["users"]] == [(1, 1500), (2, 1200), (2, 1200), (2, 1200),
+                                                                      (5, 900)], board
+        assert "me" not in board  # nobody logged in
+        page = (await h.get("/api/leaderboard?game=doudizhu&limit=2&offset=2")).json()["users"]
+        assert [(u["rank"], u["points"]) for u in page] == [(2, 1200), (2, 1200)], page  # a tie across pages
+        me = (await h.get("/api/leaderboard?game=doudizhu&limit=1",
+                          headers={"Authorization": f"Bearer {users['dee'].token}"})).json()
+        assert [u["name"] for u in me["users"]] == ["ana"] and me["me"]["name"] == "dee" and me["me"]["rank"] == 5, me
+        guest = await Client.guest(server)
+        board = (await h.get("/api/leaderboard?game=doudizhu",
+                             headers={"Authorization": f"Bearer {guest.token}"})).json()
+        assert "me" not in board, board

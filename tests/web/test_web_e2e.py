@@ -305,6 +305,8 @@ def test_the_lobby_lists_the_registered_games(browser: Browser, server: ThreadSe
     expect(tabs).to_have_count(len(games))
     titles = page.evaluate("() => fetch('/api/games').then(r => r.json()).then(d => d.games.map(g => g.titles.zh))")
     assert tabs.all_inner_texts() == titles
+    expect(page.locator(".lb-me")).to_have_text("游客不上榜：保存账号以后就上榜。")  # (a guest: its place is none)
+    expect(page.locator(".lb-empty")).to_have_text("还没有人上榜。")  # (nobody registered has played here)
     shot(page, "lobby-leaderboard.png")
     page.context.close()
     assert not errors, errors

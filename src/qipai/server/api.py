@@ -471,13 +471,27 @@ async def leaderboard(request: Request) -> Response:
     limit = _int_param(request, "limit", 50, 1, 200) or 50
     offset = _int_param(request, "offset", 0, 0, 10**9) or 0
     lobby = lobby_of(request)
+    store = lobby.store
     title = lobby.factory(game).title
-    rows = await lobby.store.leaderboard(game, limit, offset)
-    return JSONResponse({"game": game, "users": [
-        {"rank": offset + i + 1, **u.public(), "points": st.points, "title": title(st.points),
-         "games_played": st.games_played, "wins": st.wins}
-        for i, (u, st) in enumerate(rows)
-    ]})
+
+    def row(rank: int, u: UserInfo, st: Standing) -> dict[str, Any]:
+        return {"rank": rank, **u.public(), "points": st.points, "title": title(st.points),
+                "games_played": st.games_played, "wins": st.wins}
+
+    # equal points share a rank (1, 2, 2, 4): one ahead in the order by id was a place higher for nothing
+    users: list[dict[str, Any]] = []
+    for i, (u, st) in enumerate(await store.leaderboard(game, limit, offset)):
+        if i and st.points == users[-1]["points"]:
+            rank = users[-1]["rank"]
+        else:
+            rank = offset + i + 1 if i else await store.leaderboard_rank(game, st.points)
+        users.append(row(rank, u, st))
+    out: dict[str, Any] = {"game": game, "users": users}
+    viewer = await current_user(request, required=False)
+    mine = await store.leaderboard_entry(game, viewer.id) if viewer is not None else None
+    if mine is not None:  # the viewer's own place (我的排名), on this page or not
+        out["me"] = row(await store.leaderboard_rank(game, mine[1].points), *mine)
+    return JSONResponse(out)
 
 
 @endpoint

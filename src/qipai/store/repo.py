@@ -993,20 +993,41 @@ class Store:
         out["deal_leak"] = out.get("reason:deal", 0)
         return out
 
+    @staticmethod
+    def _ranked(game: str) -> Any:
+        """Who a leaderboard of ``game`` ranks: registered players with a standing in it (no guests, no bots, no
+        account the operator blocked)."""
+        return (UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False), User.blocked_at.is_(None))
+
     async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[tuple[UserInfo, Standing]]:
-        """The best registered players of ``game`` by points (no guests, no bots, no account the operator
-        blocked)."""
+        """The best registered players of ``game`` by points (see :meth:`_ranked`)."""
         async with self.sessions() as s:
             rows = (await s.execute(
                 select(User, UserGame)
                 .join(UserGame, UserGame.user_id == User.id)
-                .where(UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False),
-                       User.blocked_at.is_(None))
+                .where(*self._ranked(game))
                 .order_by(UserGame.points.desc(), User.id)
                 .limit(limit)
                 .offset(offset)
             )).all()
         return [(_user(u), Standing(u.id, game, g.points, g.games_played, g.wins, {})) for u, g in rows]
+
+    async def leaderboard_rank(self, game: str, points: int) -> int:
+        """The rank ``points`` has on ``game``'s leaderboard: 1 + the ranked players with more (ties share it)."""
+        async with self.sessions() as s:
+            above = await s.scalar(select(func.count()).select_from(User).join(UserGame, UserGame.user_id == User.id)
+                                   .where(*self._ranked(game), UserGame.points > points))
+        return 1 + int(above or 0)
+
+    async def leaderboard_entry(self, game: str, user_id: int) -> tuple[UserInfo, Standing] | None:
+        """``user_id``'s row of ``game``'s leaderboard, or ``None`` where it is not ranked."""
+        async with self.sessions() as s:
+            row = (await s.execute(select(User, UserGame).join(UserGame, UserGame.user_id == User.id)
+                                   .where(*self._ranked(game), User.id == user_id))).first()
+        if row is None:
+            return None
+        u, g = row
+        return _user(u), Standing(u.id, game, g.points, g.games_played, g.wins, {})
 
     # ----------------------------------------------------------------- history and records
     async def history(self, user_id: int, limit: int = 50, before: int | None = None,

@@ -555,16 +555,20 @@ export function leaderboardPage(root, { game } = {}) {
     try {
       const games = await loadAllViews();
       const name = game || games.find((g) => g.web)?.name || games[0]?.name;
-      const { users } = await api("GET", `leaderboard?limit=100&game=${encodeURIComponent(name)}`);
+      const { users, me } = await api("GET", `leaderboard?limit=100&game=${encodeURIComponent(name)}`);
       if (cancelled) return;
+      // 我的排名: the viewer's own place, above the table (he may be far below its hundred rows)
+      const mine = me ? h("p.lb-me", { "data-rank": me.rank }, t("lb_my_rank", { n: me.rank, points: me.points }))
+        : store.user ? h("p.lb-me.muted", t(store.user.is_guest ? "lb_guest" : "lb_not_ranked")) : null;
       const tabs = games.length > 1 ? h("div.tabs.game-tabs", games.map((g) => h("a.tab", { href: `#/leaderboard/${g.name}`,
         class: g.name === name ? "on" : undefined, "data-game": g.name }, gameName(g.name)))) : null;
-      fill(box, h("div.panel", h("h1", t("leaderboard")), tabs,
+      fill(box, h("div.panel", h("h1", t("leaderboard")), tabs, mine,
         h("table.grid.lb", { dataset: { game: name } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("title")),
           h("th", t("points")), h("th", t("games_played")))),
         h("tbody", users.map((u) => h("tr", { class: store.user && u.id === store.user.id ? "me" : undefined },
           h("td", String(u.rank)), h("td", displayName(u.name)), h("td", titleName(name, u.title)), h("td", String(u.points)),
-          h("td", String(u.games_played))))))));
+          h("td", String(u.games_played)))))),
+        users.length ? null : h("p.muted.lb-empty", t("lb_empty"))));
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
