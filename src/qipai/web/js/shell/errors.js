@@ -47,7 +47,7 @@ export const ERROR_WORDS = {
   },
   not_friends: { zh: "你们还不是好友", en: "You are not friends" },
   friend_offline: {
-    zh: (p) => `对方不在线，邀请送不到：把房号 ${p.invite_code} 发给他`,
+    zh: (p) => `对方不在线，邀请送不到：把邀请码 ${p.invite_code} 发给他`,
     en: (p) => `Your friend is offline and would not get the invitation: send him the room code ${p.invite_code}`,
   },
   blocked: {
