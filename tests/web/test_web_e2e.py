@@ -412,3 +412,52 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     assert created[-1]["for_points"] is False, created
     page.context.close()
     assert not errors, errors
+
+
+def test_the_profile_pages_through_older_deals(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The profile showed the latest 50 deals and no way to older ones (the API pages them): 更多 brings the next
+    50, and goes away at the last."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from qipai.store import Store
+    from qipai.store.repo import SettleRow, TableInfo
+
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('web-history') / 'qipai.db'}"
+    s = ThreadServer(web_settings(url)).start()
+    try:
+        page, errors = new_page(browser)
+        sign_up(page, s.url, "veteran")
+        uid = page.evaluate("() => window.qipai.store.user.id")
+
+        async def seed() -> None:  # 120 settled deals of this account, the oldest first
+            store = await Store.open(url, migrate=False)
+            try:
+                await store.create_table(TableInfo("T-old", "doudizhu", None, {"preset": "classic"}, True, None,
+                                                   "passive", "heuristic", 0, uid), 3)
+                for n in range(120):
+                    seats = [{"user_id": uid, "name": "veteran"}, {"bot": "heuristic", "name": "b1"},
+                             {"bot": "heuristic", "name": "b2"}]
+                    d = await store.start_deal("T-old", n, "doudizhu", {"preset": "classic"}, n, {}, seats)
+                    await store.settle(d, "doudizhu", {"scores": [n, 0, 0]}, {},
+                                       [SettleRow(user_id=uid, seat=0, delta=n, role="landlord", won=True, score=n)])
+            finally:
+                await store.close()
+
+        with ThreadPoolExecutor(1) as pool:  # (the page's own loop runs in this thread)
+            pool.submit(asyncio.run, seed()).result()
+        page.goto(s.url + "/#/profile")
+        rows = page.locator(".history-table tbody tr")
+        expect(rows).to_have_count(50)
+        more = page.locator('[data-action="history-more"]')
+        more.click()
+        expect(rows).to_have_count(100)
+        more.click()
+        expect(rows).to_have_count(120)
+        expect(more).to_be_hidden()  # nothing older
+        deltas = rows.locator("td.delta").all_inner_texts()
+        assert deltas[0] == "+119" and deltas[-1] == "0" and len(set(deltas)) == 120, deltas[:3]
+        page.context.close()
+        assert not errors, errors
+    finally:
+        s.stop()

@@ -451,6 +451,9 @@ function matchResult(m) {
   return entrantState(m.status, m.match_status);
 }
 
+/** Deals a page of the profile's history holds (更多 fetches the next). */
+const HISTORY_PAGE = 50;
+
 export function profilePage(root) {
   const box = h("section.profile", h("p.muted", "…"));
   fill(root, box);
@@ -458,7 +461,7 @@ export function profilePage(root) {
   let offUser = null; // the card redraws when the account changes (a guest saved it)
   const load = async () => {
     try {
-      const [rawMe, hist, games, mine] = await Promise.all([api("GET", "me"), api("GET", "history?limit=50"), loadAllViews(),
+      const [rawMe, hist, games, mine] = await Promise.all([api("GET", "me"), api("GET", `history?limit=${HISTORY_PAGE}`), loadAllViews(),
         api("GET", "matches/mine").catch(() => ({ matches: [] }))]);
       if (cancelled) return;
       setUser({ ...store.user, ...rawMe }, store.table?.game);
@@ -487,7 +490,7 @@ export function profilePage(root) {
             h("tbody", roles.map(([role, r]) => h("tr", { dataset: { role } }, h("td", roleName(info.name, role) || role),
               h("td", String(r.played ?? 0)), h("td", String(r.won ?? 0)), h("td.rate", pct(r.won ?? 0, r.played ?? 0)))))) : null));
       }
-      const rows = hist.deals.map((d) => h("tr", { dataset: { deal: d.deal_id, escaped: d.escaped ? "1" : "0" } },
+      const historyRow = (d) => h("tr", { dataset: { deal: d.deal_id, escaped: d.escaped ? "1" : "0" } },
         h("td", fmtTime(d.finished_at)),
         h("td", presetName(d.game, d.options?.preset)),
         h("td", roleName(d.game, d.role)),
@@ -495,7 +498,26 @@ export function profilePage(root) {
         h("td.delta", { class: d.delta > 0 ? "pos" : d.delta < 0 ? "neg" : undefined }, fmtDelta(d.delta)),
         h("td", d.points_after ?? ""),
         h("td.who", (d.players || []).map(displayName).join(" · ")),
-        h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, "data-action": "replay" }, t("replay")))));
+        h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, "data-action": "replay" }, t("replay"))));
+      const rows = hist.deals.map(historyRow);
+      // 更多: the next 50 older deals (the page showed the latest 50 and no way to the others)
+      const tbody = h("tbody", rows);
+      let last = hist.deals.at(-1)?.id;
+      const more = h("button.btn.small.ghost.history-more", { type: "button", "data-action": "history-more",
+        hidden: hist.deals.length < HISTORY_PAGE, onclick: async () => {
+          more.disabled = true;
+          try {
+            const page = await api("GET", `history?limit=${HISTORY_PAGE}&before=${last}`);
+            if (cancelled) return;
+            add(tbody, page.deals.map(historyRow));
+            last = page.deals.at(-1)?.id ?? last;
+            more.hidden = page.deals.length < HISTORY_PAGE;
+          } catch (ex) {
+            toast(() => errorText(ex.code, ex.params), "error", 5000);
+          } finally {
+            more.disabled = false;
+          }
+        } }, t("history_more"));
       const card = h("div.panel.profile-card");
       const drawCard = (u) => fill(card,
         h("div.avatar.big", displayName(u.name).slice(0, 1).toUpperCase()),
@@ -529,8 +551,8 @@ export function profilePage(root) {
           rows.length
             ? h("div.scroll", h("table.grid.history-table", h("thead", h("tr", h("th", t("when")), h("th", t("game_col")),
               h("th", t("role")), h("th", t("won_col")), h("th", t("delta")), h("th", t("points")), h("th", t("player")), h("th", ""))),
-            h("tbody", rows)))
-            : h("p.muted", t("no_deals"))));
+            tbody)) : h("p.muted", t("no_deals")),
+          more));
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
