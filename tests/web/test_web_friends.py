@@ -250,3 +250,47 @@ def test_a_seated_player_is_not_offered_to_watch_a_friends_table(browser: Browse
     expect(watch).to_have_count(0)
     page.context.close()
     assert not errors, errors
+
+
+def test_a_seats_avatar_opens_the_players_card(browser: Browser, server: ThreadServer) -> None:
+    """JJ and 欢乐斗地主 befriend or block a player from his seat; here one had to find him on the friends page. His
+    avatar (a button: click, Enter) opens his card — title and points, 加好友, 拉黑 / 解除拉黑 — and a block there
+    mutes his quick chat at once."""
+    async def play_together() -> None:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        players, _ = await private_table(srv, "classic-1", ["fay", "gus", "hal"], {})  # type: ignore[arg-type]
+        await asyncio.gather(*(c.play_until_over() for c in players))
+        for c in players:
+            await c.close()
+
+    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
+        pool.submit(asyncio.run, play_together()).result(timeout=120)
+    page, errors = new_page(browser, "zh")
+    log_in(page, server.url, "fay")
+    expect(table(page)).to_be_visible()
+    seat = page.locator('.tablev.live .seat:has(.sname:text-is("gus"))')
+    seat.locator('[data-action="seat-card"]').click()
+    card = page.locator("#seat-card")
+    expect(card.locator(".dialog-head h2")).to_have_text("gus")
+    expect(card.locator(".seat-card .title-tag")).to_be_visible()
+    card.locator('[data-action="seat-add-friend"]').click()
+    expect(page.locator(".toast", has_text="已发送好友申请")).to_be_visible()
+    expect(card).to_have_count(0)
+    other = page.locator('.tablev.live .seat:has(.sname:text-is("hal")) [data-action="seat-card"]')
+    other.focus()
+    page.keyboard.press("Enter")  # (a button by keyboard too, and Enter plays no cards)
+    expect(card.locator(".dialog-head h2")).to_have_text("hal")
+    card.locator('[data-action="seat-block"]').click()
+    expect(page.locator(".toast", has_text="已拉黑 hal")).to_be_visible()
+    hal = page.evaluate("() => window.qipai.store.table.seats.find((s) => s && s.name === 'hal').user_id")
+    assert page.evaluate(f"() => window.qipai.store.blocked.has({hal})")
+    other.click()
+    expect(card.locator('[data-action="seat-unblock"]')).to_be_visible()
+    expect(card.locator(".seat-card")).to_contain_text("你已拉黑这个玩家")
+    card.locator('[data-action="seat-unblock"]').click()
+    expect(page.locator(".toast", has_text="已解除对 hal 的拉黑")).to_be_visible()
+    assert not page.evaluate(f"() => window.qipai.store.blocked.has({hal})")
+    other.click()
+    shot(page, "table-seat-card-zh.png")
+    page.context.close()
+    assert not errors, errors

@@ -3,7 +3,7 @@
 // hand area, the ready step between deals, the settlement, history and leave dialogs, quick chat and sound.
 // A game's view (games.js) fills the slots it is given; the frame never looks inside an observation.
 import { h, add, fill, clear, morph, modal, toast, fmtDelta, api } from "./util.js";
-import { t, displayName, phraseText, hasWords } from "./i18n.js";
+import { t, displayName, phraseText, hasWords, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store } from "./store.js";
 import { gameName, titleName } from "./games.js";
@@ -400,7 +400,14 @@ export class TableFrame {
     if (s && s.leaving) add(badges, h("span.badge.off", t("leaving_badge")));
     const ready = this.readyList();
     if (ready && ready[seat]) add(badges, h("span.badge.ready", { "data-ready": seat }, "✓ " + t("ready_done")));
-    const avatar = h("div.avatar", { class: s ? undefined : "empty" }, s ? (name || "?").slice(0, 1).toUpperCase() : "?");
+    // another player's avatar opens his card (加好友, 拉黑: as JJ and 欢乐斗地主 do from the seat)
+    const person = this.live && s && !s.bot && s.user_id && s.user_id !== store.user?.id;
+    const avatar = h("div.avatar", { class: s ? undefined : "empty",
+      ...(person ? { role: "button", tabindex: "0", "data-action": "seat-card", "aria-label": t("seat_card_of", { name }),
+        onclick: () => this.seatCard(s), onkeydown: (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); this.seatCard(s); }
+        } } : {}) },
+      s ? (name || "?").slice(0, 1).toUpperCase() : "?");
     // a player's title and points; at a match table every seat's (a bot's too) match points instead of the points
     // of the lobby, which that table does not move (RULES-matches.md §4)
     const title = s && !s.bot && s.title ? h("span.title-tag", titleName(this.info?.name, s.title)) : null;
@@ -410,6 +417,42 @@ export class TableFrame {
       : title ? h("div.standing", { dataset: { seat } }, title, h("span.spts", `${s.points} ${t("points_short")}`)) : null;
     add(box, avatar, h("div.sinfo", h("div.sname", { title: name }, name), standing, badges));
     return { avatar, badges };
+  }
+
+  /** Another player's card, from his seat: his title and points, 加好友 (a registered viewer and player) and
+   * 拉黑 / 解除拉黑 (his quick chat no longer reaches the viewer, at any table). */
+  seatCard(s) {
+    const name = displayName(s.name);
+    const blocked = store.blocked?.has(s.user_id);
+    const guest = (x) => /^guest-/i.test(x || "");
+    const act = async (path, body, said) => {
+      try {
+        const r = await api("POST", path, body);
+        if (path.endsWith("/block")) store.blocked = new Set([...(store.blocked || []), s.user_id]);
+        if (path.endsWith("/unblock")) store.blocked?.delete(s.user_id);
+        toast(() => said(r), "info", 3000, "seat-card");
+      } catch (ex) {
+        toast(() => errorText(ex.code, ex.params), "error", 5000, "seat-card");
+      }
+    };
+    const buttons = [];
+    if (!store.user?.is_guest && !guest(s.name)) {
+      buttons.push({ text: t("friends_add"), action: "seat-add-friend", onClick: () => {
+        act("friends", { name: s.name }, (r) => t(r.state === "requested" ? "friends_sent" : "friends_now"));
+      } });
+    }
+    buttons.push(blocked
+      ? { text: t("seat_unblock"), action: "seat-unblock", onClick: () => { act(`friends/${s.user_id}/unblock`, undefined, () => t("seat_unblocked", { name })); } }
+      : { text: t("friends_block"), action: "seat-block", danger: true, onClick: () => {
+        act(`friends/${s.user_id}/block`, undefined, () => t("friends_blocked_now", { name }));
+      } });
+    buttons.push({ text: t("close"), primary: true });
+    const title = s.title ? titleName(this.info?.name, s.title) : "";
+    modal({ id: "seat-card", title: name, buttons,
+      body: h("div.seat-card", { dataset: { user: s.user_id } },
+        title ? h("span.title-tag", title) : null,
+        this.matchTable() ? null : h("span.pts", ` ${s.points} ${t("points_short")}`),
+        blocked ? h("p.muted", t("seat_is_blocked")) : null) });
   }
 
   /** A match table (the server names its match): its seats show match points, never the lobby's. */
