@@ -124,7 +124,8 @@ def test_the_tables_question_mark_shows_its_rules(browser: Browser, server: Thre
     as_guest(page, server.url)
     quick_match(page, "chengdu-1")
     btn = table(page).locator('[data-action="rules"]')
-    expect(btn).to_have_attribute("aria-label", "玩法说明" if lang == "zh" else "How to play")
+    expect(btn).to_have_attribute("aria-label", re.compile("^玩法说明 · 成都斗地主$" if lang == "zh"
+                                                             else "^How to play · Chengdu$"))
     btn.click()
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()

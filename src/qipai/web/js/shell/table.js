@@ -344,10 +344,17 @@ export class TableFrame {
     const { table, spectating } = this.model;
     const opts = table?.options || {};
     const code = table?.invite_code;
+    const title = this.view.tableTitle ? this.view.tableTitle(this.model) : "";
     // the buttons here and below stay the same elements from message to message (morph): a click across a message
     morph(this.tinfo, h("div",
       this.matchBarEl(),
-      h("span.preset", this.view.tableTitle ? this.view.tableTitle(this.model) : ""),
+      // the table's name opens its 玩法说明 (this table's options): a button of its own had no room on a phone's
+      // bar (the menu went down a line, and the felt lost it)
+      this.live
+        ? h("button.preset.rules-open", { type: "button", "data-action": "rules", title: t("rules_title"),
+          "aria-label": `${t("rules_title")} · ${title}`, onclick: () => openRules(table?.game, table?.options) }, title,
+        icon("help", 13))
+        : h("span.preset", title),
       opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
       code && this.live ? h("span.invite", { title: t("invite_code") }, `${t("invite_code")} `, h("b.code", code),
         h("button.btn.tiny.ghost", { type: "button", "data-action": "copy-invite", title: inviteLink(code),
@@ -363,8 +370,6 @@ export class TableFrame {
     morph(this.tmenuShell, h("div",
       h("button.btn.small.ghost", { type: "button", "data-action": "history", onclick: () => this.showHistory() }, t("history")),
       h("button.btn.small.ghost", { type: "button", "data-action": "result", onclick: () => this.showResult() }, t("result")),
-      h("button.btn.small.ghost.icon", { type: "button", "data-action": "rules", title: t("rules_title"),
-        "aria-label": t("rules_title"), onclick: () => openRules(table?.game, table?.options) }, icon("help", 18)),
       h("button.btn.small.ghost.icon", { type: "button", "data-action": "sound", "aria-pressed": muted ? "false" : "true",
         title: muted ? t("sound_off") : t("sound_on"), "aria-label": muted ? t("sound_off") : t("sound_on"),
         onclick: () => { sound.setMuted(!sound.isMuted()); this.renderTop(); } }, icon(muted ? "mute" : "sound", 18)),
