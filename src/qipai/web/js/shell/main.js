@@ -4,7 +4,7 @@ import { h, add, fill, clear, api, toast, dropToasts, relangToasts } from "./uti
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, subscribe, resetTable, setUser, sendPrefs, refreshUser } from "./store.js";
-import { loadGames, gameInfo, loadView } from "./games.js";
+import { loadGames, gameInfo, loadView, titleName } from "./games.js";
 import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
@@ -66,7 +66,7 @@ function renderHeader() {
     ? h("button.btn.small.primary", { type: "button", "data-action": "save-account", onclick: () => openSaveAccount() }, t("save_account"))
     : null;
   add(userbox,
-    h("a.user", { href: "#/profile", title: store.user.title ?? "" },
+    h("a.user", { href: "#/profile", title: titleName(store.user.pointsGame, store.user.title) },
       h("span.uname", displayName(store.user.name)), store.user.points !== undefined ? h("span.upts", String(store.user.points)) : null),
     saveBtn,
     h("button.btn.small.ghost", { type: "button", "data-action": "logout", onclick: logout }, t("logout")));

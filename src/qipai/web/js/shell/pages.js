@@ -2,7 +2,7 @@
 import { h, add, fill, clear, morph, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, setUser, spectate, subscribe, homeGame, notify, refreshUser } from "./store.js";
+import { store, setUser, spectate, subscribe, notify, refreshUser } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
 import { matchName, entrantState } from "./matches.js";
 
@@ -224,7 +224,7 @@ export function lobbyPage(root, { go }) {
     clear(meCard);
     if (!user) return;
     add(meCard, h("span.name", displayName(user.name)), user.is_guest ? h("span.badge", t("guest_tag")) : null,
-      h("span.title-tag", titleName(homeGame(user), user.title)), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))),
+      h("span.title-tag", titleName(user.pointsGame, user.title)), h("span.pts", `${t("you_have")} `, h("b", String(user.points ?? ""))),
       user.is_guest ? saveAccountButton() : null);
   }
   function drawNotes() {

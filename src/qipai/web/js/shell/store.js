@@ -35,12 +35,16 @@ export function homeGame(user = store.user) {
   return store.table?.game || store.games.find((g) => g.web)?.name || Object.keys(user?.games || {})[0] || null;
 }
 
-/** The account as a page reads it for ``game``: its points, title and counts in that game laid flat. */
+/** The account as a page reads it for ``game``: its points, title and counts in that game laid flat, and which game
+ * that is (``pointsGame``: a title is named in the words of its own game — the header and the lobby drawn after
+ * leaving a Shengji table named its 中尉 as Dou Dizhu's, and an English page showed it in Chinese). */
 export function withGame(user, game) {
   if (!user) return user;
-  const g = (user.games || {})[game ?? homeGame(user)];
+  const name = game ?? homeGame(user);
+  const g = (user.games || {})[name];
   if (!g) return user;
-  return { ...user, points: g.points, title: g.title, games_played: g.games_played, wins: g.wins, roles: g.roles || {} };
+  return { ...user, pointsGame: name, points: g.points, title: g.title, games_played: g.games_played, wins: g.wins,
+    roles: g.roles || {} };
 }
 
 export function setUser(user, game) {
@@ -187,6 +191,7 @@ conn.on((msg) => {
         if (c.seat === me && store.user && c.points !== null && c.points !== undefined) {
           store.user.points = c.points;
           store.user.title = c.title;
+          store.user.pointsGame = store.table.game;
           if (store.user.games?.[store.table.game]) {
             store.user.games[store.table.game].points = c.points;
             store.user.games[store.table.game].title = c.title;
