@@ -30,7 +30,7 @@ export function cardEl(card, { size = "", back = false } = {}) {
     el.setAttribute("aria-label", el.title);
     el.append(
       h("div.corner.jk", "JOKER"),
-      h("div.joker-face", h("span.star", "★"), h("span.jname", r === "R" ? "大王" : "小王"))
+      h("div.joker-face", h("span.star", "★"), h("span.jname", t(r === "R" ? "joker_face_big" : "joker_face_small")))
     );
     return el;
   }

@@ -145,6 +145,9 @@ const zh = {
   kind_rocket: "火箭",
   joker_small: "小王",
   joker_big: "大王",
+  // the name printed on a joker's face, under its star
+  joker_face_small: "小王",
+  joker_face_big: "大王",
 };
 
 const en = {
@@ -288,6 +291,8 @@ const en = {
   kind_rocket: "rocket",
   joker_small: "Small joker",
   joker_big: "Big joker",
+  joker_face_small: "SMALL",
+  joker_face_big: "BIG",
   // titles (RULES.md §9), by the server's Chinese name
   "title_包身工": "Bonded labourer",
   "title_短工": "Day labourer",
