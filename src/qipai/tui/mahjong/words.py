@@ -106,7 +106,7 @@ WORDS: dict[str, dict[str, str]] = {
         "rp_auto_discard": "discards {tile} automatically",
         "rp_timed_out": "time up: the system played",
         "rp_ting": "declares ready (听), discarding {tile}",
-        "rp_ting_zhidui": "declares ready (听) with 支对 {pair}, discarding {tile}",
+        "rp_ting_zhidui": "declares ready (听) on the pair {pair} (支对), discarding {tile}",
         "rp_chi": "chows {tiles} ({tile} from {src})",
         "rp_chi_ting": "chows {tiles} ({tile} from {src}, 吃听)",
         "rp_peng": "pungs {tiles} ({tile} from {src})",

@@ -124,7 +124,7 @@ _EN: dict[str, str] = {
         "  declare 3S 3S, d 3S 3S     declare trump with your level cards while the cards are dealt\n"
         "  pass, p                    pass in the final declaration window\n"
         "  hint, h                    suggest a play; again for the next; Enter plays the one shown\n"
-        "  auto, 托管                 auto-play on or off (托管)\n"
+        "  auto                       auto-play on or off (托管)\n"
         "  hand                       show your hand again\n"
         "  last                       the last trick\n"
         "  history                    every hand of this match\n"
