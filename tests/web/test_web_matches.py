@@ -621,6 +621,29 @@ def test_leaving_a_match_table_is_no_escape_and_leaves_no_table_to_go_back_to(br
     assert not errors, errors
 
 
+def test_the_header_shows_the_fee_and_the_prize_of_a_mahjong_match_in_mahjong_points(browser: Browser,
+                                                                                    server: ThreadServer) -> None:
+    """The header's points are read again after registering and when the match is over: they showed Dou Dizhu's
+    (1000, untouched) after a mahjong match took its fee, and Dou Dizhu's again after it paid its prize — the
+    player saw 1000, then 990 at the table, then 1000, holding 999 mahjong points."""
+    mid = create_match(server, {"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "fee": 10,
+                                                             "start_delay_s": 0, "prizes": {"kind": "pool"}},
+                                "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "mahjongfan")
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    assert points(page, "mahjong") == 990 and points(page) == 1000
+    expect(page.locator("#userbox .upts")).to_have_text("990")  # the fee, in the match's game
+    add_bots(server, mid, 3)
+    wait_finished(server, mid)
+    # the only human takes the pool (1 paying × 10 × 90 %), in mahjong points
+    assert points(page, "mahjong") == 999
+    expect(page.locator("#userbox .upts")).to_have_text("999")
+    assert not errors, errors
+
+
 TEAMS = {"preset": "shengji_teams_swiss", "round_gap_s": 0,
          "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
          "stages": [{"rounds": 1, "deals": 1}]}

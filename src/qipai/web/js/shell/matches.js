@@ -140,7 +140,7 @@ function buttons(m, refresh) {
     } catch (ex) {
       toast(() => errorText(ex.code, ex.params), "error", 5000);
     }
-    refreshUser(); // the fee was taken or given back: the header's points
+    refreshUser(m.platform_game); // the fee was taken or given back: the header's points in the match's game
     refresh(true);
   };
   // 退赛 once the match runs: the fee stays with the match and the seat plays on in auto-play; ask first
@@ -181,7 +181,7 @@ function teamEntry(m, input, refresh) {
     } catch (ex) {
       toast(() => errorText(ex.code, ex.params), "error", 5000, "match-register");
     }
-    refreshUser(); // a confirmed team paid its fee
+    refreshUser(m.platform_game); // a confirmed team paid its fee
     refresh(true);
   };
   // 谢绝: the invitation ends for both, and the captain is told

@@ -53,14 +53,16 @@ export function setUser(user, game) {
 }
 
 /** Read the account again (``GET /api/me``) after something the server changed outside any table message — a
- * match's fee taken or refunded, a prize paid — and tell the listeners (``user``: the header redraws its points). */
-export async function refreshUser() {
+ * match's fee taken or refunded, a prize paid — and tell the listeners (``user``: the header redraws its points).
+ * The header then shows ``game``'s points (a match's fee or refund, in the match's game), else the game it showed
+ * (a prize paid after the last table of a mahjong match closed is in mahjong's points, not Dou Dizhu's). */
+export async function refreshUser(game) {
   if (!store.user) return;
   const id = store.user.id;
   try {
     const me = await api("GET", "me");
     if (!store.user || store.user.id !== id) return; // logged out (or in as another) meanwhile
-    setUser({ ...store.user, ...me }, store.table?.game);
+    setUser({ ...store.user, ...me }, store.table?.game || game || store.user.pointsGame);
     notify("user", store.user);
   } catch { /* the next read or table message brings the points */ }
 }
