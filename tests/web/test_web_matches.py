@@ -621,6 +621,29 @@ def test_leaving_a_match_table_is_no_escape_and_leaves_no_table_to_go_back_to(br
     assert not errors, errors
 
 
+def test_a_page_loaded_at_a_match_table_and_left_offers_no_way_back_in_the_lobby(browser: Browser,
+                                                                                steady_server: ThreadServer) -> None:
+    """A page loaded (or reloaded) while seated keeps the seat /api/me gave: after 离开 at a mahjong match table
+    the lobby still said 你在一张牌桌上：回到牌桌, a link that only led back to the lobby."""
+    server = steady_server
+    mid = create_match(server, {"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "fee": 0,
+                                                             "start_delay_s": 0},
+                                "stages": [{"format": "fixed", "rounds": [{"deals": 3}]}]})
+    page, errors = new_page(browser)
+    sign_up(page, server.url, "reloader")
+    enter_with_bots(page, server, mid, 3)
+    page.reload()  # /api/me: seated at the match table
+    live = page.locator(".tablev.live")
+    expect(live).to_be_visible()
+    live.locator('[data-action="leave"]').click()
+    page.locator('#leave-dialog [data-action="confirm-leave"]').click()
+    page.wait_for_function("() => !window.qipai.store.tableId")
+    expect(page.locator("section.lobby")).to_be_visible()
+    expect(page.locator('section.lobby [data-action="back-to-table"]')).to_have_count(0)
+    assert httpx.get(f"{server.url}/api/matches/{mid}").json()["phase"] == "running"  # (the table plays on)
+    assert not errors, errors
+
+
 def test_the_header_shows_the_fee_and_the_prize_of_a_mahjong_match_in_mahjong_points(browser: Browser,
                                                                                     server: ThreadServer) -> None:
     """The header's points are read again after registering and when the match is over: they showed Dou Dizhu's

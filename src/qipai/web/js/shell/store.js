@@ -239,6 +239,8 @@ conn.on((msg) => {
           break;
         }
         resetTable();
+        // the seat /api/me gave when the page loaded is gone too: the lobby offered 回到牌桌 onto it
+        if (store.user?.table === msg.table) store.user.table = null;
         notify(msg.type, msg);
       }
       break;
