@@ -667,6 +667,31 @@ def test_the_header_shows_the_fee_and_the_prize_of_a_mahjong_match_in_mahjong_po
     assert not errors, errors
 
 
+def test_a_finished_match_lists_its_deals_with_their_replay_within_a_phone(browser: Browser,
+                                                                           server: ThreadServer) -> None:
+    """On a 360-pixel phone the card's deals kept their table (Stage 1 · round 1 · table 1) on one line: the
+    list was wider than the card and each deal's Replay button was cut off at its edge."""
+    mid = create_match(server, {"game": "mahjong", "entry": {"start": "when_full", "max_entrants": 4, "fee": 0,
+                                                             "start_delay_s": 0},
+                                "stages": [{"format": "fixed", "rounds": [{"deals": 1}]}]})
+    page, errors = lang_page(browser, "en", phone=True, viewport={"width": 360, "height": 740})
+    sign_up(page, server.url, "mjfan")
+    card = open_card(page, server, mid)
+    card.locator('[data-action="register"]').click()
+    expect(card.locator("tr.me")).to_have_count(1)
+    add_bots(server, mid, 3)
+    wait_finished(server, mid)
+    deals = open_card(page, server, mid).locator('.match-deals[data-mine="1"]')
+    expect(deals.locator("tbody tr")).to_have_count(1)
+    expect(deals.locator("tbody tr").first).to_contain_text("Stage 1 · round 1 · table 1")
+    sizes = deals.locator(".scroll").evaluate("s => [s.scrollWidth, s.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes  # nothing to scroll sideways to
+    button = deals.locator('[data-action="replay"]').bounding_box()
+    box = deals.bounding_box()
+    assert button and box and button["x"] + button["width"] <= box["x"] + box["width"], (button, box)
+    assert not errors, errors
+
+
 TEAMS = {"preset": "shengji_teams_swiss", "round_gap_s": 0,
          "entry": {"start": "when_full", "max_entrants": 4, "fee": 20, "start_delay_s": 0},
          "stages": [{"rounds": 1, "deals": 1}]}
