@@ -540,7 +540,9 @@ def test_a_match_table_shows_the_match_points_of_every_seat(browser: Browser, st
     expect(bar.locator(".match-bar-place")).to_have_text(re.compile(r"^排名 [123]/3$"))
     expect(mine).to_have_attribute("title", "这场比赛的积分，不是大厅积分")
     expect(page.locator("#userbox .upts")).to_have_text("1000")  # the lobby points: the header's, not the table's
-    seats_text = live.locator(".felt .seat-layer").inner_text() + live.locator(".mebar").inner_text()
+    # (the seats' heads and one's own: what a seat said, 叫 1 分, is the game's part, and the live region's)
+    heads = live.locator(".felt .seat .sinfo, .mebar .me-info")
+    seats_text = " ".join(heads.all_inner_texts())
     assert "1000" not in seats_text and " 分" not in seats_text, seats_text
     first = live.get_attribute("data-deal")
     # auto-play plays the first deal out; the next one waits for us
