@@ -1501,12 +1501,13 @@ def test_a_phone_held_upright_keeps_the_game_chips_to_two_lines(browser: Browser
     page.context.close()
 
 
-@pytest.mark.parametrize("lang,size", [("en", (360, 740)), ("zh", (360, 640)), ("en", (390, 844))])
+@pytest.mark.parametrize("lang,size", [("en", (360, 740)), ("zh", (360, 640)), ("en", (390, 844)), ("en", (360, 640))])
 def test_a_phone_held_upright_keeps_the_words_of_the_deal_off_the_seats(browser: Browser, shared: ThreadServer,
                                                                          lang: str, size: tuple[int, int]) -> None:
     """A phone held upright while the cards are dealt, another seat's declaration standing (叫1张 under its name)
     and two overcalls offered: the words of the deal (发牌中 · 可以叫主, who declared) keep off every seat box (at
-    42% of a felt made short by the declarations' row they lay over them) and within the felt."""
+    42% of a felt made short by the declarations' row they lay over them) and within the felt; below it the hint,
+    the buttons and the tools keep off each other and the hand."""
     from qipai.games.shengji.game import ShengjiGame
 
     page, errors = new_page(browser, {"width": size[0], "height": size[1]}, lang)
@@ -1532,6 +1533,20 @@ def test_a_phone_held_upright_keeps_the_words_of_the_deal_off_the_seats(browser:
         assert box is not None and not boxes_overlap(words, box), (size, words, box)
     assert felt["y"] - 0.5 <= words["y"] and words["y"] + words["height"] <= felt["y"] + felt["height"] + 0.5, \
         (words, felt)
+    # the rows below the felt have their room: the declaring hint (two lines in English) over no overcall button,
+    # and 托管 and 快捷语 within the window, over no card (at 360 × 640 the hint lay over the buttons and 快捷语 went
+    # under the hand)
+    hint = live.locator(".reason").bounding_box()
+    assert hint is not None and hint["height"] > 10
+    for b in live.locator(".act-main button").all():
+        box = b.bounding_box()
+        assert box is not None and not boxes_overlap(hint, box), (size, hint, box)
+    hand = live.locator(".hand").bounding_box()
+    assert hand is not None
+    for b in live.locator(".act-tools button").all():
+        box = b.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 0.5, (size, box)
+        assert box["y"] + box["height"] <= hand["y"] + 0.5, (size, box, hand)
     shot(page, f"shengji-{lang}-{size[0]}x{size[1]}-deal-words.png")
     assert not errors, errors
     page.context.close()
