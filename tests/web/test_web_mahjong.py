@@ -481,7 +481,8 @@ def test_a_ready_player_sees_the_bao_and_plays_by_itself(browser: Browser, serve
 
 
 class EfficiencyBotsTable(MahjongTable):
-    """A MahjongTable whose bots are the efficiency bots of quick match (机器人 · 牌效, the longest badge)."""
+    """A MahjongTable whose bots are the efficiency bots of quick match (机器人 · 普通: the 普通 level players choose,
+    as the terminal names it; it said 牌效, a name players meet nowhere else)."""
 
     def seat_view(self, i: int) -> dict[str, Any]:
         view = super().seat_view(i)
@@ -493,7 +494,7 @@ class EfficiencyBotsTable(MahjongTable):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_top_rows_bot_badges_fit_their_boxes_on_a_phone(browser: Browser, server: ThreadServer,
                                                              lang: str) -> None:
-    """On a phone the three other seats share the top row: each bot's badge (机器人 · 牌效, Bot · efficiency) lies
+    """On a phone the three other seats share the top row: each bot's badge (机器人 · 普通, Bot · normal) lies
     within its seat box and the window (the right seat's was cut at the window's edge, the left one's ran towards
     the middle seat), its whole text in its title."""
     page, errors = logged_in(browser, server, lang, True)
@@ -502,7 +503,7 @@ def test_the_top_rows_bot_badges_fit_their_boxes_on_a_phone(browser: Browser, se
     ft.open()
     badges = page.locator(".tablev.live .seat .badge.bot")
     expect(badges).to_have_count(3)
-    word = {"zh": "机器人 · 牌效", "en": "Bot · efficiency"}[lang]
+    word = {"zh": "机器人 · 普通", "en": "Bot · normal"}[lang]
     for i in range(3):
         expect(badges.nth(i)).to_have_attribute("title", word)
     out = page.evaluate("""() => [...document.querySelectorAll('.tablev.live .seat')].flatMap((s) => {
