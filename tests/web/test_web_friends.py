@@ -37,6 +37,19 @@ def friend_row(page: Page, name: str) -> str:
     return f'.friend-friends li.friend:has(.fname:text-is("{name}"))'
 
 
+def play_a_deal_together(server: ThreadServer, names: list[str]) -> None:
+    """New accounts ``names`` play a deal of Dou Dizhu together at a private table (over the protocol) and go."""
+    async def play() -> None:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        players, _ = await private_table(srv, "classic-1", names, {})  # type: ignore[arg-type]
+        await asyncio.gather(*(c.play_until_over() for c in players))
+        for c in players:
+            await c.close()
+
+    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
+        pool.submit(asyncio.run, play()).result(timeout=120)
+
+
 def test_friends_request_accept_invite_and_remove(browser: Browser, server: ThreadServer) -> None:
     ann, ann_errors = new_page(browser, "zh")
     sign_up(ann, server.url, "annie")
@@ -171,15 +184,7 @@ def test_people_played_with_are_offered_and_asked_in_one_click(browser: Browser,
     """最近同桌: three accounts play a deal together (over the protocol), then one opens the friends page in the
     browser: the others are offered, one click asks one of them and one click blocks the other (a stranger's quick
     chat at the table could be muted from nowhere: the page blocked only friends and those who asked)."""
-    async def play_together() -> None:
-        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
-        players, _ = await private_table(srv, "classic-1", ["cathy", "dave", "eddy"], {})  # type: ignore[arg-type]
-        await asyncio.gather(*(c.play_until_over() for c in players))
-        for c in players:
-            await c.close()
-
-    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
-        pool.submit(asyncio.run, play_together()).result(timeout=120)
+    play_a_deal_together(server, ["cathy", "dave", "eddy"])
     page, errors = new_page(browser, "en")
     log_in(page, server.url, "cathy")
     expect(table(page)).to_be_visible()  # (back at the table they played at)
@@ -256,15 +261,7 @@ def test_a_seats_avatar_opens_the_players_card(browser: Browser, server: ThreadS
     """JJ and 欢乐斗地主 befriend or block a player from his seat; here one had to find him on the friends page. His
     avatar (a button: click, Enter) opens his card — title and points, 加好友, 拉黑 / 解除拉黑 — and a block there
     mutes his quick chat at once."""
-    async def play_together() -> None:
-        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
-        players, _ = await private_table(srv, "classic-1", ["fay", "gus", "hal"], {})  # type: ignore[arg-type]
-        await asyncio.gather(*(c.play_until_over() for c in players))
-        for c in players:
-            await c.close()
-
-    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
-        pool.submit(asyncio.run, play_together()).result(timeout=120)
+    play_a_deal_together(server, ["fay", "gus", "hal"])
     page, errors = new_page(browser, "zh")
     log_in(page, server.url, "fay")
     expect(table(page)).to_be_visible()
