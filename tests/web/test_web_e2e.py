@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from qipai.games.doudizhu.rules import PRESETS
+from qipai.games.doudizhu.state import Game
 from qipai.host.settings import Room
 
-from web_helpers import ThreadServer, as_guest, lang_page, shot, sign_up, table, web_settings
+from web_helpers import FakeTable, ThreadServer, as_guest, lang_page, shot, sign_up, table, web_settings
 
 
 @pytest.fixture(scope="module")
@@ -465,3 +467,24 @@ def test_the_profile_pages_through_older_deals(browser: Browser, tmp_path_factor
         assert not errors, errors
     finally:
         s.stop()
+
+
+def test_relief_is_offered_when_the_points_of_this_session_run_out(browser: Browser, server: ThreadServer) -> None:
+    """/api/me said 救济 was not due when the page loaded (1000 points); a deal later the player had none, and the
+    lobby, going by that stale word, offered no relief until a reload.  A deal's new points put the lobby back on
+    its own rule (below the lowest room's minimum)."""
+    page, errors = new_page(browser)
+    as_guest(page, server.url)
+    expect(page.locator('[data-action="quick-match"]').first).to_be_visible()
+    expect(page.locator(".note-box.relief")).to_have_count(0)
+    assert page.evaluate("() => window.qipai.store.user.games.doudizhu.relief_due") is False
+    ft = FakeTable(page, Game.new(PRESETS["classic"], 1))
+    ft.open()
+    ft.emit({"type": "deal_over", "table": ft.id, "deal": ft.deal, "outcome": {"scores": [-1000, 500, 500]},
+             "match": {}, "match_over": False,
+             "changes": [{"seat": i, "name": ft.names[i], "score": s, "delta": s, "points": 1000 + s, "title": "包身工"}
+                         for i, s in enumerate((-1000, 500, 500))]})
+    page.goto(server.url + "/#/lobby")
+    expect(page.locator('.note-box.relief[data-game="doudizhu"] [data-action="relief"]')).to_be_visible()
+    page.context.close()
+    assert not errors, errors

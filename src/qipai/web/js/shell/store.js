@@ -197,6 +197,9 @@ conn.on((msg) => {
           if (store.user.games?.[store.table.game]) {
             store.user.games[store.table.game].points = c.points;
             store.user.games[store.table.game].title = c.title;
+            // /api/me's word on relief was for the points before this deal: the lobby goes by its rule on points
+            // until the account is read again (one gone broke here was offered no relief)
+            delete store.user.games[store.table.game].relief_due;
           }
         }
         if (c.seat === me && esc === me) store.lastEscape = { deal: msg.deal, delta: c.delta ?? c.score };
