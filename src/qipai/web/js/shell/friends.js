@@ -3,7 +3,7 @@
 import { h, fill, api, toast, modal } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, spectate } from "./store.js";
+import { store, spectate, seated } from "./store.js";
 import { gameName } from "./games.js";
 
 /** #/friends */
@@ -74,7 +74,7 @@ export function friendsPage(root, { go }) {
           h("span.fstate.muted", t(`friends_${state}`)),
           h("span.factions",
             // (not while seated: watching put one's own table out of reach, its deal playing on without him)
-            u.watchable && u.table !== store.tableId && !(store.tableId && !store.spectating)
+            u.watchable && u.table !== store.tableId && !seated()
               ? btn(t("friends_watch"), "watch-friend", () => { spectate(u.table); go("#/table"); }) : null,
             canInvite && u.table !== store.tableId && state !== "offline"  // (an invitation is not kept)
               ? btn(t("friends_invite"), "invite-friend", () => act(`friends/${u.id}/invite`, () => t("friends_invited", { name: displayName(u.name) })), ".primary")

@@ -2,7 +2,7 @@
 import { h, add, fill, clear, morph, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
-import { store, setUser, spectate, subscribe, notify, refreshUser } from "./store.js";
+import { store, setUser, spectate, subscribe, notify, refreshUser, seated } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
 import { matchName, entrantState } from "./matches.js";
 
@@ -345,7 +345,7 @@ export function lobbyPage(root, { go }) {
         h("span.who", tb.players.map((p) => (p ? displayName(p) : "—")).join(" · ")),
         h("span.st", t(tb.status === "playing" ? "status_playing" : "status_waiting"),
           tb.spectators ? " · " + t("spectators_n", { n: tb.spectators }) : ""),
-        h("button.btn.small", { type: "button", "data-action": "watch", disabled: !!(store.tableId && !store.spectating), onclick: () => {
+        h("button.btn.small", { type: "button", "data-action": "watch", disabled: seated(), onclick: () => {
           spectate(tb.id);
           go("#/table");
         } }, t("watch"))));
@@ -389,7 +389,7 @@ export function invitePage(root, { code, go }) {
         });
         return;
       }
-      if (store.tableId && !store.spectating) {
+      if (seated()) {
         // seated at another table: watching this one would put his own out of reach (its deal going on without him)
         msg.className = "form-error";
         msg.textContent = errorText("already_seated", {});

@@ -29,6 +29,11 @@ export const store = {
 
 const quiet = new Set(); // ids of messages whose refusal is not worth telling (optional features)
 
+/** Whether the user sits at a table (not watching one): watching another would put his seat out of reach. */
+export function seated() {
+  return !!(store.tableId && !store.spectating);
+}
+
 /** The game whose points the header shows: the table's, else the first registered game with a browser view,
  * else the first the account has standing in. */
 export function homeGame(user = store.user) {
@@ -145,7 +150,7 @@ conn.on((msg) => {
           resetTable();
           store.tableId = msg.table;
         }
-      } else if (store.tableId && !store.spectating) {
+      } else if (seated()) {
         // our seat is gone (table closed while we were away)
         resetTable();
       } else if (store.tableId && store.spectating) {
