@@ -82,7 +82,7 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                       if p.get("name") else "Guests cannot keep friends: save the account first"),
     "not_friends": ("你们还不是好友", "You are not friends"),
     "friend_offline": (lambda p: f"对方不在线，邀请送不到：把邀请码 {_n(p.get('invite_code'))} 发给他",
-                       lambda p: f"Your friend is offline and would not get the invitation: send him the room code "
+                       lambda p: f"Your friend is offline and would not get the invitation: send him the invite code "
                        f"{_n(p.get('invite_code'))}"),
     "blocked": (lambda p: f"{_n(p.get('name')) or '对方'} 不接受你的好友申请",
                 lambda p: f"{_n(p.get('name')) or 'This player'} takes no friend requests from you"),

@@ -48,7 +48,7 @@ export const ERROR_WORDS = {
   not_friends: { zh: "你们还不是好友", en: "You are not friends" },
   friend_offline: {
     zh: (p) => `对方不在线，邀请送不到：把邀请码 ${p.invite_code} 发给他`,
-    en: (p) => `Your friend is offline and would not get the invitation: send him the room code ${p.invite_code}`,
+    en: (p) => `Your friend is offline and would not get the invitation: send him the invite code ${p.invite_code}`,
   },
   blocked: {
     zh: (p) => p.name ? `${p.name} 不接受你的好友申请` : "对方不接受你的好友申请",
