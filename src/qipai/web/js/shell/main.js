@@ -21,10 +21,16 @@ let frame = null;
 let route = "";
 let afterLogin = null; // the page a logged-out visitor asked for (an invite link, a replay, a match…)
 
-/** Whether a logged-out visitor's page is opened once he logs in: any but the log-in, the lobby and the table
- * (where one sits is the server's to say) and the rules (open to him already: one who read them and logs in
- * comes to play). A replay or match link sent to a friend led to the lobby. */
-const keptForLogin = (hash) => !["", "login", "lobby", "table", "rules"].includes(hash.replace(/^#\/?/, "").split("/")[0]);
+/** The page a hash names (``#/rules/mahjong`` → ``rules``). */
+const pageOf = (hash) => hash.replace(/^#\/?/, "").split("/")[0];
+
+/** The pages a logged-out visitor may open: the log-in, and the rules (open to everyone). */
+const OPEN_PAGES = ["login", "rules"];
+
+/** Whether a logged-out visitor's page is opened once he logs in: any but those open to him already (one who read
+ * the rules and logs in comes to play), the lobby and the table (where one sits is the server's to say). A replay
+ * or match link sent to a friend led to the lobby. */
+const keptForLogin = (hash) => !["", "lobby", "table", ...OPEN_PAGES].includes(pageOf(hash));
 
 function go(hash) {
   if (location.hash === hash) render();
@@ -148,7 +154,7 @@ function render() {
   const parts = route.split("/");
   document.body.dataset.route = parts[1];
   renderHeader();
-  if (!store.user && parts[1] !== "login" && parts[1] !== "rules") {  // (the rules are for everyone)
+  if (!store.user && !OPEN_PAGES.includes(parts[1])) {
     if (keptForLogin("#" + route)) afterLogin = "#" + route;
     go("#/login");
     return;
@@ -347,7 +353,7 @@ async function boot() {
     if (ex.status !== 401) toast(() => errorText(ex.code, ex.params), "error");
     setUser(null);
     if (keptForLogin(location.hash)) afterLogin = location.hash;
-    if (location.hash !== "#/login" && !location.hash.startsWith("#/rules")) go("#/login");
+    if (!OPEN_PAGES.includes(pageOf(location.hash))) go("#/login");
     else render();
   }
 }
