@@ -142,7 +142,7 @@ def fit(args: Any) -> int:
     data: dict[str, Any] = {}
     for path in args.data:
         with np.load(path) as z:
-            part = {k: z[k] for k in ("states", "rows", "dec", "y", "cand")}
+            part = {k: z[k] for k in DATA_ARRAYS}
         part["dec"] = part["dec"] + (len(data["states"]) if data else 0)
         for k, a in part.items():
             data[k] = np.concatenate([data[k], a]) if k in data else a
@@ -238,7 +238,37 @@ def main(argv: list[str] | None = None) -> int:
                         "their differences)")
     f.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    check_files(args)
     return collect(args) if args.cmd == "collect" else fit(args)
+
+
+DATA_ARRAYS = ("states", "rows", "dec", "y", "cand")
+"""The arrays of a ``collect`` file that ``fit`` reads."""
+
+
+def check_files(args: Any) -> None:
+    """Refuse a missing or junk weights or data file in one line, before any work."""
+    from qipai.games.doudizhu.bots.dmc import load_qnet
+
+    for flag, path in (("--weights", getattr(args, "weights", None)), ("--init", getattr(args, "init", None))):
+        if path is not None:
+            try:
+                load_qnet(path)
+            except (OSError, ValueError, KeyError) as e:
+                raise SystemExit(f"{flag} {path}: {e}") from None
+    for path in getattr(args, "data", None) or ():
+        try:
+            z = np.load(path)
+        except OSError as e:
+            raise SystemExit(f"{path}: {e}") from None
+        except ValueError:  # numpy: "contains pickled (object) data"
+            raise SystemExit(f"{path}: not a file of collected rollouts (not an .npz file of arrays)") from None
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise SystemExit(f"{path}: not a file of collected rollouts (one array, not an .npz file)")
+        with z:
+            missing = [k for k in DATA_ARRAYS if k not in z.files]
+        if missing:
+            raise SystemExit(f"{path}: not a file of collected rollouts (no {', '.join(missing)})")
 
 
 if __name__ == "__main__":

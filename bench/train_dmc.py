@@ -528,6 +528,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from qipai.games.doudizhu.bots.dmc import HIDDEN, INPUTS, SPLITS, QNet, SplitQNet, load_qnet, qnet_of
 
+    if args.init is not None:  # a missing or junk file is one line, before any work
+        try:
+            load_qnet(args.init)
+        except (OSError, ValueError, KeyError) as e:
+            raise SystemExit(f"--init {args.init}: {e}") from None
+
     try:
         hidden = tuple(int(n) for n in args.hidden.split(",")) if args.hidden else None
     except ValueError:

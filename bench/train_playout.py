@@ -222,16 +222,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--duel", type=int, metavar="DEALS", help="play the weights of --out against the heuristic")
     a = ap.parse_args(argv)
+    from qipai.games.doudizhu.bots.playout import CANDIDATES, FEATURES, load_policy
+
+    for flag, path in (("--out", a.out if a.duel else None), ("--policy", a.policy or None)):
+        if path is not None:  # a missing or junk weights file is one line, before any work
+            try:
+                load_policy(Path(path))
+            except (OSError, ValueError) as e:
+                raise SystemExit(f"{flag}: {e}") from None
     if a.duel:
         duel(a.out, a.duel, a.jobs)
         return 0
-    from qipai.games.doudizhu.bots.playout import CANDIDATES, FEATURES
-
     if a.train_only:
         if a.data is None:
             ap.error("--train-only needs --data")
-        saved = json.loads(gzip.decompress(a.data.read_bytes()))
-        data, recipe = saved["games"], saved["recipe"]
+        try:
+            saved = json.loads(gzip.decompress(a.data.read_bytes()))
+            data, recipe = saved["games"], saved["recipe"]
+        except (OSError, EOFError, ValueError, TypeError, KeyError) as e:
+            raise SystemExit(f"--data {a.data}: not this script's examples (a .json.gz it saved): {e}") from None
     else:
         t0 = time.time()
         data = make_data(a.games, a.samples, a.jobs, a.policy)

@@ -31,3 +31,35 @@ def test_a_bad_argument_is_one_line(script: str, args: list[str], said: str, tmp
     assert p.returncode == 1 and p.stderr.strip().startswith(said), p.stderr[-2000:]
     assert len(p.stderr.strip().splitlines()) == 1 and not p.stdout, (p.stdout, p.stderr)
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize(("script", "args", "said"), [
+    ("train_dmc", ["--init", "{junk}"], "--init {junk}: not an .npz file of arrays"),
+    ("train_dmc", ["--init", "{missing}"], "--init {missing}: [Errno 2] No such file or directory"),
+    ("expert_iter", ["fit", "{junk}", "--out", "w.npz"], "{junk}: not a file of collected rollouts (not an .npz"),
+    ("expert_iter", ["fit", "{wrong}", "--out", "w.npz"],
+     "{wrong}: not a file of collected rollouts (no states, rows, dec, y, cand)"),
+    ("expert_iter", ["collect", "--weights", "{junk}", "--out", "d.npz"], "--weights {junk}: not an .npz file"),
+    ("train_playout", ["--train-only", "--data", "{junk}"], "--data {junk}: not this script's examples"),
+    ("train_playout", ["--policy", "{junk}"], "--policy: {junk} is not play-out weights (not JSON)"),
+    ("train_playout", ["--duel", "3", "--out", "{wrong_json}"], "--out: {wrong_json} is not play-out weights (want"),
+])
+def test_a_junk_input_file_is_one_line(script: str, args: list[str], said: str, tmp_path: Path) -> None:
+    """The training scripts read weights and data files a user names: a missing or junk one was a traceback
+    (numpy's pickle words, ``KeyError: 'weights'``) after the imports, or after minutes of work."""
+    import numpy as np
+
+    given, run = tmp_path / "given", tmp_path / "run"
+    given.mkdir()
+    run.mkdir()
+    files = {"junk": given / "junk.npz", "wrong": given / "wrong.npz", "missing": given / "nofile.npz",
+             "wrong_json": given / "w.json"}
+    files["junk"].write_text("junk")
+    np.savez(files["wrong"], a=np.zeros(3))
+    files["wrong_json"].write_text('{"candidates": 4}')
+    fill = {k: str(v) for k, v in files.items()}
+    p = subprocess.run([sys.executable, str(BENCH / f"{script}.py"), *(a.format(**fill) for a in args)],
+                       capture_output=True, text=True, timeout=120, cwd=run)
+    assert p.returncode == 1 and p.stderr.strip().startswith(said.format(**fill)), p.stderr[-2000:]
+    assert len(p.stderr.strip().splitlines()) == 1 and not p.stdout, (p.stdout, p.stderr)
+    assert not list(run.iterdir())  # nothing written

@@ -207,8 +207,15 @@ def load_policy(path: Path | None = None) -> PlayoutPolicy:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FileNotFoundError(f"no play-out weights at {p}: run bench/train_playout.py") from None
-    return PlayoutPolicy({str(k): float(v) for k, v in data["weights"].items()}, int(data.get("candidates",
-                                                                                            CANDIDATES)))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"{p} is not play-out weights (not JSON)") from None
+    try:
+        weights = {str(k): float(v) for k, v in data["weights"].items()}
+        k = int(data.get("candidates", CANDIDATES))
+    except (TypeError, KeyError, AttributeError, ValueError):
+        raise ValueError(f"{p} is not play-out weights (want {{\"weights\": {{feature: number}}, "
+                         f"\"candidates\": n}})") from None
+    return PlayoutPolicy(weights, k)
 
 
 _LOADED: dict[Path, PlayoutPolicy] = {}
