@@ -1307,3 +1307,27 @@ def test_the_tiles_made_smaller_stay_so_until_the_deal_ends(browser: Browser, se
     assert live.evaluate("(t) => t.style.getPropertyValue('--mj-sm')") == ""
     assert not errors, errors
     page.context.close()
+
+
+def test_a_language_switch_keeps_the_raised_tile(browser: Browser, server: ThreadServer) -> None:
+    """The page drawn again in the other language lowered the tile the player had raised to discard: it stays,
+    and Enter discards it."""
+    page, errors = logged_in(browser, server, "en", False)
+    g = reach(lambda g: g.phase == "play" and g.turn == 0 and bool(g.observe(0).get("drawn"))
+              and not g.ready[0])
+    ft = MahjongTable(page, g)
+    ft.open()
+    raised = page.locator(".tablev.live .hand .mj-tile.raised")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    tile = raised.get_attribute("data-tile")
+    assert tile
+    page.locator("#langbtn").click()
+    expect(page.locator("#langbtn")).to_have_text("EN")
+    expect(page.locator(".tablev.live .hand .mj-tile").first).to_be_visible()
+    expect(raised).to_have_attribute("data-tile", tile)
+    page.keyboard.press("Enter")
+    sent = [m["action"] for m in ft.sent("action")]
+    assert sent and sent[-1].split()[-1] == tile, sent
+    assert not errors, errors
+    page.context.close()

@@ -1575,3 +1575,25 @@ def test_the_replay_of_a_deal_the_player_let_go_by_says_the_cards_dealt(browser:
     assert timed_out not in what.inner_text()
     assert not errors, errors
     page.context.close()
+
+
+def test_a_language_switch_keeps_the_raised_cards(browser: Browser, shared: ThreadServer) -> None:
+    """The page drawn again in the other language lowered the cards the player had raised mid-turn: they stay."""
+    page, errors = new_page(browser, VIEWPORTS["desktop"])
+    as_guest(page, shared.url)
+    g = game_at_play()
+    while g.public_acting()[0] != 0:
+        s = g.public_acting()[0]
+        g.apply(g.legal_actions(s)[0], s)
+    page.route("**/api/tables/*/check", lambda route: route.fulfill(  # the fake table is no server's
+        status=200, content_type="application/json", body=json.dumps({"legal": True})))
+    fake_table(page, g)
+    click_card(page, 0)
+    picked = raised(page)
+    assert len(picked) == 1
+    page.locator("#langbtn").click()
+    expect(page.locator("#langbtn")).to_have_text(re.compile("中"))
+    expect(page.locator(".tablev.live .hand .sj-card.raised")).to_have_count(1)
+    assert raised(page) == picked
+    assert not errors, errors
+    page.close()

@@ -497,6 +497,27 @@ def test_settlement_gives_way_to_the_next_deal_and_never_comes_back(pages: Pages
     no_errors(pages, page)
 
 
+def test_a_language_switch_keeps_the_raised_cards(pages: Pages) -> None:
+    """The page is drawn again in the other language: the cards the player had raised came down with it (a
+    player who switched mid-turn had to pick his play again). They stay raised, and 出牌 plays them."""
+    page = pages.get()
+    ft = lead_as_landlord(page)
+    for key in "3334":
+        page.keyboard.press(key)
+    assert raised_ranks(page) == "3334"
+    page.locator("#langbtn").click()
+    expect(page.locator('.tablev.live [data-action="sort"]')).to_have_text("Sort")
+    assert raised_ranks(page) == "3334"
+    expect(page.locator('.tablev.live .act-main [data-action="play"]')).to_be_enabled()
+    page.locator("#langbtn").click()
+    expect(page.locator('.tablev.live [data-action="sort"]')).to_have_text("排序")
+    assert raised_ranks(page) == "3334"
+    page.keyboard.press("Enter")
+    sent = [m["action"] for m in ft.sent("action")]
+    assert len(sent) == 1 and sorted(c[0] for c in sent[0].split()[1:]) == list("3334"), sent
+    no_errors(pages, page)
+
+
 def test_a_closed_settlement_stays_closed_across_a_language_switch(pages: Pages) -> None:
     page = pages.get("en", "phone")
     ft = chengdu_spring(page)

@@ -105,6 +105,9 @@ function renderNet(status) {
 // ------------------------------------------------------------------------------------------------ the table page
 let mounting = null;
 
+/** What the table's view kept when the page was drawn again in place (``view.keep()``), for the new view. */
+let keptView = null;
+
 async function mountTable() {
   const table = store.table;
   if (!table || frame || mounting) return;
@@ -121,6 +124,8 @@ async function mountTable() {
     clear(app);
     frame = new TableFrame(app, { module: mod, info, mode: "live" });
     frame.update(model());
+    if (keptView?.state && keptView.tableId === store.tableId) frame.view?.restore?.(keptView.state);
+    keptView = null;
     frame.showRecentChats(store.chats);
   } catch (ex) {
     toast(() => errorText(ex.code, ex.params), "error", 5000);
@@ -141,6 +146,8 @@ function render() {
     cleanup();
     cleanup = null;
   }
+  // the table drawn again in place (a language switch): its view keeps what the player had raised
+  keptView = frame && before === route ? { tableId: store.tableId, state: frame.view?.keep?.() } : null;
   if (frame) {
     frame.destroy();
     frame = null;

@@ -281,6 +281,19 @@ export class MahjongView extends TableView {
     for (let i = 1; i < raised.length; i++) raised[i].classList.remove("raised");
   }
 
+  /** What the page drawn again in place (a language switch) keeps: the raised tile of this decision
+   * (shell/main.js). */
+  keep() {
+    return { selected: this.selected, selFor: this.selFor };
+  }
+
+  restore(kept) {
+    if (!kept.selected || kept.selFor !== this.selFor) return;
+    this.selected = kept.selected;
+    this.renderHand();
+    this.renderActions();
+  }
+
   clickTile(x) {
     if (!this.canPlayTiles() || this.pending) return;
     if (this.selected === x) {

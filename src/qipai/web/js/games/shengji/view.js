@@ -379,6 +379,18 @@ export class ShengjiView extends TableView {
     paintCursor(this, ".sj-card");
   }
 
+  /** What the page drawn again in place (a language switch) keeps: the raised cards (shell/main.js). */
+  keep() {
+    return { raised: [...this.raised] };
+  }
+
+  restore(kept) {
+    const present = new Set((this.handCards || []).map((x) => x.key));
+    for (const k of kept.raised || []) if (present.has(k)) this.raised.add(k);
+    this.paintRaised();
+    this.renderActions();
+  }
+
   selectedCards() {
     return this.handCards.filter((x) => this.raised.has(x.key)).map((x) => x.card);
   }
