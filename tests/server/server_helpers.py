@@ -466,3 +466,17 @@ class SqliteLock:
         self.proc.stdin.write("\n")
         self.proc.stdin.flush()
         await asyncio.to_thread(self.proc.wait, 10)
+
+
+async def standing_of_a_player(store: Any, user_id: int, game: str, points: int, played: int = 1) -> None:
+    """Give ``user_id`` a standing of ``points`` in ``game`` as if he had played ``played`` deals of it (the
+    leaderboards rank only players who have played), without playing them."""
+    from sqlalchemy import update
+
+    from qipai.store.models import UserGame
+
+    await store.standing(user_id, game, 1000)
+    await store.grant(user_id, game, points - 1000, "relief")
+    async with store.sessions.begin() as s:
+        await s.execute(update(UserGame).where(UserGame.user_id == user_id, UserGame.game == game)
+                        .values(games_played=played))

@@ -11,7 +11,7 @@ from qipai.host.settings import Room
 from qipai.store import Store
 from qipai.store.models import Base
 
-from server_helpers import Client, Database, LiveServer, StartServer
+from server_helpers import Client, Database, LiveServer, StartServer, standing_of_a_player
 
 
 async def test_register_login_logout_guest(server: LiveServer) -> None:
@@ -114,8 +114,7 @@ async def test_the_leaderboard_ranks_ties_alike_and_says_the_viewers_place(start
     users = {}
     for name, p in points.items():
         users[name] = await Client.register(server, name, "secret-pw")
-        await store.standing(users[name].user["id"], "doudizhu", 1000)
-        await store.grant(users[name].user["id"], "doudizhu", p - 1000, "relief")
+        await standing_of_a_player(store, users[name].user["id"], "doudizhu", p)
     async with httpx.AsyncClient(base_url=server.http) as h:
         board = (await h.get("/api/leaderboard?game=doudizhu")).json()
         assert [(u["rank"], u["points"]) for u in board["users"]] == [(1, 1500), (2, 1200), (2, 1200), (2, 1200),
@@ -130,3 +129,23 @@ async def test_the_leaderboard_ranks_ties_alike_and_says_the_viewers_place(start
         board = (await h.get("/api/leaderboard?game=doudizhu",
                              headers={"Authorization": f"Bearer {guest.token}"})).json()
         assert "me" not in board, board
+
+
+async def test_only_players_who_have_played_are_ranked(start: StartServer) -> None:
+    """A standing is opened before any deal is played: when a player sits down, registers for a match (its fee) or
+    takes relief.  Its starting points were ranked: a player who sat down once and left (or was still in his first
+    deal) stood above every player who had lost a point.  A board ranks those who have played a deal of its game;
+    the others are told they are not on it."""
+    server = await start()
+    store = server.lobby.store
+    player = await Client.register(server, "player", "secret-pw")
+    visitor = await Client.register(server, "visitor", "secret-pw")
+    await standing_of_a_player(store, player.user["id"], "doudizhu", 990)
+    await store.standing(visitor.user["id"], "doudizhu", 1000)  # as the lobby when the visitor sits down
+    await store.standing(visitor.user["id"], "mahjong", 1000)
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        board = (await h.get("/api/leaderboard?game=doudizhu",
+                             headers={"Authorization": f"Bearer {visitor.token}"})).json()
+        assert [(u["rank"], u["name"]) for u in board["users"]] == [(1, "player")], board
+        assert "me" not in board, board
+        assert (await h.get("/api/leaderboard?game=mahjong")).json()["users"] == []

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from server_helpers import Client, Database, SqliteLock
+from server_helpers import Client, Database, SqliteLock, standing_of_a_player
 
 
 # ------------------------------------------------------------------------------ 1. names that draw nothing
@@ -114,9 +114,8 @@ async def test_a_blocked_account_leaves_the_leaderboard(start: Any) -> None:
     store = server.lobby.store
     cheat = await Client.register(server, "cheater", "secret-pw")
     fair = await Client.register(server, "fairplayer", "secret-pw")
-    await store.standing(cheat.user["id"], "doudizhu", 1000)
-    await store.standing(fair.user["id"], "doudizhu", 1000)
-    await store.grant(cheat.user["id"], "doudizhu", 90000, "relief")
+    await standing_of_a_player(store, cheat.user["id"], "doudizhu", 91000)
+    await standing_of_a_player(store, fair.user["id"], "doudizhu", 1000)
     async with httpx.AsyncClient(base_url=server.http) as h:
         board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
         assert [u["name"] for u in board] == ["cheater", "fairplayer"]

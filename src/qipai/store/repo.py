@@ -995,9 +995,11 @@ class Store:
 
     @staticmethod
     def _ranked(game: str) -> Any:
-        """Who a leaderboard of ``game`` ranks: registered players with a standing in it (no guests, no bots, no
-        account the operator blocked)."""
-        return (UserGame.game == game, User.is_guest.is_(False), User.is_bot.is_(False), User.blocked_at.is_(None))
+        """Who a leaderboard of ``game`` ranks: registered players who have played a deal of it (no guests, no
+        bots, no account the operator blocked; a standing opened by a visit, a relief or a match fee alone does not
+        rank its starting points above the players who lost some)."""
+        return (UserGame.game == game, UserGame.games_played > 0, User.is_guest.is_(False), User.is_bot.is_(False),
+                User.blocked_at.is_(None))
 
     async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[tuple[UserInfo, Standing]]:
         """The best registered players of ``game`` by points (see :meth:`_ranked`)."""
