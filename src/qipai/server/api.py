@@ -230,13 +230,10 @@ async def session_response(request: Request, user: UserInfo, status: int = 200) 
     return resp
 
 
-async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
-    """The user, where they sit, and their standing in every registered game (points, title, counts per
-    role); a game not played yet shows the points it would start with."""
-    out = user.public()
-    out["table"] = lobby.user_table.get(user.id)
-    if out["table"] is None and lobby.cluster.networked:  # a seat at a table another node runs
-        out["table"] = await lobby.cluster.seat_of(user.id)
+async def game_standings(lobby: Lobby, user: UserInfo) -> dict[str, tuple[dict[str, Any], bool]]:
+    """The user's standing in every registered game, as ``/api/me`` and a player's profile show it (points,
+    title, counts per role), and whether he has a standing there (he played or opened it); a game not played
+    yet shows the points it would start with."""
     have = {st.game: st for st in await lobby.store.all_standings(user.id)}
     games = {}
     for game in game_names():
@@ -245,8 +242,21 @@ async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
         except KeyError:
             continue
         st = have.get(game) or Standing(user.id, game, lobby.start_points(user), 0, 0, {})
-        due = await lobby.relief_due(user, game, st.points)  # (a game not played yet too: relief opens it)
-        games[game] = {**st.public(), "title": factory.title(st.points), "relief_due": due}
+        games[game] = ({**st.public(), "title": factory.title(st.points)}, game in have)
+    return games
+
+
+async def profile(lobby: Lobby, user: UserInfo) -> dict[str, Any]:
+    """The user, where they sit, and their standing in every registered game (:func:`game_standings`) with the
+    救济 due to him."""
+    out = user.public()
+    out["table"] = lobby.user_table.get(user.id)
+    if out["table"] is None and lobby.cluster.networked:  # a seat at a table another node runs
+        out["table"] = await lobby.cluster.seat_of(user.id)
+    games = {}
+    for game, (g, _) in (await game_standings(lobby, user)).items():
+        # (a game not played yet too: relief opens it)
+        games[game] = {**g, "relief_due": await lobby.relief_due(user, game, g["points"])}
     out["games"] = games
     return out
 
@@ -439,6 +449,61 @@ async def user_profile(request: Request) -> Response:
     return JSONResponse(out)
 
 
+PLAYER_RECENT = 10
+"""How many of a player's latest finished deals his profile lists."""
+
+
+def _relation(mine: str | None, theirs: str | None) -> str:
+    """What another player is to the caller, from the friends rows both ways (:meth:`Store.relation`): a block of
+    the other's is not told (as ``friend_block`` tells the blocked player only that a friendship ended)."""
+    if mine == "blocked":
+        return "blocked"
+    if mine == "friends":
+        return "friend"
+    if mine == "requested":
+        return "outgoing"
+    if theirs == "requested":
+        return "incoming"
+    return "none"
+
+
+@endpoint
+async def player_profile(request: Request) -> Response:
+    """玩家资料: ``GET /api/players/{name}`` — a registered player's public profile: per registered game his
+    points, title, deals played, wins, win rate and leaderboard rank, his latest finished deals (a ``replay``
+    only where the caller may replay it: see :func:`replay_open`) and what he is to the caller (``relation``).
+    Guests and bots have none (``404 no_profile``); an account the operator blocked, as one that is not, is
+    ``404 unknown_user``.  A player who blocked the caller shows him no deals."""
+    viewer = await need_user(request)
+    name = request.path_params["name"].strip()
+    lobby = lobby_of(request)
+    store = lobby.store
+    u = await store.find_user(name) if 0 < len(name) <= 64 else None
+    if u is None or u.blocked:  # (that the operator blocked him is nobody else's business)
+        raise ApiError("unknown_user", f"nobody is called {name[:32]!r}", 404, name=name[:32])
+    if u.is_bot or u.is_guest:
+        kind = "bot" if u.is_bot else "guest"
+        raise ApiError("no_profile", f"{u.name} plays as a {kind} and has no profile", 404, name=u.name,
+                       reason=kind)
+    games: dict[str, Any] = {}
+    for game, (g, opened) in (await game_standings(lobby, u)).items():
+        played = int(g["games_played"])
+        games[game] = {**g, "win_rate": round(g["wins"] / played, 4) if played else None,
+                       "rank": await store.leaderboard_rank(game, g["points"]) if opened else None}
+    if viewer.id == u.id:
+        relation, hidden = "self", False
+    else:
+        mine, theirs = await store.relation(viewer.id, u.id)
+        relation, hidden = _relation(mine, theirs), theirs == "blocked"
+    recent = [] if hidden else [
+        {"deal_id": d["deal_id"], "finished_at": d["finished_at"], "game": d["game"],
+         "preset": (d["options"] or {}).get("preset"), "role": d["role"], "won": d["won"], "delta": d["delta"],
+         "escaped": d["escaped"], "match": d["match_id"] is not None,
+         "replay": replay_open(d["users"], d["match_id"], viewer.id)}
+        for d in await store.history(u.id, PLAYER_RECENT)]
+    return JSONResponse({"user": u.public(), "games": games, "recent": recent, "relation": relation})
+
+
 ID_MAX = 2**63 - 1
 """The largest id a database row can have (a 64-bit integer): a larger one names nothing."""
 
@@ -506,6 +571,12 @@ async def history(request: Request) -> Response:
     return JSONResponse({"deals": rows})
 
 
+def replay_open(users: list[Any], match_id: str | None, viewer: int, *, match_public: bool = True) -> bool:
+    """Whether ``viewer`` may read a finished deal's record and replay: he played it (``users``: its seats'
+    user ids), or it is a match deal (``match_id``), which anybody signed in may replay."""
+    return viewer in users or (match_public and bool(match_id))
+
+
 async def _played_deal(request: Request, *, match_public: bool = False) -> tuple[dict[str, Any], int | None]:
     """The finished deal the request names and the caller's seat in it.  ``match_public``: a deal of a match
     table may be read by anybody signed in (a match's every deal is on record for all to replay, as its tables
@@ -516,7 +587,8 @@ async def _played_deal(request: Request, *, match_public: bool = False) -> tuple
     if deal is None:
         raise ApiError("unknown_deal", f"no deal {deal_id}", 404, deal=deal_id)
     seats = [i for i, s in enumerate(deal["seats"]) if s.get("user_id") == user.id]
-    if not seats and not (match_public and deal.get("match_id")):
+    if not replay_open([s.get("user_id") for s in deal["seats"]], deal.get("match_id"), user.id,
+                       match_public=match_public):
         raise ApiError("not_your_deal", "you can read the records of deals you played (and of match deals)", 403)
     if deal["status"] == "aborted":
         raise ApiError("deal_aborted", "this deal was abandoned unfinished and was not settled", 409)
@@ -1239,6 +1311,7 @@ routes = [
     Route("/api/me", me),
     Route("/api/users", user_lookup),
     Route("/api/users/{user_id}", user_profile),
+    Route("/api/players/{name}", player_profile),
     Route("/api/friends", friends),
     Route("/api/friends", friend_request, methods=["POST"]),
     Route("/api/friends/{user_id}/accept", friend_accept, methods=["POST"]),

@@ -737,6 +737,14 @@ class Store:
                                                                 Friend.state == "blocked"))
             return {int(r) for r in rows.scalars()}
 
+    async def relation(self, user_id: int, other_id: int) -> tuple[str | None, str | None]:
+        """What the two are to each other: the state of ``user_id``'s row toward ``other_id`` and of the other's
+        toward him (``friends``, ``requested``, ``blocked`` or ``None``)."""
+        async with self.sessions() as s:
+            mine = await s.get(Friend, (user_id, other_id))
+            theirs = await s.get(Friend, (other_id, user_id))
+        return (mine.state if mine is not None else None), (theirs.state if theirs is not None else None)
+
     async def are_friends(self, user_id: int, other_id: int) -> bool:
         async with self.sessions() as s:
             row = await s.get(Friend, (user_id, other_id))
@@ -1034,11 +1042,13 @@ class Store:
     # ----------------------------------------------------------------- history and records
     async def history(self, user_id: int, limit: int = 50, before: int | None = None,
                       game: str | None = None) -> list[dict[str, Any]]:
-        """The user's settled deals, newest first (``before``: a deal-player id for paging; ``game``: one game)."""
+        """The user's settled deals, newest first (``before``: a deal-player id for paging; ``game``: one game); each
+        with its seats' ``players`` (names) and ``users`` (user ids) and the ``match_id`` of a match deal."""
         async with self.sessions() as s:
             q = (
-                select(DealPlayer, Deal)
+                select(DealPlayer, Deal, GameTable.match_id)
                 .join(Deal, Deal.id == DealPlayer.deal_id)
+                .join(GameTable, GameTable.id == Deal.table_id)
                 .where(DealPlayer.user_id == user_id)
                 .order_by(DealPlayer.id.desc())
                 .limit(limit)
@@ -1048,7 +1058,7 @@ class Store:
             if before is not None:
                 q = q.where(DealPlayer.id < before)
             out = []
-            for dp, d in (await s.execute(q)).all():
+            for dp, d, match_id in (await s.execute(q)).all():
                 out.append(
                     {
                         "id": dp.id,
@@ -1066,6 +1076,8 @@ class Store:
                         "points_after": dp.points_after,
                         "finished_at": _iso(d.finished_at),
                         "players": [p.get("name") for p in d.seats],
+                        "users": [p.get("user_id") for p in d.seats],
+                        "match_id": match_id,
                     }
                 )
             return out
