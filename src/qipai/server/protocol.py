@@ -268,6 +268,7 @@ ERROR_CODES: dict[str, str] = {
     "no_password": "a guest account has no password to change",
     "not_a_guest": "only a guest account can be saved as a registered one (POST /api/account)",
     "unknown_user": "no such user (params: user, or name for a name that matches no account)",
+    "no_profile": "a guest or a bot has no player profile (params: name, reason: guest or bot)",
     "unknown_game": "no such game (params: game)",
     "no_relief": "relief (救济) is not due (params: amount)",
     "taken_over": "another window of this account controls the seat",
