@@ -15,10 +15,20 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web_helpers import ThreadServer, as_guest, lang_page, log_in, shot, sign_up, table, web_settings
+from web_helpers import (
+    ThreadServer,
+    as_guest,
+    lang_page,
+    log_in,
+    play_a_deal_together,
+    shot,
+    sign_up,
+    table,
+    web_settings,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_helpers import Client, private_table
+from server_helpers import Client
 
 
 @pytest.fixture(scope="module")
@@ -35,19 +45,6 @@ def new_page(browser: Browser, lang: str, phone: bool = False) -> tuple[Page, li
 
 def friend_row(page: Page, name: str) -> str:
     return f'.friend-friends li.friend:has(.fname:text-is("{name}"))'
-
-
-def play_a_deal_together(server: ThreadServer, names: list[str]) -> None:
-    """New accounts ``names`` play a deal of Dou Dizhu together at a private table (over the protocol) and go."""
-    async def play() -> None:
-        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
-        players, _ = await private_table(srv, "classic-1", names, {})  # type: ignore[arg-type]
-        await asyncio.gather(*(c.play_until_over() for c in players))
-        for c in players:
-            await c.close()
-
-    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
-        pool.submit(asyncio.run, play()).result(timeout=120)
 
 
 def test_friends_request_accept_invite_and_remove(browser: Browser, server: ThreadServer) -> None:

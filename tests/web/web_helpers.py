@@ -292,6 +292,28 @@ def lang_page(browser: Browser, lang: str, allowed: tuple[int, ...] = (401, 403,
     return page, errors
 
 
+def play_a_deal_together(server: ThreadServer, names: list[str]) -> None:
+    """New accounts ``names`` play a deal of Dou Dizhu together at a private table (over the protocol) and go (they
+    stay seated there)."""
+    import asyncio
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(ROOT / "tests" / "server"))
+    from server_helpers import private_table
+
+    async def play() -> None:
+        srv = SimpleNamespace(http=server.url, ws=server.url.replace("http", "ws") + "/ws")
+        players, _ = await private_table(srv, "classic-1", names, {})  # type: ignore[arg-type]
+        await asyncio.gather(*(c.play_until_over() for c in players))
+        for c in players:
+            await c.close()
+
+    with ThreadPoolExecutor(1) as pool:  # (the sync Playwright API holds this thread's event loop)
+        pool.submit(asyncio.run, play()).result(timeout=120)
+
+
 def sign_up(page: Page, base_url: str, name: str, password: str = "secret-pw") -> None:
     page.goto(base_url + "/#/login")
     page.locator('.tab[data-tab="signup"]').click()
