@@ -298,6 +298,10 @@ def crawl(page: Page, url: str, lang: str, names: list[str]) -> dict[str, str]:
         go(page, f"{url}/#/leaderboard/{game}", "section")
         page.wait_for_timeout(200)
         harvest(page, seen)
+    go(page, f"{url}/#/player/crawler-{lang}", ".player-card")  # 玩家资料 (his own: its deals, every game)
+    harvest(page, seen)
+    go(page, url + "/#/player/nobody-here", ".player-missing .form-error")
+    harvest(page, seen)
     go(page, url + "/#/friends", ".friend-add")
     page.fill('.friend-add input[name="friend"]', "nobody-here")  # no such player: the server's error in words
     page.locator('[data-action="add-friend"]').click()

@@ -65,6 +65,11 @@ export const ERROR_WORDS = {
     zh: (p) => typeof p.name === "string" ? `没有叫 ${p.name} 的玩家` : "没有这个玩家",
     en: (p) => typeof p.name === "string" ? `No player is called ${p.name}` : "No such player",
   },
+  no_profile: {
+    zh: (p) => (p.reason === "bot" ? `${n(p.name)} 是电脑，没有玩家资料` : `${n(p.name)} 是游客，没有玩家资料：游客保存为正式账号后才有`),
+    en: (p) => (p.reason === "bot" ? `${n(p.name)} is a bot and has no player profile`
+      : `${n(p.name)} plays as a guest and has no player profile until the account is saved`),
+  },
   server_busy: { zh: "服务器忙，请再试一次", en: "The server is busy: try again" },
   server_error: { zh: "服务器处理这条消息时出错，什么也没改变", en: "The server failed on this message; nothing changed" },
   taken_over: {

@@ -5,6 +5,7 @@ import { t, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate, seated } from "./store.js";
 import { gameName } from "./games.js";
+import { playerLink } from "./player.js";
 
 /** #/friends */
 export function friendsPage(root, { go }) {
@@ -55,8 +56,9 @@ export function friendsPage(root, { go }) {
     // the table one sits at, if friends may be invited to it (a private one, a seat free)
     const tb = !store.spectating ? store.table : null;
     const canInvite = !!(tb && tb.invite_code && (tb.seats || []).some((s) => s == null));
+    // (a name leads to the player's profile)
     const person = (u, ...actions) => h("li.friend", { dataset: { user: u.id } },
-      h("span.fname", displayName(u.name)), h("span.factions", ...actions));
+      playerLink(u.name, { cls: ".fname" }), h("span.factions", ...actions));
     const btn = (text, action, onclick, cls = ".ghost") => h(`button.btn.small${cls}`, { type: "button", "data-action": action, onclick }, text);
     const incoming = data.incoming.length ? h("div.panel.friend-requests",
       h("h2", t("friends_incoming")),
@@ -70,7 +72,7 @@ export function friendsPage(root, { go }) {
         const state = u.table ? "playing" : u.online ? "online" : "offline";
         return h("li.friend", { dataset: { user: u.id, state } },
           h("span.dot", { class: state, "aria-hidden": "true" }),
-          h("span.fname", displayName(u.name)),
+          playerLink(u.name, { cls: ".fname" }),
           h("span.fstate.muted", t(`friends_${state}`)),
           h("span.factions",
             // (not while seated: watching put one's own table out of reach, its deal playing on without him)

@@ -1,5 +1,5 @@
-// The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/leaderboard[/GAME],
-// #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
+// The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/player/NAME,
+// #/leaderboard[/GAME], #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
 import { h, add, fill, clear, api, toast, dropToasts, relangToasts } from "./util.js";
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
@@ -8,6 +8,7 @@ import { loadGames, gameInfo, loadView, titleName } from "./games.js";
 import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
+import { playerPage } from "./player.js";
 import { rulesPage } from "./rules.js";
 import { matchesPage, matchPage } from "./matches.js";
 import { friendsPage, friendNotices, loadBlocked } from "./friends.js";
@@ -137,7 +138,7 @@ async function mountTable() {
 // ------------------------------------------------------------------------------------------------ routes
 /** The words naming a page in the window's title (大厅 · 棋牌); pages without are the site's name alone. */
 const PAGE_NAMES = { lobby: "nav_lobby", matches: "nav_matches", leaderboard: "nav_leaderboard",
-  friends: "nav_friends", profile: "nav_profile", table: "nav_table", rules: "rules_title" };
+  friends: "nav_friends", profile: "nav_profile", table: "nav_table", rules: "rules_title", player: "nav_player" };
 
 function render() {
   const before = route;
@@ -188,6 +189,14 @@ function render() {
     case "profile":
       cleanup = profilePage(app);
       break;
+    case "player": {
+      // (a name badly percent-encoded by hand is read as it is: the server says nobody is called so)
+      let name = parts.slice(2).join("/");
+      try { name = decodeURIComponent(name); } catch { /* as typed */ }
+      if (!name) return go("#/leaderboard");
+      cleanup = playerPage(app, { name });
+      break;
+    }
     case "friends":
       cleanup = friendsPage(app, { go });
       break;

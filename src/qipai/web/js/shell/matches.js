@@ -4,6 +4,7 @@ import { h, fill, morph, keep, api, toast, modal, fmtDelta, fmtTime } from "./ut
 import { t, displayName, errorText, hasWords } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, spectate, refreshUser } from "./store.js";
+import { playerLink } from "./player.js";
 
 const STATUSES = ["open", "upcoming", "running", "finished"];
 
@@ -403,7 +404,9 @@ export function matchPage(root, { id }) {
         h("th", t("match_state")), phase === "finished" ? h("th", t("match_prize")) : null)),
       h("tbody", rows.map((r) => h("tr", { class: store.user && (r.users || []).includes(store.user.id) ? "me" : undefined,
         dataset: { entrant: r.entrant, place: r.place } },
-        h("td", String(r.place)), h("td.name", r.bot ? t("match_bot_n", { n: botNo.get(r.entrant) }) : displayName(r.name)), h("td.points", String(r.points)),
+        h("td", String(r.place)), h("td.name", r.bot ? t("match_bot_n", { n: botNo.get(r.entrant) })
+          // (a player's name leads to his profile; a team's two names stay words)
+          : (r.users || []).length === 1 ? playerLink(r.name) : displayName(r.name)), h("td.points", String(r.points)),
         h("td.state", { dataset: { state: r.status } }, entrantState(r.status, phase, r.quitting),
           r.table && !store.tableId ? h("button.btn.small.ghost", { type: "button", dataset: { action: "watch", table: r.table },
             onclick: () => { spectate(r.table); location.hash = "#/table"; } }, t("watch")) : null),

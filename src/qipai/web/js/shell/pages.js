@@ -5,6 +5,7 @@ import { conn } from "./conn.js";
 import { store, setUser, spectate, subscribe, notify, refreshUser, seated } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
 import { matchName, entrantState } from "./matches.js";
+import { playerLink } from "./player.js";
 
 function cardFace(label, red) {
   return h("div.hero-face", { class: red ? "red" : undefined }, label);
@@ -588,7 +589,7 @@ export function leaderboardPage(root, { game } = {}) {
         h("table.grid.lb", { dataset: { game: name } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("title")),
           h("th", t("points")), h("th", t("games_played")))),
         h("tbody", users.map((u) => h("tr", { class: store.user && u.id === store.user.id ? "me" : undefined },
-          h("td", String(u.rank)), h("td", displayName(u.name)), h("td", titleName(name, u.title)), h("td", String(u.points)),
+          h("td", String(u.rank)), h("td.name", playerLink(u.name)), h("td", titleName(name, u.title)), h("td", String(u.points)),
           h("td", String(u.games_played)))))),
         users.length ? null : h("p.muted.lb-empty", t("lb_empty"))));
     } catch (ex) {

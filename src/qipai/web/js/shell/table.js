@@ -12,6 +12,7 @@ import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
 import { matchBar } from "./matches.js";
 import { openRules } from "./rules.js";
+import { hasProfile, playerHref } from "./player.js";
 
 /** qipai.host.table.PHRASES: the quick-chat phrases and emotes (ids; the words are in i18n.js). */
 export const PHRASES = ["hurry", "nice_play", "well_played", "sorry", "oops", "again", "thanks", "wait", "good_luck", "bye"];
@@ -451,6 +452,8 @@ export class TableFrame {
       : { text: t("friends_block"), action: "seat-block", danger: true, onClick: () => {
         act(`friends/${s.user_id}/block`, undefined, () => t("friends_blocked_now", { name }));
       } });
+    // 查看资料: his public profile (the table stays: 牌桌 in the header leads back)
+    if (hasProfile(s.name)) buttons.unshift({ text: t("seat_view_profile"), action: "seat-profile", onClick: () => { location.hash = playerHref(s.name); } });
     buttons.push({ text: t("close"), primary: true });
     const title = s.title ? titleName(this.info?.name, s.title) : "";
     modal({ id: "seat-card", title: name, buttons,
