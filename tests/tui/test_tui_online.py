@@ -916,3 +916,54 @@ async def test_a_notice_between_an_enter_and_its_line_shows_the_prompt_once(star
     assert "lobby > lobby > " not in p.screen, shown
     assert shown.endswith("lobby > "), shown
     assert await p.quit() == 0
+
+
+async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
+    """``profile NAME`` (资料): a player's standing in every game, his latest deals — the browser's replay address
+    only where the one asking may replay it — what he is to the one asking and what to type; refusals worded."""
+    server = await start()
+    await Client.register(server, "bob")
+    await Client.register(server, "cy")
+    guest = await Client.guest(server)
+    alice = Player(server, name="alice", password="secret-pw", register=True, lang="en")
+    bob = Player(server, name="bob", password="secret-pw", lang="zh")
+    await alice.expect(r"lobby > ")
+    await bob.expect(r"大厅 > ")
+    alice.type("create classic-1")
+    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
+    bob.type("join " + code)
+    await alice.expect(r"Seats: 0 You 1000 · 1 bob 1000 · 2 \(empty\)")
+    alice.type("bots")
+    await asyncio.gather(alice.play_until(r"Deal 1 is over\.", hint_and_enter),
+                         bob.play_until(r"第 1 局结束。", hint_and_enter))
+    # at the table: bob played that deal with her, so its replay is his to open
+    since = len(alice.screen)
+    alice.type("profile BOB")
+    await alice.expect(r"Player bob:\n  Dou Dizhu: \d+ points, \w+, 1 deal, win rate (0|100)%, No\. \d+ on the "
+                       r"leaderboard\n  Shengji: 1000 points, \w+, 0 deals, win rate —, not ranked\n", since=since)
+    deal = await alice.expect(r"Latest 1 deal:\n  \d{4}-\d\d-\d\d \d\d:\d\d  Dou Dizhu \(classic\)  (won|lost) "
+                              r"[+-]\d+  · replay: http://[^ ]+/#/replay/(\d+)\n", since=since)
+    await alice.expect(r"Type friend bob to ask to be friends, block bob to block\.", since=since)
+    # in the lobby, in Chinese: cy did not play it (no replay); a guest and nobody are refused in words
+    cy = Player(server, name="cy", password="secret-pw", lang="zh")
+    await cy.expect(r"大厅 > ")
+    cy.type("资料 alice")
+    await cy.expect(r"玩家资料：alice\n  斗地主：\d+ 分，\S+，1 局，胜率 (0|100)%，排行榜第 \d+ 名\n")
+    line = (await cy.expect(r"最近 1 局：\n(  .*)\n"))[1]
+    assert "斗地主（classic）" in line and "回放" not in line and "#/replay/" not in line
+    await cy.expect(r"输入 friend alice 加好友，block alice 拉黑。")
+    cy.type(f"profile {guest.user['name']}")
+    await cy.expect(re.escape(guest.user["name"]) + r" 是游客，没有玩家资料")
+    cy.type("profile nobody-here")
+    await cy.expect(r"没有叫 nobody-here 的玩家")
+    cy.type("profile")
+    await cy.expect(r"请输入 profile NAME")
+    # what she is to him follows the friends commands
+    since = len(cy.screen)
+    cy.type("friend alice")
+    await cy.expect(r"alice", since=since)
+    cy.type("profile alice")
+    await cy.expect(r"玩家资料：alice（已申请加好友）\n", since=since)
+    await cy.expect(r"等待 alice 同意（unfriend alice 撤回申请）。", since=since)
+    assert deal[2]
+    assert await alice.quit() == 0 and await bob.quit() == 0 and await cy.quit() == 0

@@ -11,6 +11,9 @@ messages (§3), in the lobby, at a table and while watching one.
 - ``block NAME`` (拉黑: his friend requests are refused; a friendship or requests between you end) and
   ``unblock NAME``: the name is looked up in the lists, then (``block``) on the server (``GET /api/users?name=``;
   the friends API blocks by id).
+- ``profile NAME`` (``资料 NAME``, 玩家资料): a player's public profile (``GET /api/players/{name}``): what he is
+  to you, his points, title, deals, win rate and rank in every game, his latest deals (with the browser's replay
+  address where you may replay one) and the command to type to befriend, block or unblock him.
 - The ``friend`` messages are one line each, wherever the player is: a request (with the ``accept`` to type), an
   acceptance, a removal, an invitation (with the ``join`` to type: :meth:`Friends.join_code` gives the
   latest invitation's code to ``join`` alone).
@@ -19,11 +22,13 @@ messages (§3), in the lobby, at a table and while watching one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import httpx
 
-from .words import display_name, tr
+from .words import display_name, title_words, tr
 
 if TYPE_CHECKING:
     from .client import OnlineClient
@@ -39,6 +44,7 @@ COMMANDS: dict[str, str] = {
         ("invite", ("invite", "邀请")),
         ("block", ("block", "拉黑")),
         ("unblock", ("unblock", "取消拉黑", "解除拉黑")),
+        ("profile", ("profile", "资料", "玩家资料")),
     )
     for word in words
 }
@@ -50,6 +56,18 @@ _SUB = {"add": "friend", "accept": "accept", "decline": "decline", "remove": "un
 
 _LISTS = (("friend", "friends"), ("incoming", "incoming"), ("outgoing", "outgoing"))
 """What a user is to this player → the list of ``GET /api/friends`` he is in."""
+
+_RELATIONS = ("self", "friend", "outgoing", "incoming", "blocked")
+"""The relations of ``GET /api/players/{name}`` worded in a profile's first line (``none`` is not)."""
+
+
+def _when(iso: Any) -> str:
+    """A deal's time (ISO 8601, UTC) as this machine's local ``YYYY-MM-DD HH:MM``; as given when unreadable."""
+    try:
+        return datetime.fromisoformat(str(iso)).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return str(iso or "-")
+
 
 class Friends:
     """The friends commands and notices of one :class:`~.client.OnlineClient`."""
@@ -101,6 +119,8 @@ class Friends:
             await self.block(name)
         elif cmd == "unblock":
             await self.unblock(name)
+        elif cmd == "profile":
+            await self.profile(name)
         else:
             await self.invite(name)
         return True
@@ -308,6 +328,49 @@ class Friends:
                         words={"not_blocked": tr(lang, "friend_not_blocked", name=self.name(u))}) is not None:
             self.blocked.discard(int(u["id"]))
             c.emit(tr(lang, "friend_unblocked", name=self.name(u)), style="green")
+
+    async def profile(self, name: str) -> None:
+        """``profile NAME``: a player's public profile — what he is to this player, his standing in every game,
+        his latest deals — and what to type about him."""
+        from .client import GAME_WORDS
+
+        lang, c = self.lang, self.client
+        data = await c.get(f"/api/players/{quote(name, safe='')}")
+        if not isinstance(data, dict):
+            return
+        user = data.get("user") or {}
+        shown = self.name(user)
+        rel = str(data.get("relation") or "none")
+        c.emit(tr(lang, "profile_head", name=shown,
+                  relation=tr(lang, f"profile_rel_{rel}") if rel in _RELATIONS else ""), style="bold")
+
+        def game_word(g: str) -> str:
+            return GAME_WORDS.get(g, (g, g))[0 if lang == "zh" else 1]
+
+        for game, g in (data.get("games") or {}).items():
+            if not isinstance(g, Mapping):
+                continue
+            rate = g.get("win_rate")
+            c.emit(tr(lang, "profile_game", game=game_word(game), points=g.get("points"),
+                      title=title_words(game, g.get("title"), lang), played=g.get("games_played"),
+                      rate="—" if rate is None else f"{round(float(rate) * 100)}%",
+                      rank=tr(lang, "profile_rank", n=g["rank"]) if g.get("rank") else tr(lang, "profile_unranked")))
+        recent = [d for d in data.get("recent") or [] if isinstance(d, Mapping)]
+        c.emit(tr(lang, "profile_recent", n=len(recent)) if recent else tr(lang, "profile_no_deals"), style="bold")
+        for d in recent:
+            won = d.get("won")
+            result = tr(lang, "profile_escaped" if d.get("escaped") else "profile_won" if won is True
+                        else "profile_lost" if won is False else "profile_none")
+            delta = int(d.get("delta") or 0)
+            replay = tr(lang, "profile_replay", url=f"{c.base}/#/replay/{d.get('deal_id')}") if d.get("replay") else ""
+            c.emit(tr(lang, "profile_deal", when=_when(d.get("finished_at")), game=game_word(str(d.get("game"))),
+                      preset=d.get("preset") or "-", result=result, delta=f"{delta:+d}", replay=replay))
+        typed = str(user.get("name") or name)
+        hint = {"none": "profile_hint_none", "incoming": "profile_hint_incoming",
+                "blocked": "profile_hint_blocked", "outgoing": "profile_hint_outgoing",
+                "friend": "profile_hint_friend"}.get(rel)
+        if hint is not None and not (rel == "none" and c.user.get("is_guest")):
+            c.emit(tr(lang, hint, name=typed), style="dim")
 
     def join_code(self) -> str | None:
         """The invite code of the latest invitation (``join`` alone), or ``None``; says whose table it is."""

@@ -93,6 +93,9 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                        "Friends are invited to a private table: create one first"),
     "unknown_user": (lambda p: f"没有叫 {_n(p.get('name'))} 的玩家" if p.get("name") else "没有这个玩家",
                      lambda p: f"No player is called {_n(p.get('name'))}" if p.get("name") else "No such player"),
+    "no_profile": (lambda p: f"{_n(p.get('name'))} 是{'电脑' if p.get('reason') == 'bot' else '游客'}，没有玩家资料",
+                   lambda p: f"{_n(p.get('name'))} plays as a {'bot' if p.get('reason') == 'bot' else 'guest'} and "
+                   "has no player profile"),
     "unknown_game": ("没有这个游戏", "No such game"),
     "no_relief": ("救济只给积分不够进任何房间的玩家，每天一次",
                   "Relief is for players below every room's minimum, once a day"),
@@ -265,8 +268,9 @@ _EN: dict[str, str] = {
     "welcome_table": "You sit at a table already: back to it.",
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
                    "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
-                   "to watch) · watch TABLE (watch a table: 观战) · me (your points) · friends (好友: your friends "
-                   "and requests) · friend NAME (ask a player) · accept NAME · decline NAME · unfriend NAME · "
+                   "to watch) · watch TABLE (watch a table: 观战) · me (your points) · profile NAME (a player's "
+                   "profile: 玩家资料) · friends (好友: your friends and requests) · friend NAME (ask a player) · "
+                   "accept NAME · decline NAME · unfriend NAME · "
                    "block NAME (拉黑: no more requests from them) · unblock NAME · help · quit"),
     "lobby_prompt": "lobby",
     "rooms_head": "Rooms:",
@@ -275,6 +279,28 @@ _EN: dict[str, str] = {
     "no_rooms": "No rooms on this server.",
     "me_line": "{name}{guest}: {games}",
     "me_game": "{game} {points} points ({title}, {played} played, {wins} won)",
+    "profile_head": "Player {name}{relation}:",
+    "profile_rel_self": " (you)",
+    "profile_rel_friend": " (your friend)",
+    "profile_rel_outgoing": " (you asked to be friends)",
+    "profile_rel_incoming": " (asks to be your friend)",
+    "profile_rel_blocked": " (blocked by you)",
+    "profile_game": "  {game}: {points} points, {title}, {played} {played|deal|deals}, win rate {rate}, {rank}",
+    "profile_rank": "No. {n} on the leaderboard",
+    "profile_unranked": "not ranked",
+    "profile_recent": "Latest {n} {n|deal|deals}:",
+    "profile_no_deals": "No finished deals yet.",
+    "profile_deal": "  {when}  {game} ({preset})  {result} {delta}{replay}",
+    "profile_won": "won",
+    "profile_lost": "lost",
+    "profile_escaped": "escaped",
+    "profile_none": "-",
+    "profile_replay": "  · replay: {url}",
+    "profile_hint_none": "Type friend {name} to ask to be friends, block {name} to block.",
+    "profile_hint_incoming": "Type accept {name} to be friends (decline {name}: no).",
+    "profile_hint_outgoing": "Waiting for {name}'s answer (unfriend {name} withdraws the request).",
+    "profile_hint_friend": "Type unfriend {name} to end the friendship, block {name} to block.",
+    "profile_hint_blocked": "Type unblock {name} to lift the block.",
     "need_arg": "Type {cmd} {arg}.",
     "unknown_lobby": "{text!r} is not a lobby command: type help.",
     "joined": "You sit at table {table} ({game}, room {room}), seat {seat}.",
@@ -295,7 +321,7 @@ _EN: dict[str, str] = {
     "is_ready": "{name} is ready.",
     "table_help": ("At the table: your moves as the prompt says · auto (托管 on/off) · say PHRASE (quick chat; "
                    "say alone lists them) · seats · bots (creator: bots take the empty seats) · invite NAME (a "
-                   "friend to this private table) · friends · leave · help"),
+                   "friend to this private table) · friends · profile NAME (a player's profile) · leave · help"),
     "not_your_turn": "Not your turn: wait for {name} (or type help).",
     "not_your_turn_anyone": "Not your turn: wait (or type help).",
     "auto_on": "Auto-play on (托管): the server plays for you. Type auto to take back control.",
@@ -342,8 +368,9 @@ _EN: dict[str, str] = {
     "watching": "You watch table {table} ({game}, room {room}): you see what every spectator sees.",
     "spectator_prompt": "watching table {table} · leave · help",
     "spectator_cannot": "You only watch this table: you cannot play here (type leave to go back to the lobby).",
-    "spectator_help": ("Watching (观战): the moves show as they happen · seats · friends · join [CODE] (stop watching "
-                       "and sit at a friend's table) · leave (back to the lobby) · help · quit"),
+    "spectator_help": ("Watching (观战): the moves show as they happen · seats · friends · profile NAME · "
+                       "join [CODE] (stop watching and sit at a friend's table) · leave (back to the lobby) · help · "
+                       "quit"),
     "unwatched": "You stopped watching the table.",
     # a dropped connection
     "connection_retry": "The connection to the server was lost: reconnecting …",
@@ -419,7 +446,8 @@ _ZH: dict[str, str] = {
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
                    "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
-                   "me 我的积分 · friends 好友和好友申请 · friend 玩家名 加好友 · accept 玩家名 同意 · "
+                   "me 我的积分 · profile 玩家名 玩家资料 · friends 好友和好友申请 · friend 玩家名 加好友 · "
+                   "accept 玩家名 同意 · "
                    "decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · block 玩家名 拉黑 · unblock 玩家名 取消拉黑 · "
                    "help 帮助 · quit 退出"),
     "lobby_prompt": "大厅",
@@ -428,6 +456,28 @@ _ZH: dict[str, str] = {
     "no_rooms": "这个服务器没有房间。",
     "me_line": "{name}{guest}：{games}",
     "me_game": "{game} {points} 分（{title}，{played} 局，胜 {wins}）",
+    "profile_head": "玩家资料：{name}{relation}",
+    "profile_rel_self": "（你自己）",
+    "profile_rel_friend": "（好友）",
+    "profile_rel_outgoing": "（已申请加好友）",
+    "profile_rel_incoming": "（想加你为好友）",
+    "profile_rel_blocked": "（已拉黑）",
+    "profile_game": "  {game}：{points} 分，{title}，{played} 局，胜率 {rate}，{rank}",
+    "profile_rank": "排行榜第 {n} 名",
+    "profile_unranked": "未上榜",
+    "profile_recent": "最近 {n} 局：",
+    "profile_no_deals": "还没有打完的牌局。",
+    "profile_deal": "  {when}  {game}（{preset}）  {result} {delta}{replay}",
+    "profile_won": "胜",
+    "profile_lost": "负",
+    "profile_escaped": "逃跑",
+    "profile_none": "-",
+    "profile_replay": "  · 回放：{url}",
+    "profile_hint_none": "输入 friend {name} 加好友，block {name} 拉黑。",
+    "profile_hint_incoming": "输入 accept {name} 同意加好友（decline {name} 拒绝）。",
+    "profile_hint_outgoing": "等待 {name} 同意（unfriend {name} 撤回申请）。",
+    "profile_hint_friend": "输入 unfriend {name} 删除好友，block {name} 拉黑。",
+    "profile_hint_blocked": "输入 unblock {name} 取消拉黑。",
     "need_arg": "请输入 {cmd} {arg}。",
     "unknown_lobby": "{text!r} 不是大厅命令：输入 help。",
     "joined": "你坐在牌桌 {table}（{game}，房间 {room}），{seat} 号座。",
@@ -447,8 +497,8 @@ _ZH: dict[str, str] = {
     "ready_sent": "已准备：大家都准备好就开始下一局。",
     "is_ready": "{name} 已准备。",
     "table_help": ("牌桌上：按提示出牌 · auto 托管/解除托管 · say 快捷语（只输入 say 列出全部）· seats 座位 · "
-                   "bots 电脑补位（开桌的人）· invite 玩家名 邀请好友到这张私人桌 · friends 好友 · leave 离开 · "
-                   "help 帮助"),
+                   "bots 电脑补位（开桌的人）· invite 玩家名 邀请好友到这张私人桌 · friends 好友 · "
+                   "profile 玩家名 玩家资料 · leave 离开 · help 帮助"),
     "not_your_turn": "还没轮到你：等待 {name}（或输入 help）。",
     "not_your_turn_anyone": "还没轮到你：请等一下（或输入 help）。",
     "auto_on": "已托管：服务器替你出牌。输入 auto 解除托管。",
@@ -494,7 +544,8 @@ _ZH: dict[str, str] = {
     "watching": "你在观战牌桌 {table}（{game}，房间 {room}）：看到的和每个观众一样。",
     "spectator_prompt": "观战牌桌 {table} · leave 离开 · help",
     "spectator_cannot": "你只是在观战：不能在这桌出牌（输入 leave 回到大厅）。",
-    "spectator_help": ("观战中：出牌随时显示 · seats 座位 · friends 好友 · join [邀请码] 不再观战，坐到好友的桌 · "
+    "spectator_help": ("观战中：出牌随时显示 · seats 座位 · friends 好友 · profile 玩家名 玩家资料 · "
+                       "join [邀请码] 不再观战，坐到好友的桌 · "
                        "leave 离开（回到大厅）· help 帮助 · quit 退出"),
     "unwatched": "你不再观战这张牌桌。",
     # 断线
