@@ -379,6 +379,10 @@ async def check_match_deals(serve: Serve, mid: str, outsider: Client, player: Cl
     rep = await outsider.get(f"/api/deals/{did}/replay")
     assert rep["you"] is None and len(rep["steps"]) > 1
     assert "hand" not in rep["steps"][1]["observation"] or rep["steps"][1]["observation"]["hand"] is None
+    # the player's profile (玩家资料) offers his match deals' replays to the outsider too: the replay's own rule
+    prof = await outsider.get(f"/api/players/{player.user['name']}")
+    assert prof["recent"] and all(d["match"] and d["replay"] for d in prof["recent"]), prof["recent"]
+    assert [d["deal_id"] for d in prof["recent"]] == [d["deal_id"] for d in own][: len(prof["recent"])]
     async with outsider.api() as h:
         r = await h.get(f"/api/deals/{did}/review?seat=0")
         assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_deal"
