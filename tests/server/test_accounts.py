@@ -50,10 +50,10 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         assert (await h.get("/api/me", headers={"Authorization": f"Bearer {token}"})).status_code == 401
         g = await h.post("/api/guest", json={})
         assert g.status_code == 201 and g.json()["user"]["is_guest"] is True
-        # a game's leaderboard ranks the registered players who have a standing in it (no guests, no bots)
+        # a game's leaderboard ranks the registered players who have played it (no guests, no bots)
         store = server.lobby.store
         for u in (me.json(), g.json()["user"]):
-            await store.standing(u["id"], "doudizhu", 1000)
+            await standing_of_a_player(store, u["id"], "doudizhu", 1000)
         await store.bot_account("heuristic")
         board = (await h.get("/api/leaderboard?game=doudizhu")).json()["users"]
         assert [u["name"] for u in board] == ["Dora"]

@@ -38,6 +38,8 @@ async def test_a_players_profile_shows_every_game_his_deals_and_the_relation(sta
     assert ddz["rank"] == next(u["rank"] for u in board if u["name"] == "Ann")  # as the leaderboard ranks her
     assert seen["games"]["mahjong"]["games_played"] == 0 and seen["games"]["mahjong"]["win_rate"] is None
     assert seen["games"]["mahjong"]["rank"] is None  # not on that leaderboard
+    await server.lobby.store.standing(ann.user["id"], "shengji", 1000)  # opened (a seat taken), never played
+    assert (await cy.get("/api/players/Ann"))["games"]["shengji"]["rank"] is None  # the leaderboard's rule
     me = await ann.get("/api/me")
     assert ddz["points"] == me["games"]["doudizhu"]["points"] and ddz["title"] == me["games"]["doudizhu"]["title"]
     assert "table" not in seen and "relief_due" not in ddz  # not where she sits, nor her relief

@@ -489,7 +489,8 @@ async def player_profile(request: Request) -> Response:
     for game, (g, opened) in (await game_standings(lobby, u)).items():
         played = int(g["games_played"])
         games[game] = {**g, "win_rate": round(g["wins"] / played, 4) if played else None,
-                       "rank": await store.leaderboard_rank(game, g["points"]) if opened else None}
+                       # on the board (the leaderboard's rule, Store._ranked) once he has played a deal of it
+                       "rank": await store.leaderboard_rank(game, g["points"]) if opened and played else None}
     if viewer.id == u.id:
         relation, hidden = "self", False
     else:

@@ -1048,7 +1048,7 @@ class Store:
             q = (
                 select(DealPlayer, Deal, GameTable.match_id)
                 .join(Deal, Deal.id == DealPlayer.deal_id)
-                .join(GameTable, GameTable.id == Deal.table_id)
+                .outerjoin(GameTable, GameTable.id == Deal.table_id)
                 .where(DealPlayer.user_id == user_id)
                 .order_by(DealPlayer.id.desc())
                 .limit(limit)
