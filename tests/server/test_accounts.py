@@ -60,6 +60,10 @@ async def test_register_login_logout_guest(server: LiveServer) -> None:
         assert board[0]["points"] == 1000 and board[0]["title"] == "商人"
         prof = await h.get(f"/api/users/{board[0]['id']}", headers={"Authorization": f"Bearer {g.json()['token']}"})
         assert prof.json()["name"] == "Dora" and prof.json()["games"]["doudizhu"]["points"] == 1000
+        assert "relief_due" not in prof.json()["games"]["doudizhu"] and "table" not in prof.json()  # his own
+        await store.block_user(board[0]["id"], "cheating")  # blocked by the operator: nobody, as on the boards
+        prof = await h.get(f"/api/users/{board[0]['id']}", headers={"Authorization": f"Bearer {g.json()['token']}"})
+        assert prof.status_code == 404 and prof.json()["error"]["code"] == "unknown_user", prof.text
         assert (await h.get("/api/leaderboard?game=nope")).status_code == 404
         assert (await h.get("/")).status_code == 200
 

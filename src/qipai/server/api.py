@@ -442,10 +442,12 @@ async def user_profile(request: Request) -> Response:
     uid = _path_id(request, "user_id", "a user id")
     lobby = lobby_of(request)
     u = await lobby.store.user(uid) if uid <= ID_MAX else None
-    if u is None:
+    if u is None or u.blocked:  # (an account the operator blocked is nobody's business: as /api/players)
         raise ApiError("unknown_user", f"no user {uid}", 404, user=uid)
     out = await profile(lobby, u)
-    out.pop("table", None)
+    out.pop("table", None)  # where he sits and his relief are his own
+    for g in out["games"].values():
+        g.pop("relief_due", None)
     return JSONResponse(out)
 
 
