@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from .explain import Lang, Section
 from .options import Option, OptionSet
 
 JSON = dict[str, Any]
@@ -349,6 +350,32 @@ class Assist(Protocol):
         ...
 
 
+@runtime_checkable
+class Explains(Protocol):
+    """Optional for a :class:`GameFactory`: the game's rules in words (玩法说明, :mod:`qipai.core.explain`), which
+    every client shows — the browser through ``/api/rules/<game>``, the terminal's ``rules`` command."""
+
+    def explain(self, options: Mapping[str, Any], lang: Lang) -> list[Section]:
+        """The rules of a table with ``options`` (``preset`` plus overrides, or every value as
+        :meth:`GameFactory.options` gives them) in ``lang``, worded from the option values, never from a preset's
+        name; raises :class:`~qipai.core.options.OptionError` for options the game refuses."""
+        ...
+
+
+def explain_rules(factory: GameFactory, options: Mapping[str, Any], lang: Lang) -> list[Section]:
+    """``factory``'s rules in words for ``options`` in ``lang`` (:class:`Explains`); no sections for a game that
+    has none.  Bad options raise :class:`~qipai.core.options.OptionError` either way (the factory checks them).
+
+    >>> from qipai.core.registry import get_factory
+    >>> [s.id for s in explain_rules(get_factory("doudizhu"), {"preset": "chengdu"}, "en")][:3]
+    ['overview', 'bidding', 'doubling']
+    """
+    full = factory.options(options)
+    if not isinstance(factory, Explains):
+        return []
+    return factory.explain(full, lang)
+
+
 def autoplay_bot_for(info: GameInfo, options: Mapping[str, Any]) -> str:
     """The auto-play bot a table with ``options`` uses: the style its ``autoplay_option`` names, else the
     game's default.
@@ -412,6 +439,7 @@ __all__ = [
     "TIMEOUT",
     "Assist",
     "AutoplayFlags",
+    "Explains",
     "Game",
     "GameFactory",
     "GameInfo",
@@ -421,6 +449,7 @@ __all__ = [
     "SplitObservation",
     "apply_step",
     "autoplay_bot_for",
+    "explain_rules",
     "is_host_event",
     "option_values",
     "seats_of_teams",

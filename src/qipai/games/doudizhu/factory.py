@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.explain import Lang, Section
 from ...core.game import JSON, GameInfo
 from .rules import OPTIONS, PRESETS, Rules
 from .state import PHASES, Game, game_from_options
@@ -102,6 +103,12 @@ class DoudizhuFactory:
 
     def title(self, points: int) -> str:
         return title_for(points)
+
+    def explain(self, options: Mapping[str, Any], lang: Lang) -> list[Section]:
+        """玩法说明: the rules of a table with ``options`` in words, in ``lang`` (:mod:`.explain`)."""
+        from .explain import explain
+
+        return explain(options, lang)
 
     def review(self, record: Mapping[str, Any], seat: int, samples: int = 120) -> JSON:
         """A finished deal's decisions of ``seat`` with the strong bot's view of each (复盘; slow: seconds)."""

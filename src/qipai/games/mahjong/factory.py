@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.explain import Lang, Section
 from ...core.game import JSON, GameInfo, IllegalAction, option_values
 from .levels import TITLE_TABLE
 from .levels import title as level_title
@@ -96,6 +97,12 @@ class MahjongFactory:
 
     def title(self, points: int) -> str:
         return level_title(points)
+
+    def explain(self, options: Mapping[str, Any], lang: Lang) -> list[Section]:
+        """玩法说明: the rules of a table with ``options`` in words, in ``lang`` (:mod:`.explain`)."""
+        from .explain import explain
+
+        return explain(options, lang)
 
 
 FACTORY = MahjongFactory()

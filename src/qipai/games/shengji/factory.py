@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.explain import Lang, Section
 from ...core.game import JSON, GameInfo, IllegalAction, apply_step
 from .cards import level_rank, level_text, parse_cards
 from .game import MAX_ACTIONS, PHASES, ShengjiGame
@@ -161,6 +162,12 @@ class ShengjiFactory:
     def title(self, points: int) -> str:
         i = bisect.bisect_right(_THRESH, points) - 1
         return TITLES[max(i, 0)][1]
+
+    def explain(self, options: Mapping[str, Any], lang: Lang) -> list[Section]:
+        """玩法说明: the rules of a table with ``options`` in words, in ``lang`` (:mod:`.explain`)."""
+        from .explain import explain
+
+        return explain(options, lang)
 
 
 FACTORY = ShengjiFactory()
