@@ -19,7 +19,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from qipai.core.game import SplitObservation, apply_step
+from qipai.core.explain import is_lang, sections_json
+from qipai.core.game import SplitObservation, apply_step, explain_rules
+from qipai.core.options import OptionError
 from qipai.core.registry import game_names
 from qipai.host.cluster import CLUSTER_UNREACHABLE
 from qipai.host.director import MatchRun, run_from_row
@@ -685,6 +687,43 @@ async def games(request: Request) -> Response:
 
 
 @endpoint
+async def rules_words(request: Request) -> Response:
+    """玩法说明 (open without an account, like the rules page): a game's rules in words, worded by the game from the
+    option values (``Explains``).  ``GET ?preset=P&lang=zh|en`` for a preset (default the game's first, Chinese);
+    ``POST {"options", "lang"?}`` for a table's own options (a room's or a private table's: ``preset`` plus what it
+    sets).  → ``{"game", "lang", "preset", "options" (every value), "sections": [{"id", "title", "items"}]}``, an
+    item a paragraph or a list of lines; no sections for a game without words."""
+    game = request.path_params["game"]
+    if game not in game_names():
+        raise ApiError("unknown_game", f"no game {game[:32]!r}: see /api/games", 404, game=game[:32])
+    factory = lobby_of(request).factory(game)
+    lang: Any = request.query_params.get("lang", "zh")
+    if request.method == "POST":
+        data = await body(request)
+        only_fields(data, "options", "lang")
+        raw = field(data, "options", dict, required=False) or {}
+        lang = data.get("lang", lang)
+    else:
+        presets = factory.info.presets
+        preset = request.query_params.get("preset") or presets[0]
+        if preset not in presets:
+            raise ApiError("unknown_preset", f"{game} has no preset {preset[:32]!r}: expected one of "
+                           f"{', '.join(presets)}", 404, game=game, preset=preset[:32], presets=list(presets))
+        raw = {"preset": preset}
+    if not is_lang(lang):
+        raise ApiError("bad_field", "lang is zh or en", field="lang", type="str")
+    try:
+        full = factory.options(raw)
+        sections = explain_rules(factory, full, lang)
+    except OptionError as e:
+        reason = str(e)[:200]
+        raise ApiError("bad_options", f"these options do not work: {reason}", 400, reason=reason,
+                       option=next((k for k in raw if isinstance(k, str) and k in reason), None)) from None
+    return JSONResponse({"game": game, "lang": lang, "preset": full.get("preset"), "options": full,
+                         "sections": sections_json(sections)})
+
+
+@endpoint
 async def rooms(request: Request) -> Response:
     return JSONResponse({"rooms": await lobby_of(request).list_rooms()})
 
@@ -1328,6 +1367,7 @@ routes = [
     Route("/api/deals/{deal_id}/replay", deal_replay),
     Route("/api/deals/{deal_id}/review", deal_review),
     Route("/api/games", games),
+    Route("/api/rules/{game}", rules_words, methods=["GET", "POST"]),
     Route("/api/rooms", rooms),
     Route("/api/tables", tables),
     Route("/api/tables", create_table, methods=["POST"]),

@@ -270,6 +270,7 @@ ERROR_CODES: dict[str, str] = {
     "unknown_user": "no such user (params: user, or name for a name that matches no account)",
     "no_profile": "a guest or a bot has no player profile (params: name, reason: guest or bot)",
     "unknown_game": "no such game (params: game)",
+    "unknown_preset": "the game has no such preset (params: game, preset, presets)",
     "no_relief": "relief (救济) is not due (params: amount)",
     "taken_over": "another window of this account controls the seat",
     # lobby and tables

@@ -97,6 +97,10 @@ ERROR_WORDS: dict[str, tuple[Wording, Wording]] = {
                    lambda p: f"{_n(p.get('name'))} plays as a {'bot' if p.get('reason') == 'bot' else 'guest'} and "
                    "has no player profile"),
     "unknown_game": ("没有这个游戏", "No such game"),
+    "unknown_preset": (lambda p: f"这个游戏没有 {_n(p.get('preset'))} 这种玩法"
+                       + (f"：可选 {', '.join(map(str, p['presets']))}" if p.get("presets") else ""),
+                       lambda p: f"This game has no preset {_n(p.get('preset'))}"
+                       + (f": choose {', '.join(map(str, p['presets']))}" if p.get("presets") else "")),
     "no_relief": ("救济只给积分不够进任何房间的玩家，每天一次",
                   "Relief is for players below every room's minimum, once a day"),
     "server_busy": ("服务器忙，请再试一次", "The server is busy: try again"),

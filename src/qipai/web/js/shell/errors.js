@@ -85,6 +85,10 @@ export const ERROR_WORDS = {
     en: (p) => `No open table has the invite code ${n(p.invite)}: check it`,
   },
   unknown_game: { zh: "没有这个游戏", en: "No such game" },
+  unknown_preset: {
+    zh: (p) => `这个游戏没有 ${n(p.preset)} 这种玩法`,
+    en: (p) => `This game has no variant ${n(p.preset)}`,
+  },
   not_enough_points: {
     zh: (p) => `积分不够：这里至少要 ${n(p.need)} 分` + (p.have !== undefined ? `，你有 ${n(p.have)} 分` : ""),
     en: (p) => `Not enough points: you need at least ${n(p.need)}` + (p.have !== undefined ? `, you have ${n(p.have)}` : ""),
