@@ -1,6 +1,7 @@
 """玩法说明: every game's rules in words, on a page of their own (open to everyone, from the login page and from each
-room in the lobby) and in a dialog at the table, for the options that table plays — built by each game's view from
-the options' values (/api/games ``preset_options``), in Chinese and in English."""
+room in the lobby) and in a dialog at the table, for the options that table plays — worded by each game from the
+options' values (``qipai.games.<game>.explain``, which the browser asks for at ``/api/rules/<game>``), in Chinese
+and in English."""
 
 from __future__ import annotations
 
@@ -239,16 +240,23 @@ def test_shengji_and_mahjong_tables_show_their_rules(browser: Browser, server: T
 
 
 def rules_for(page: Page, game: str, variants: list[dict[str, object]]) -> list[dict[str, str]]:
-    """The game's ``rules(options)`` for each variant of its preset's options: section id → its whole text."""
+    """The words the browser is given for each variant of the game's first preset (what a private table with those
+    options shows: the page's own fetch of ``POST /api/rules/<game>`` in its language): section id → its whole
+    text."""
     preset = get_factory(game).info.presets[0]
-    base = get_factory(game).options({"preset": preset})
     return page.evaluate(
-        """async ([path, sets]) => {
-             const m = await import(path);
+        """async ([game, sets]) => {
+             const lang = document.documentElement.lang === "en" ? "en" : "zh";
              const text = (s) => [s.title, ...s.items.flat()].join("\\n");
-             return sets.map((o) => Object.fromEntries(m.rules(o).map((s) => [s.id, text(s)])));
+             const out = [];
+             for (const options of sets) {
+               const r = await fetch(`/api/rules/${game}`, { method: "POST", credentials: "same-origin",
+                 headers: { "Content-Type": "application/json" }, body: JSON.stringify({ options, lang }) });
+               out.push(Object.fromEntries((await r.json()).sections.map((s) => [s.id, text(s)])));
+             }
+             return out;
            }""",
-        [f"/js/games/{game}/rules.js", [{**base, **v} for v in variants]])
+        [game, [{"preset": preset, **v} for v in variants]])
 
 
 def test_shengji_words_follow_the_options(browser: Browser, server: ThreadServer) -> None:
@@ -330,5 +338,52 @@ def test_mahjong_words_follow_the_options(browser: Browser, server: ThreadServer
     assert w["no_auto"] in other["time"] and w["auto"] not in other["time"]
     assert w["base10"] in other["scoring"] and w["pay40"] in other["scoring"]
     assert w["t20"] in other["time"] and w["t10"] in other["time"] and w["seat0"] in other["overview"]
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_private_tables_own_options_are_worded(browser: Browser, server: ThreadServer) -> None:
+    """A private table that plays its own options (no throws, at most 8 hands) shows those in its dialog, not its
+    preset's: the browser sends the table's options to the server, which words them (POST /api/rules/<game>)."""
+    page, errors = lang_page(browser, "zh")
+    as_guest(page, server.url)
+    made = page.evaluate("""async () => (await fetch("/api/tables", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ room: "four_deck-1", options: { throws: false, hand_limit: 8 } }) })).json()""")
+    assert made.get("table"), made
+    page.goto(server.url + "/#/table")
+    page.reload()
+    expect(table(page)).to_be_visible(timeout=10_000)
+    btn = table(page).locator('[data-action="rules"]')
+    with page.expect_request(lambda r: "/api/rules/shengji" in r.url) as asked:
+        btn.click()
+    assert asked.value.method == "POST"
+    sent = asked.value.post_data_json
+    assert sent["options"]["throws"] is False and sent["options"]["hand_limit"] == 8 and sent["lang"] == "zh", sent
+    dialog = page.locator("#rules-dialog")
+    expect(dialog).to_be_visible()
+    assert "throws" not in parts_of(page, "#rules-dialog")
+    expect(dialog.locator('.rules-section[data-part="play"]')).to_contain_text("本桌不能甩牌")
+    expect(dialog.locator('.rules-section[data-part="levels"]')).to_contain_text("最多打 8 局")
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_rules_page_asks_the_server_in_the_chosen_language(browser: Browser, server: ThreadServer) -> None:
+    """The page's words are the server's (GET /api/rules/<game>?preset=&lang=), in the language the player chose;
+    a failed request says so on the page instead of an empty one."""
+    page, errors = lang_page(browser, "en", allowed=(401, 403, 404, 409, 500))
+    with page.expect_request(lambda r: "/api/rules/mahjong" in r.url) as asked:
+        page.goto(server.url + "/#/rules/mahjong/daqing")
+    assert "lang=en" in asked.value.url and "preset=daqing" in asked.value.url, asked.value.url
+    expect(page.locator('.rules-page .rules-section[data-part="bao"]')).to_contain_text("Treasure draw (摸宝)")
+    page.route("**/api/rules/**", lambda route: route.fulfill(
+        status=500, content_type="application/json",
+        body='{"error": {"code": "server_error", "message": "x", "params": {}}}'))
+    page.goto(server.url + "/#/rules/shengji")
+    expect(page.locator(".rules-page .msg.error")).to_be_visible()
+    expect(page.locator(".rules-page .rules-section")).to_have_count(0)
     page.context.close()
     assert not errors, errors

@@ -43,17 +43,14 @@
 //   view.announce(prev, obs, model) → string   (optional)
 //       What the other seats did between two observations of the same deal, in words, for a screen reader (the
 //       shell puts it in a polite live region); "" when nothing is worth saying.
-//   rules(options) → [{id, title, items}]   (optional, a function of the module, not of a view)
-//       The game's rules in words (玩法说明) for ``options`` (every option's value: /api/games preset_options under
-//       a table's own), in the current language: each section a title and items, a paragraph (string) or a list
-//       (array of strings).  The shell draws them on #/rules/<game>/<preset> and in the table's ? dialog
-//       (shell/rules.js); without it those say the game has no rules page.
 //   view.tick()   (optional) called four times a second, for countdowns of the view's own
 //   view.clearPending(), view.key(event), view.destroy()
 //
 // A new game is one folder under web/js/games/ exporting this interface, and ``web: "<folder>"`` in its
 // GameInfo; nothing in the shell changes.  A view may extend TableView (shell/tableview.js: obs, legal, myTurn,
-// send one action at a time, clearPending) and pick cards with shell/handpick.js.
+// send one action at a time, clearPending) and pick cards with shell/handpick.js.  Its rules in words (玩法说明)
+// are not the view's: the game words them in Python (qipai.games.<game>.explain) for every client, and the shell
+// asks the server for them (/api/rules/<game>, shell/rules.js).
 import { api } from "./util.js";
 import { lang, scoped, t } from "./i18n.js";
 import { store } from "./store.js";

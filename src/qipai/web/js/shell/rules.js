@@ -1,28 +1,27 @@
 // 玩法说明: a game's rules in words — on a page of their own (#/rules/<game>/<preset>: from the lobby's rooms and
-// the login page, logged in or not) and in a dialog at the table (the top bar's ? button), for the options that
-// table plays.  The words are the game view's own (its index.js ``rules(options)``, built from the options'
-// values, never from a preset's name): the shell knows no game.
-import { h, add, fill, modal, toast } from "./util.js";
-import { t, errorText } from "./i18n.js";
-import { loadAllViews, gameInfo, viewOf, gameName, presetName, presetDesc } from "./games.js";
+// the login page, logged in or not) and in a dialog at the table (opened by the table's name in the top bar), for
+// the options that table plays.  The words are the game's own, worded by the server from the options' values
+// (never from a preset's name: GET/POST /api/rules/<game>, qipai.games.<game>.explain — one source for the
+// browser and the terminal): the shell knows no game.
+import { h, add, fill, modal, toast, api } from "./util.js";
+import { t, errorText, lang } from "./i18n.js";
+import { loadAllViews, gameInfo, gameName, presetName, presetDesc } from "./games.js";
 import { store } from "./store.js";
 
-/** Every option's value for ``raw`` (a room's or a table's options: ``preset`` plus what it sets): the preset's
- * values (``preset_options`` of /api/games) under the ones ``raw`` sets. */
-export function resolvedOptions(info, raw = {}) {
-  const preset = raw?.preset ?? info?.presets?.[0];
-  return { ...(info?.preset_options?.[preset] || {}), ...(raw || {}), preset };
+/** The rules of ``game`` in words, in the current language: a preset's (``{preset}``, GET) or a table's own
+ * options (``preset`` plus what the table sets, POST) → ``{preset, options, sections}``. */
+export function fetchRules(game, options) {
+  const g = encodeURIComponent(game);
+  const keys = Object.keys(options || {});
+  if (keys.every((k) => k === "preset")) {
+    const q = new URLSearchParams({ lang, ...(options?.preset ? { preset: options.preset } : {}) });
+    return api("GET", `rules/${g}?${q}`);
+  }
+  return api("POST", `rules/${g}`, { options, lang });
 }
 
-/** The game's rules for ``options`` drawn: each section a heading, its paragraphs (strings) and lists (arrays). */
-export function rulesBody(game, options) {
-  const mod = viewOf(game);
-  let sections = null;
-  try {
-    sections = mod?.rules ? mod.rules(options) : null;
-  } catch (err) {
-    console.error(err);  // (a slip in the words never stops the page)
-  }
+/** The sections drawn: each a heading, its paragraphs (strings) and lists (arrays). */
+export function rulesBody(sections) {
   if (!sections?.length) return h("p.muted.rules-none", t("rules_none"));
   return h("div.rules-text", sections.map((s) => h("section.rules-section", { dataset: { part: s.id } },
     h("h3", s.title),
@@ -31,16 +30,17 @@ export function rulesBody(game, options) {
 
 /** The rules of the table one sits at or watches (its game and options), in a dialog. */
 export async function openRules(game, rawOptions) {
+  let words;
   try {
     await loadAllViews();
+    words = await fetchRules(game, rawOptions || {});
   } catch (ex) {
     toast(() => errorText(ex.code, ex.params), "error", 5000);
     return;
   }
-  const info = gameInfo(game);
-  const options = resolvedOptions(info, rawOptions);
-  modal({ id: "rules-dialog", wide: true, title: `${t("rules_title")} · ${presetName(game, options.preset)}`,
-    body: h("div.rules-dialog", rulesBody(game, options)) });
+  const preset = rawOptions?.preset ?? words.preset ?? gameInfo(game)?.presets?.[0];
+  modal({ id: "rules-dialog", wide: true, title: `${t("rules_title")} · ${presetName(game, preset)}`,
+    body: h("div.rules-dialog", rulesBody(words.sections)) });
 }
 
 /** #/rules/<game>/<preset>: every game's rules, a tab for each game and each of its presets. */
@@ -64,9 +64,14 @@ export function rulesPage(root, { game, preset }) {
         add(page, tabs(info.presets.map((x) => [`#/rules/${name}/${x}`, presetName(name, x), x === p])));
       }
       const desc = presetDesc(name, p);
-      add(page, h("h2", presetName(name, p)), desc ? h("p.rules-desc", desc) : null,
-        rulesBody(name, resolvedOptions(info, { preset: p })));
+      add(page, h("h2", presetName(name, p)), desc ? h("p.rules-desc", desc) : null);
     }
+    if (!info) return page;
+    return fetchRules(name, { preset: p }).then((words) => add(page, rulesBody(words.sections)), (ex) => {
+      add(page, h("p.msg.error", errorText(ex.code, ex.params)));
+    }).then(() => page);
+  }).then((page) => {
+    if (!alive) return;
     if (!store.user) add(page, h("p", h("a.btn.primary", { href: "#/login" }, t("rules_to_login"))));
     fill(root, page);
   }).catch((ex) => {

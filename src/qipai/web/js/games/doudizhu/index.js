@@ -6,7 +6,6 @@ import { cardsText, parsePlay, playRanks, rankIndex } from "./cards.js";
 
 export const words = WORDS;
 export const css = "doudizhu.css";
-export { rules } from "./rules.js";
 
 export function mount(slots, ctx) {
   const view = new DoudizhuView(slots, ctx);

@@ -6,7 +6,6 @@ import { tileName, parseTiles, tilesText } from "./tiles.js";
 
 export const words = WORDS;
 export const css = "mahjong.css";
-export { rules } from "./rules.js";
 
 export function mount(slots, ctx) {
   const view = new MahjongView(slots, ctx);

@@ -6,7 +6,6 @@ import { cardsText } from "./cards.js";
 
 export const words = WORDS;
 export const css = "shengji.css";
-export { rules } from "./rules.js";
 
 export function mount(slots, ctx) {
   const view = new ShengjiView(slots, ctx);
