@@ -118,11 +118,22 @@ def rules(
     preset: Annotated[str | None, typer.Argument(help="Show one preset's options in full.")] = None,
     game: Annotated[str, typer.Option(help="doudizhu, or another registered game: shengji, mahjong.")]
         = "doudizhu",
+    explain: Annotated[str | None, typer.Option(
+        "--explain", metavar="PRESET",
+        help="How to play (玩法说明): the rules of this preset (with any -o KEY=VALUE) in words.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", help="With --explain: a rule option KEY=VALUE a table sets, e.g. -o throws=off.")] = None,
+    lang: Annotated[str | None, typer.Option(help="With --explain: zh or en (default: from the locale).")] = None,
 ) -> None:
-    """List the rule presets (and, for another --game, every option -o KEY=VALUE takes), or print one preset's
-    options as JSON."""
+    """List the rule presets (and, for another --game, every option -o KEY=VALUE takes), print one preset's
+    options as JSON, or with --explain PRESET the rules in words (wrapped to the terminal)."""
     from .games.doudizhu.rules import PRESETS
 
+    if explain is not None:
+        _explain_rules(game, explain, option, _check_lang(lang))
+        return
+    if option:
+        _fail("-o/--option goes with --explain PRESET (the rules of a table with those options in words)")
     if game != "doudizhu":
         _other_rules(game, preset)
         return
@@ -133,6 +144,30 @@ def rules(
     if preset not in PRESETS:
         _fail(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
     typer.echo(json.dumps(PRESETS[preset].to_options(), ensure_ascii=False, indent=2))
+
+
+def _explain_rules(game: str, preset: str, pairs: list[str] | None, lang: str) -> None:
+    """``qipai rules --game G --explain PRESET [-o KEY=VALUE …]``: the game's rules in words (its own, through
+    the registry), for the preset with those options, wrapped to the terminal."""
+    from rich.console import Console
+
+    from .core.options import OptionError, options_from_text, pairs_from_text
+    from .core.registry import game_names, get_factory
+    from .tui.explain import game_rules
+
+    if game not in game_names():
+        _fail(f"unknown game {game!r}: choose one of {', '.join(game_names())}")
+    factory = get_factory(game)
+    if preset not in factory.info.presets:
+        _fail(f"unknown preset {preset!r} for {game}: choose one of {', '.join(factory.info.presets)}")
+    try:
+        raw = {**options_from_text(factory.info.options, pairs_from_text(pairs)), "preset": preset}
+        shown = game_rules(game, raw, lang, preset=preset)
+    except OptionError as e:
+        _fail(str(e))
+    console = Console(highlight=False, markup=False, emoji=False, soft_wrap=False)
+    for item in shown:
+        console.print(item)
 
 
 def _other_rules(game: str, preset: str | None) -> None:

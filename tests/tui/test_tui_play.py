@@ -28,7 +28,7 @@ ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "B", 
 HAND = r"Your hand \(by \w+\): ([^│\r\n]+)"
 LEAD = r"You lead — your play > "
 BID = r"Your bid \[pass, 1, 2, 3\] > "
-NEXT = r"Enter: next deal · history · result · quit > "
+NEXT = r"Enter: next deal · history · result · rules · quit > "
 
 
 def env() -> dict[str, str]:

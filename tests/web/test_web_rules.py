@@ -119,8 +119,8 @@ def test_each_room_links_its_rules_and_a_phone_reads_them(browser: Browser, serv
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_tables_question_mark_shows_its_rules(browser: Browser, server: ThreadServer, lang: str) -> None:
-    """At the table, the top bar's ? opens the rules of the options that table plays, in a dialog that Escape
-    closes, the focus going back to the button."""
+    """At the table, the table's name in the top bar opens the rules of the options that table plays, in a dialog
+    that Escape closes, the focus going back to the button."""
     page, errors = lang_page(browser, lang)
     as_guest(page, server.url)
     quick_match(page, "chengdu-1")
@@ -218,7 +218,8 @@ def test_a_phone_reads_shengji_and_mahjong_rules(browser: Browser, server: Threa
 @pytest.mark.parametrize(("game", "room", "lang"), [("shengji", "four_deck-1", "zh"), ("mahjong", "daqing-1", "en")])
 def test_shengji_and_mahjong_tables_show_their_rules(browser: Browser, server: ThreadServer, game: str, room: str,
                                                      lang: str) -> None:
-    """At a Shengji and a mahjong table the ? shows that game's rules, every section, for the table's options."""
+    """At a Shengji and a mahjong table the table's name shows that game's rules, every section, for the table's
+    options."""
     page, errors = lang_page(browser, lang)
     as_guest(page, server.url)
     quick_match(page, room)

@@ -2,6 +2,8 @@
 
 >>> parse_command("h", "play")
 Command(name='hint', arg='')
+>>> parse_command("玩法", "bid"), parse_command("rules", "between")
+(Command(name='rules', arg=''), Command(name='rules', arg=''))
 >>> parse_command("10 10 J J Q Q", "play")
 Command(name='play', arg='10 10 J J Q Q')
 >>> parse_command("2", "bid")
@@ -38,6 +40,7 @@ for _name, _words in {
     "history": ("history", "hist", "历史", "历史得分"),
     "result": ("result", "结果"),
     "help": ("help", "?", "？", "帮助"),
+    "rules": ("rules", "规则", "玩法", "玩法说明"),
     "quit": ("quit", "q", "exit", "退出", "逃跑"),
 }.items():
     for _w in _words:

@@ -115,7 +115,7 @@ _EN: dict[str, str] = {
     "prompt_lead": "You lead — your play",
     "prompt_follow": "Beat {cards} ({kind}) or pass",
     "prompt_time": " ({s} s)",
-    "prompt_next": "Enter: next deal · history · result · quit",
+    "prompt_next": "Enter: next deal · history · result · rules · quit",
     "prompt_confirm": "Type yes to confirm, anything else to stay: ",
     "choice_pass": "pass",
     # actions as they happen
@@ -210,6 +210,7 @@ _EN: dict[str, str] = {
         "  last                    the previous trick (上手牌)\n"
         "  history                 every deal's scores at this table (历史得分)\n"
         "  result                  the last deal's full settlement (结果)\n"
+        "  rules                   how to play: this table's rules in words (玩法说明)\n"
         "  help, ?                 this help\n"
         "  quit, q                 leave the table (逃跑 costs a penalty where the rules have one)\n"
         "Bidding: 1, 2, 3 or pass; call or pass.  Doubling: double / redouble or pass.  Show: show or pass."
@@ -292,7 +293,7 @@ _ZH: dict[str, str] = {
     "prompt_lead": "你先出",
     "prompt_follow": "压过 {cards}（{kind}）或不出",
     "prompt_time": "（{s} 秒）",
-    "prompt_next": "回车：下一局 · history 历史 · result 结果 · quit 退出",
+    "prompt_next": "回车：下一局 · history 历史 · result 结果 · rules 玩法 · quit 退出",
     "prompt_confirm": "输入 yes 确认，其他任意输入继续：",
     "choice_pass": "pass",
     "act_bid": "{name}：{what}",
@@ -383,6 +384,7 @@ _ZH: dict[str, str] = {
         "  last、上手牌             上一轮的出牌\n"
         "  history、历史            本桌每局得分（历史得分）\n"
         "  result、结果             上一局的完整结算\n"
+        "  rules、规则、玩法        玩法说明：本桌规则\n"
         "  help、?、帮助            本帮助\n"
         "  quit、q、退出            离开牌桌（有逃跑扣分的规则会扣分）\n"
         "叫分：1、2、3 或 pass；叫地主：call 或 pass。加倍：double / redouble 或 pass。亮牌：show 或 pass。"

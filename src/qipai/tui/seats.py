@@ -21,6 +21,7 @@ from rich.text import Text
 from ..bots import Bot, bot_names, get_bot, split_bots
 from ..core.game import GameFactory, autoplay_bot_for
 from ..core.options import OptionError, options_from_text, pairs_from_text
+from .explain import game_rules
 from .reader import LineReader, ask_line
 from .records import RecordError, show_records, with_players, write_record
 from .table import SetupError
@@ -80,7 +81,7 @@ class BotTable:
     DEFAULTS: ClassVar[dict[str, Any]] = {}
     SEAT_BOT: ClassVar[str] = ""
     """The bots' name when none is given and the factory names none."""
-    INFO: ClassVar[tuple[str, ...]] = ("help",)
+    INFO: ClassVar[tuple[str, ...]] = ("help", "rules")
     """Commands :meth:`info` answers between deals."""
 
     def __init__(self, opts: SeatOptions, tr: Callable[..., str], console: Console | None = None,
@@ -154,8 +155,17 @@ class BotTable:
         raise NotImplementedError
 
     def info(self, name: str) -> None:
-        """Answer a command of :attr:`INFO` between deals (``help`` here)."""
-        self.out(self.tr(self.lang, "help"))
+        """Answer a command of :attr:`INFO` between deals (``help`` and ``rules`` here)."""
+        if name == "rules":
+            self.show_rules()
+        else:
+            self.out(self.tr(self.lang, "help"))
+
+    def show_rules(self) -> None:
+        """玩法说明: the rules of this table's options in words (the game's own, through the registry), wrapped to
+        the terminal."""
+        for item in game_rules(self.GAME, self.options, self.lang):
+            self.out(item)
 
     def between(self) -> bool:
         """Ask whether to play on: Enter plays the next deal, ``quit`` (or the end of input) ends the table."""

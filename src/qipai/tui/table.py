@@ -42,6 +42,7 @@ from ..games.doudizhu.hints import hint_actions
 from ..games.doudizhu.rules import PRESETS
 from ..games.doudizhu.state import Game, next_first_bidder
 from .commands import Command, _cut, check_play, parse_command, ranks_label
+from .explain import game_rules
 from .i18n import bot_name, kind_name, refusal, tr, tr_text
 from .reader import LineReader, ask_line
 from .records import RecordError, show_records, with_players, write_record
@@ -466,7 +467,7 @@ class TableSession:
                      style="green")
 
     def info(self, cmd: Command) -> None:
-        """The commands that only show something: sort, last, history, result, help."""
+        """The commands that only show something: sort, last, history, result, help, rules."""
         game = self.game
         lang = self.lang
         if cmd.name == "sort":
@@ -493,6 +494,9 @@ class TableSession:
                 self.out(result_view(self.last_finished, self.facts(self.last_finished_no)))
         elif cmd.name == "help":
             self.out(tr(lang, "help"))
+        elif cmd.name == "rules":  # 玩法说明: this table's rules in words (the game's own)
+            for item in game_rules("doudizhu", {"preset": self.opts.preset}, lang):
+                self.out(item)
 
     def auto_turn(self) -> None:
         """The human seat in auto-play: wait a moment for a command, then let the auto-play bot act."""
@@ -512,7 +516,7 @@ class TableSession:
                 if cmd.name == "quit":
                     self.quit_deal(None)
                     return
-                if cmd.name in ("sort", "last", "history", "result", "help"):
+                if cmd.name in ("sort", "last", "history", "result", "help", "rules"):
                     self.info(cmd)
                     return
                 if cmd.name != "empty":
@@ -619,11 +623,11 @@ class TableSession:
             if cmd.name == "quit":
                 self.out(tr(self.lang, "quit_between"))
                 return False
-            if cmd.name in ("sort", "last", "history", "result", "help"):
+            if cmd.name in ("sort", "last", "history", "result", "help", "rules"):
                 self.info(cmd)
             else:
                 self.error(tr(self.lang, "err_choice", text=_cut((line or "").strip()),
-                              choices="Enter, history, result, quit"))
+                              choices="Enter, history, result, rules, quit"))
 
     def finish(self) -> None:
         """The end of the table: totals and the record files."""

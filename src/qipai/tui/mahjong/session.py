@@ -59,6 +59,7 @@ for _name, _ws in {
     "hand": ("hand", "手牌", "牌"),
     "hint": ("hint", "h", "提示"),
     "help": ("help", "?", "？", "帮助"),
+    "rules": ("rules", "规则", "玩法", "玩法说明"),
     "quit": ("quit", "q", "exit", "退出", "逃跑"),
 }.items():
     for _w in _ws:
@@ -402,6 +403,9 @@ class MahjongSession(BotTable):
             return None
         if name == "help":
             self.out(tr(lang, "help"))
+            return None
+        if name == "rules":
+            self.show_rules()
             return None
         if name == "quit":
             answer = self.ask(tr(lang, "prompt_confirm") + " > ", None, confirm=True)

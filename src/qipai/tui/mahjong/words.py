@@ -38,7 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt_win": "You can win: hu or pass",
         "prompt_claim": "{name} discarded {tile}. Your options: {opts} (Enter: pass)",
         "prompt_time": " [{s}s]",
-        "prompt_next": "Enter for the next deal, quit to stop",
+        "prompt_next": "Enter for the next deal, rules for how to play, quit to stop",
         "prompt_confirm": "Leave the table? auto-play finishes this deal (y/n)",
         "act_draw": "{name} draws",
         "act_draw_tile": "You draw {tile}",
@@ -92,7 +92,7 @@ WORDS: dict[str, dict[str, str]] = {
         "quit_cancel": "You stay.",
         "help": "At your turn: a tile to discard (5m, 7p, 9s, Z; 打 5m), ting 5m (听 5m), hu (胡); in a claim window: "
                 "chi 456m (吃), peng (碰), chi 456m ting / ct (吃听), peng ting / pt (碰听), hu, pass or Enter (过). "
-                "Also: hint (提示), hand, auto (托管), quit.",
+                "Also: hint (提示), hand, auto (托管), rules (how to play: 玩法说明), quit.",
         "no_hint": "No hint now.",
         "fan_dealer": "dealer", "fan_closed": "closed hand", "fan_self_drawn": "self-drawn", "fan_jia": "middle wait",
         "fan_bao": "treasure", "fan_bao_zhong_bao": "treasure in treasure", "fan_dian_pao": "fed the win",
@@ -156,7 +156,7 @@ WORDS: dict[str, dict[str, str]] = {
         "prompt_win": "可以胡牌：胡 或 过",
         "prompt_claim": "{name} 打出 {tile}。你可以：{opts}（回车：过）",
         "prompt_time": " [{s}秒]",
-        "prompt_next": "回车开始下一局，输入 退出 结束",
+        "prompt_next": "回车开始下一局，输入 玩法 看规则，输入 退出 结束",
         "prompt_confirm": "离开牌桌？本局由托管打完（是/否）",
         "act_draw": "{name} 摸牌",
         "act_draw_tile": "你摸到 {tile}",
@@ -209,7 +209,7 @@ WORDS: dict[str, dict[str, str]] = {
         "timer_unsupported": "这种输入不能计时：不计时进行。",
         "quit_cancel": "继续打。",
         "help": "轮到你：输入要打的牌（5m、7p、9s、Z；打 5m），听 5m，胡；吃碰时：吃 456m、碰、吃听 456m、碰听、胡、"
-                "过 或 回车。其他：提示、手牌、托管、退出。",
+                "过 或 回车。其他：提示、手牌、托管、玩法（本桌规则）、退出。",
         "no_hint": "现在没有提示。",
         "fan_dealer": "庄", "fan_closed": "门清", "fan_self_drawn": "自摸", "fan_jia": "夹",
         "fan_bao": "宝", "fan_bao_zhong_bao": "宝中宝", "fan_dian_pao": "点炮",

@@ -36,12 +36,13 @@ import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
 import httpx
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from ..explain import heading, rules_renderables, section_json
 from ..reader import LineReader
 from .base import GameView, Seats
 from .friends import Friends
@@ -63,6 +64,7 @@ _YES = ("y", "yes", "是", "确定", "好")
 _WATCH = ("watch", "spectate", "观战")
 _TABLES = ("tables", "牌桌")
 _JOIN = ("join", "加入")
+_RULES = ("rules", "规则", "玩法", "玩法说明")
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Seconds before each try to open a dropped connection again (the last repeats)."""
@@ -946,6 +948,8 @@ class OnlineClient:
                 await self.ask_watch(args[0][:64], args[1].upper()[:16] if len(args) > 1 else None)
         elif word in ("me", "我"):
             await self.show_me()
+        elif word in _RULES:
+            await self.lobby_rules(rest)
         elif word in ("quick", "快速"):
             if not rest:
                 self.error(tr(lang, "need_arg", cmd="quick", arg="ROOM"))
@@ -1005,6 +1009,9 @@ class OnlineClient:
             return
         if word in ("me", "我"):
             await self.show_me()
+            return
+        if word in _RULES:
+            await self.table_rules()
             return
         if word in _HELP:
             self.emit(tr(lang, "table_help"))
@@ -1079,6 +1086,8 @@ class OnlineClient:
             self.emit(self.seats_line())
         elif word in ("me", "我"):
             await self.show_me()
+        elif word in _RULES:
+            await self.table_rules()
         elif word in _HELP:
             self.emit(tr(lang, "spectator_help"))
         else:
@@ -1155,6 +1164,57 @@ class OnlineClient:
             return r.json()
         except ValueError:
             return {}
+
+    async def show_rules(self, game: str, *, options: Mapping[str, Any] | None = None,
+                         preset: str | None = None) -> None:
+        """玩法说明: the rules of ``game`` in words as the server words them (the game's own): for a table's
+        ``options`` (``POST /api/rules/<game>``) or a ``preset`` (``GET``; none: the game's first), wrapped to the
+        terminal."""
+        lang = self.lang
+        path = f"/api/rules/{quote(game, safe='')}"
+        if options is not None:
+            data = await self.post(path, {"options": dict(options), "lang": lang})
+        else:
+            data = await self.get(path + "?" + urlencode({"lang": lang, **({"preset": preset} if preset else {})}))
+        if data is None:
+            return
+        sections = [section_json(s) for s in data.get("sections") or [] if isinstance(s, dict)]
+        word = GAME_WORDS.get(game, (game, game))[0 if lang == "zh" else 1]
+        shown = data.get("preset")
+        for item in rules_renderables(sections, heading(lang, word, shown if isinstance(shown, str) else None), lang):
+            self.emit(item)
+
+    async def table_rules(self) -> None:
+        """``rules`` at a table (or watching one): the rules of that table's own options."""
+        assert self.table is not None
+        await self.show_rules(str(self.table.get("game")), options=self.table.get("options") or {})
+
+    async def lobby_rules(self, rest: str) -> None:
+        """``rules ROOM``, ``rules PRESET`` or ``rules GAME [PRESET]`` in the lobby: those rules in words."""
+        lang = self.lang
+        args = rest.split()
+        if not args:
+            self.error(tr(lang, "need_arg", cmd="rules", arg=tr(lang, "rules_arg")))
+            return
+        games = await self.get("/api/games")
+        if games is None:
+            return
+        known = [g for g in games.get("games") or [] if isinstance(g, dict)]
+        name = args[0]
+        if any(g.get("name") == name for g in known):
+            await self.show_rules(name, preset=args[1] if len(args) > 1 else None)
+            return
+        rooms = await self.get("/api/rooms")
+        room = next((r for r in (rooms or {}).get("rooms") or [] if r.get("id") == name), None)
+        if room is not None:
+            await self.show_rules(str(room.get("game")), options=room.get("options") or {})
+            return
+        having = [g for g in known if name in (g.get("presets") or [])]
+        if having:
+            await self.show_rules(str(having[0].get("name")), preset=name)
+            return
+        presets = ", ".join(p for g in known for p in g.get("presets") or [])
+        self.error(tr(lang, "rules_unknown", text=name[:40], presets=presets))
 
     async def show_rooms(self) -> None:
         """Every room by game, with stakes and minimum points."""

@@ -272,8 +272,9 @@ _EN: dict[str, str] = {
     "welcome_table": "You sit at a table already: back to it.",
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
                    "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
-                   "to watch) · watch TABLE (watch a table: 观战) · me (your points) · profile NAME (a player's "
-                   "profile: 玩家资料) · friends (好友: your friends and requests) · friend NAME (ask a player) · "
+                   "to watch) · watch TABLE (watch a table: 观战) · me (your points) · rules ROOM or PRESET (how "
+                   "to play: 玩法说明) · profile NAME (a player's profile: 玩家资料) · friends (好友: your friends and "
+                   "requests) · friend NAME (ask a player) · "
                    "accept NAME · decline NAME · unfriend NAME · "
                    "block NAME (拉黑: no more requests from them) · unblock NAME · help · quit"),
     "lobby_prompt": "lobby",
@@ -306,6 +307,8 @@ _EN: dict[str, str] = {
     "profile_hint_friend": "Type unfriend {name} to end the friendship, block {name} to block.",
     "profile_hint_blocked": "Type unblock {name} to lift the block.",
     "need_arg": "Type {cmd} {arg}.",
+    "rules_arg": "ROOM or PRESET (e.g. rules chengdu-1, rules four_deck)",
+    "rules_unknown": "{text!r} is no room, game or preset: type rules ROOM (see rooms) or rules PRESET ({presets}).",
     "unknown_lobby": "{text!r} is not a lobby command: type help.",
     "joined": "You sit at table {table} ({game}, room {room}), seat {seat}.",
     "invite": "Invite code: {code} — your friends type: join {code}",
@@ -325,7 +328,8 @@ _EN: dict[str, str] = {
     "is_ready": "{name} is ready.",
     "table_help": ("At the table: your moves as the prompt says · auto (托管 on/off) · say PHRASE (quick chat; "
                    "say alone lists them) · seats · bots (creator: bots take the empty seats) · invite NAME (a "
-                   "friend to this private table) · friends · profile NAME (a player's profile) · leave · help"),
+                   "friend to this private table) · friends · profile NAME (a player's profile) · rules (how to "
+                   "play at this table: 玩法说明) · leave · help"),
     "not_your_turn": "Not your turn: wait for {name} (or type help).",
     "not_your_turn_anyone": "Not your turn: wait (or type help).",
     "auto_on": "Auto-play on (托管): the server plays for you. Type auto to take back control.",
@@ -372,7 +376,8 @@ _EN: dict[str, str] = {
     "watching": "You watch table {table} ({game}, room {room}): you see what every spectator sees.",
     "spectator_prompt": "watching table {table} · leave · help",
     "spectator_cannot": "You only watch this table: you cannot play here (type leave to go back to the lobby).",
-    "spectator_help": ("Watching (观战): the moves show as they happen · seats · friends · profile NAME · "
+    "spectator_help": ("Watching (观战): the moves show as they happen · seats · rules (how to play) · friends · "
+                       "profile NAME · "
                        "join [CODE] (stop watching and sit at a friend's table) · leave (back to the lobby) · help · "
                        "quit"),
     "unwatched": "You stopped watching the table.",
@@ -450,9 +455,9 @@ _ZH: dict[str, str] = {
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
                    "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
-                   "me 我的积分 · profile 玩家名 玩家资料 · friends 好友和好友申请 · friend 玩家名 加好友 · "
-                   "accept 玩家名 同意 · "
-                   "decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · block 玩家名 拉黑 · unblock 玩家名 取消拉黑 · "
+                   "me 我的积分 · rules 房间或玩法 玩法说明 · profile 玩家名 玩家资料 · friends 好友和好友申请 · "
+                   "friend 玩家名 加好友 · accept 玩家名 同意 · decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · "
+                   "block 玩家名 拉黑 · unblock 玩家名 取消拉黑 · "
                    "help 帮助 · quit 退出"),
     "lobby_prompt": "大厅",
     "rooms_head": "房间：",
@@ -483,6 +488,8 @@ _ZH: dict[str, str] = {
     "profile_hint_friend": "输入 unfriend {name} 删除好友，block {name} 拉黑。",
     "profile_hint_blocked": "输入 unblock {name} 取消拉黑。",
     "need_arg": "请输入 {cmd} {arg}。",
+    "rules_arg": "房间或玩法（如 rules chengdu-1、rules four_deck）",
+    "rules_unknown": "{text!r} 不是房间、游戏或玩法：输入 rules 房间（见 rooms）或 rules 玩法（{presets}）。",
     "unknown_lobby": "{text!r} 不是大厅命令：输入 help。",
     "joined": "你坐在牌桌 {table}（{game}，房间 {room}），{seat} 号座。",
     "invite": "邀请码：{code} —— 好友输入：join {code}",
@@ -502,7 +509,7 @@ _ZH: dict[str, str] = {
     "is_ready": "{name} 已准备。",
     "table_help": ("牌桌上：按提示出牌 · auto 托管/解除托管 · say 快捷语（只输入 say 列出全部）· seats 座位 · "
                    "bots 电脑补位（开桌的人）· invite 玩家名 邀请好友到这张私人桌 · friends 好友 · "
-                   "profile 玩家名 玩家资料 · leave 离开 · help 帮助"),
+                   "profile 玩家名 玩家资料 · rules 玩法说明（本桌规则）· leave 离开 · help 帮助"),
     "not_your_turn": "还没轮到你：等待 {name}（或输入 help）。",
     "not_your_turn_anyone": "还没轮到你：请等一下（或输入 help）。",
     "auto_on": "已托管：服务器替你出牌。输入 auto 解除托管。",
@@ -548,9 +555,8 @@ _ZH: dict[str, str] = {
     "watching": "你在观战牌桌 {table}（{game}，房间 {room}）：看到的和每个观众一样。",
     "spectator_prompt": "观战牌桌 {table} · leave 离开 · help",
     "spectator_cannot": "你只是在观战：不能在这桌出牌（输入 leave 回到大厅）。",
-    "spectator_help": ("观战中：出牌随时显示 · seats 座位 · friends 好友 · profile 玩家名 玩家资料 · "
-                       "join [邀请码] 不再观战，坐到好友的桌 · "
-                       "leave 离开（回到大厅）· help 帮助 · quit 退出"),
+    "spectator_help": ("观战中：出牌随时显示 · seats 座位 · rules 玩法说明 · friends 好友 · profile 玩家名 玩家资料 · "
+                       "join [邀请码] 不再观战，坐到好友的桌 · leave 离开（回到大厅）· help 帮助 · quit 退出"),
     "unwatched": "你不再观战这张牌桌。",
     # 断线
     "connection_retry": "和服务器的连接断了：正在重新连接……",

@@ -66,6 +66,7 @@ for _name, _words in {
     "last": ("last", "上一轮", "上手"),
     "history": ("history", "hist", "历史"),
     "help": ("help", "?", "？", "帮助"),
+    "rules": ("rules", "规则", "玩法", "玩法说明"),
     "quit": ("quit", "q", "exit", "退出", "逃跑"),
 }.items():
     for _w in _words:
@@ -144,7 +145,7 @@ class ShengjiSession(BotTable):
     TITLE: ClassVar[str] = "Shengji"
     FACTORY: ClassVar[GameFactory] = FACTORY
     DEFAULTS: ClassVar[dict[str, Any]] = {"preset": "four_deck"}
-    INFO: ClassVar[tuple[str, ...]] = ("history", "help", "last")
+    INFO: ClassVar[tuple[str, ...]] = ("history", "help", "last", "rules")
 
     def __init__(self, opts: ShengjiOptions, console: Console | None = None,
                  reader: LineReader | None = None) -> None:
@@ -306,7 +307,7 @@ class ShengjiSession(BotTable):
             return g.in_autoplay(HUMAN)
         elif name == "quit":
             return self.quit_hand(None)
-        elif name in ("help", "history", "last"):
+        elif name in ("help", "history", "last", "rules"):
             self.info(name)
         elif name != "empty":
             self.error(tr(self.lang, "err_final" if final else "err_phase"))
@@ -516,7 +517,7 @@ class ShengjiSession(BotTable):
                 if name == "quit":
                     self.quit_hand(None)
                     return
-                if name in ("hand", "last", "history", "help"):
+                if name in ("hand", "last", "history", "help", "rules"):
                     self.show_hand() if name == "hand" else self.info(name)
                     return
                 if name != "empty":
@@ -628,6 +629,8 @@ class ShengjiSession(BotTable):
         g = self.game
         if name == "help":
             self.out(tr(lang, "help"))
+        elif name == "rules":
+            self.show_rules()
         elif name == "last":
             line = last_trick_line(g.observe(HUMAN), self.short, lang) if g is not None else None
             self.out(line if line is not None else Text(tr(lang, "no_trick"), style="yellow"))

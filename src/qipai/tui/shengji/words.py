@@ -62,7 +62,7 @@ _EN: dict[str, str] = {
     "prompt_lead": "You lead — your play",
     "prompt_follow": "Follow {cards} ({n} card{s})",
     "prompt_time": " ({s} s)",
-    "prompt_next": "Enter: next hand · history · quit",
+    "prompt_next": "Enter: next hand · history · rules · quit",
     "prompt_confirm": "Type yes to confirm, anything else to stay: ",
     "act_play": "{name}: {cards}",
     "act_trick_att": "  Trick {k} to {name}: {points} points to the attackers{extra}.",
@@ -128,6 +128,7 @@ _EN: dict[str, str] = {
         "  hand                       show your hand again\n"
         "  last                       the last trick\n"
         "  history                    every hand of this match\n"
+        "  rules                      how to play: this table's rules in words (玩法说明)\n"
         "  help, ?                    this help\n"
         "  quit, q                    leave the table (auto-play finishes the hand)"
     ),
@@ -184,7 +185,7 @@ _ZH: dict[str, str] = {
     "prompt_lead": "你先出",
     "prompt_follow": "跟 {cards}（{n} 张）",
     "prompt_time": "（{s} 秒）",
-    "prompt_next": "回车：下一局 · history 历史 · quit 退出",
+    "prompt_next": "回车：下一局 · history 历史 · rules 玩法 · quit 退出",
     "prompt_confirm": "输入 yes 确认，其他任意键留下：",
     "act_play": "{name}：{cards}",
     "act_trick_att": "  第 {k} 轮归{name}：抓分方得 {points} 分{extra}。",
@@ -250,6 +251,7 @@ _ZH: dict[str, str] = {
         "  hand、手牌                再看手牌\n"
         "  last、上一轮              上一轮的出牌\n"
         "  history、历史             本场比赛每局的结果\n"
+        "  rules、规则、玩法         玩法说明：本桌规则\n"
         "  help、?、帮助             本帮助\n"
         "  quit、q、退出             离开牌桌（托管打完本局）"
     ),
