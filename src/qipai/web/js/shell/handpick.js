@@ -176,3 +176,14 @@ export function paintCursor(view, card) {
   const text = (el.getAttribute("aria-label") || "") + (view.raised.has(x.key) ? ` · ${t("card_raised")}` : "");
   if (said && said.textContent !== text) said.textContent = text;
 }
+
+/** What a table drawn again in place (a language switch: shell/main.js) keeps of the hand: its raised cards. */
+export function keepRaised(view) {
+  return { raised: [...view.raised] };
+}
+
+/** The raised cards `keepRaised` kept, raised again in the new view where the hand still holds them. */
+export function restoreRaised(view, kept) {
+  const present = new Set((view.handCards || []).map((x) => x.key));
+  for (const k of kept.raised || []) if (present.has(k)) view.raised.add(k);
+}

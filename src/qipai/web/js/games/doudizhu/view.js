@@ -3,7 +3,7 @@
 // shell/games.js for the interface) and reads everything from the observation and the table's options.
 import { h, add, fill, clear, morph, api, modal } from "../../shell/util.js";
 import { flyFrom, deal as dealMotion, banner } from "../../shell/motion.js";
-import { installHandPicking, keyPick, paintCursor } from "../../shell/handpick.js";
+import { installHandPicking, keepRaised, keyPick, paintCursor, restoreRaised } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t, kindName, factorName, parseFactor } from "./words.js";
 import { cardEl, playEl, sortHand, rankText, parsePlay, orderHints, rankOf, RANKS, rankLabel } from "./cards.js";
@@ -451,14 +451,13 @@ export class DoudizhuView extends TableView {
     this.renderActions();
   }
 
-  /** What the page drawn again in place (a language switch) keeps: the raised cards (shell/main.js). */
+  /** What the page drawn again in place (a language switch) keeps: the raised cards (shell/handpick.js). */
   keep() {
-    return { raised: [...this.raised] };
+    return keepRaised(this);
   }
 
   restore(kept) {
-    const present = new Set((this.handCards || []).map((x) => x.key));
-    for (const k of kept.raised || []) if (present.has(k)) this.raised.add(k);
+    restoreRaised(this, kept);
     this.paintRaised();
   }
 

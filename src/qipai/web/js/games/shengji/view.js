@@ -5,7 +5,7 @@
 // the observation; what may be played is the server's word (the legal list, and the table's check endpoint
 // for a selection the list does not name, e.g. a throw).
 import { h, add, clear, morph, api, modal } from "../../shell/util.js";
-import { installHandPicking, keyPick, paintCursor } from "../../shell/handpick.js";
+import { installHandPicking, keepRaised, keyPick, paintCursor, restoreRaised } from "../../shell/handpick.js";
 import { TableView } from "../../shell/tableview.js";
 import { t } from "./words.js";
 import { cardEl, playEl, groupHand, splitCards, sameCards, cardsText, SUIT_SYM, DECK_SIZE } from "./cards.js";
@@ -379,14 +379,13 @@ export class ShengjiView extends TableView {
     paintCursor(this, ".sj-card");
   }
 
-  /** What the page drawn again in place (a language switch) keeps: the raised cards (shell/main.js). */
+  /** What the page drawn again in place (a language switch) keeps: the raised cards (shell/handpick.js). */
   keep() {
-    return { raised: [...this.raised] };
+    return keepRaised(this);
   }
 
   restore(kept) {
-    const present = new Set((this.handCards || []).map((x) => x.key));
-    for (const k of kept.raised || []) if (present.has(k)) this.raised.add(k);
+    restoreRaised(this, kept);
     this.paintRaised();
     this.renderActions();
   }
