@@ -267,3 +267,37 @@ async def test_a_hash_and_digits_that_are_not_ascii_name_nobody(start_server: St
     assert (await ann.get("/api/friends"))["outgoing"] == []
     found = await ann.get(f"/api/users?name=%23{bob.user['id']}")
     assert found["user"]["id"] == bob.user["id"]
+
+
+async def test_writes_about_one_pair_at_once_leave_both_lists_agreeing(start_server: StartServer) -> None:
+    """Two writes about the same two players sent together each read the pair's rows before the other wrote
+    (PostgreSQL): an acceptance racing the asker's withdrawal failed with a 500 (the row it accepted was deleted
+    under it) or left a one-sided friendship (he listed her as a friend, she did not list him), and two players
+    asking each other at once were both left with an open request, not friends.  Each write now locks both
+    players' rows first, so the writes about a pair take turns."""
+    server = await start_server()
+
+    def ids(lists: dict, key: str) -> list[int]:
+        return [u["id"] for u in lists[key]]
+
+    for i in range(6):
+        ann, bob = await Client.register(server, f"ann{i}"), await Client.register(server, f"bob{i}")
+        async with ann.api() as ha, bob.api() as hb:
+            await ha.get("/api/health"), await hb.get("/api/health")  # connections open: the writes arrive together
+            if i % 3 == 0:  # asking each other at once: friends, whichever comes first
+                r1, r2 = await asyncio.gather(ha.post("/api/friends", json={"name": bob.user["name"]}),
+                                              hb.post("/api/friends", json={"name": ann.user["name"]}))
+                assert sorted(r.json()["state"] for r in (r1, r2)) == ["accepted", "requested"], (r1.text, r2.text)
+            else:  # he accepts as she withdraws (or as he declines himself, from another window)
+                await ha.post("/api/friends", json={"name": bob.user["name"]})
+                withdraw = ha if i % 3 == 1 else hb
+                other = bob.user["id"] if withdraw is ha else ann.user["id"]
+                r1, r2 = await asyncio.gather(hb.post(f"/api/friends/{ann.user['id']}/accept", json={}),
+                                              withdraw.post(f"/api/friends/{other}/remove", json={}))
+                assert r1.status_code in (200, 404) and r2.status_code in (200, 404), (r1.text, r2.text)
+            la, lb = (await ha.get("/api/friends")).json(), (await hb.get("/api/friends")).json()
+        assert (ids(la, "friends") == [bob.user["id"]]) == (ids(lb, "friends") == [ann.user["id"]]), (i, la, lb)
+        if i % 3 == 0:
+            assert ids(la, "friends") == [bob.user["id"]], (i, la, lb)
+        # nothing half-done: no request is left open between friends, nor after a withdrawal
+        assert ids(la, "incoming") == ids(la, "outgoing") == ids(lb, "incoming") == ids(lb, "outgoing") == []

@@ -638,10 +638,15 @@ class Store:
             return [_user(u) for u, _ in (await s.execute(q)).all()]
 
     @staticmethod
-    async def _lock_friends(s: AsyncSession, user_id: int) -> None:
-        """Make ``user_id``'s friend writes one at a time: a write to his row first (PostgreSQL locks the row,
-        SQLite the database, until the transaction ends), so two requests at once cannot both pass the cap."""
-        await s.execute(update(User).where(User.id == user_id).values(is_guest=User.is_guest))
+    async def _lock_friends(s: AsyncSession, *user_ids: int) -> None:
+        """Make the friend writes of these users one at a time: a write to each one's row first, in id order
+        (PostgreSQL locks the rows, SQLite the database, until the transaction ends), before anything is read.
+        Every friend write locks both of its users: two requests at once cannot both pass the cap, and two
+        writes about the same pair (an acceptance and a withdrawal, two players asking each other) do not read
+        the same rows and then each write on what the other changed (a one-sided friendship, both requests left
+        open, an acceptance failing on the row the withdrawal deleted)."""
+        for uid in sorted(set(user_ids)):
+            await s.execute(update(User).where(User.id == uid).values(is_guest=User.is_guest))
 
     @staticmethod
     async def _check_cap(s: AsyncSession, user_id: int, limit: int | None) -> None:
@@ -660,7 +665,7 @@ class Store:
         request or acceptance that would give him more friends and requests than that raises
         :class:`TooManyFriends` (checked and written in one transaction, his writes one at a time)."""
         async with self.sessions.begin() as s:
-            await self._lock_friends(s, user_id)
+            await self._lock_friends(s, user_id, friend_id)
             theirs = await s.get(Friend, (friend_id, user_id))
             if theirs is not None and theirs.state == "blocked":
                 return "blocked"
@@ -686,7 +691,7 @@ class Store:
         there is no request.  With ``limit``: :class:`TooManyFriends` when it would give ``user_id`` more friends
         and requests than that (as :meth:`request_friend`)."""
         async with self.sessions.begin() as s:
-            await self._lock_friends(s, user_id)
+            await self._lock_friends(s, user_id, requester_id)
             theirs = await s.get(Friend, (requester_id, user_id))
             if theirs is None or theirs.state == "blocked":
                 return False
@@ -706,6 +711,7 @@ class Store:
         """Unfriend, decline a request or withdraw one: the friendship and requests between the two go (not a
         block, which :meth:`unblock` lifts); ``False`` if there were none."""
         async with self.sessions.begin() as s:
+            await self._lock_friends(s, user_id, other_id)
             gone = await s.execute(delete(Friend).where(Friend.state != "blocked", or_(
                 (Friend.user_id == user_id) & (Friend.friend_id == other_id),
                 (Friend.user_id == other_id) & (Friend.friend_id == user_id))))
@@ -715,6 +721,7 @@ class Store:
         """拉黑: ``user_id`` takes no friend requests from ``other_id`` any more; a friendship or requests between
         them end.  Returns whether there was one (the other is told it ended)."""
         async with self.sessions.begin() as s:
+            await self._lock_friends(s, user_id, other_id)
             gone = await s.execute(delete(Friend).where(Friend.state != "blocked", or_(
                 (Friend.user_id == user_id) & (Friend.friend_id == other_id),
                 (Friend.user_id == other_id) & (Friend.friend_id == user_id))))
@@ -726,6 +733,7 @@ class Store:
     async def unblock(self, user_id: int, other_id: int) -> bool:
         """Lift ``user_id``'s block of ``other_id``; ``False`` when there was none."""
         async with self.sessions.begin() as s:
+            await self._lock_friends(s, user_id, other_id)
             gone = await s.execute(delete(Friend).where(Friend.user_id == user_id, Friend.friend_id == other_id,
                                                         Friend.state == "blocked"))
             return bool(getattr(gone, "rowcount", 0))
