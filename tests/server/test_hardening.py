@@ -188,6 +188,38 @@ async def test_logout_password_change_and_expiry_close_that_sessions_sockets(ser
         x.violations.clear()
 
 
+async def test_a_log_in_checked_against_the_old_password_gets_no_session_after_the_change(
+        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log-in checks the password (argon2: a good part of a second) and then writes its session; a password
+    change in between (the owner locking out a thief who knows the old one) dropped every other session, and
+    then the log-in's session was written: the thief kept a session made with the old password after the
+    change, as long as his log-ins kept arriving.  The session is written only if the password is still the one
+    it was checked against."""
+    from qipai.server import auth
+
+    owner = await Client.register(server, "pw-race", "old-secret")
+    real = auth.verify_password
+    checked, go = asyncio.Event(), asyncio.Event()
+
+    async def slow_first(password_hash: str | None, password: str) -> bool:
+        ok = await real(password_hash, password)
+        if not checked.is_set():  # the thief's log-in: checked, then held until the change is done
+            checked.set()
+            await go.wait()
+        return ok
+
+    monkeypatch.setattr(auth, "verify_password", slow_first)
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        thief = asyncio.create_task(h.post("/api/login", json={"name": "pw-race", "password": "old-secret"}))
+        await asyncio.wait_for(checked.wait(), 10)
+        await owner.post("/api/password", {"old": "old-secret", "new": "new-secret"})
+        go.set()
+        r = await thief
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login", r.text
+        assert (await h.post("/api/login", json={"name": "pw-race", "password": "new-secret"})).status_code == 200
+    assert (await owner.get("/api/me"))["name"] == "pw-race"  # the session that changed it goes on
+
+
 # ---------------------------------------------------------------------------------------- 3. no token in URLs
 async def test_tokens_are_never_read_from_or_logged_with_the_url(
         start_server: StartServer, caplog: pytest.LogCaptureFixture) -> None:

@@ -211,11 +211,16 @@ def game_param(request: Request, default: str = "doudizhu") -> str:
     return game
 
 
-async def session_response(request: Request, user: UserInfo, status: int = 200) -> JSONResponse:
+async def session_response(request: Request, user: UserInfo, status: int = 200, *,
+                           password_hash: str | None = None) -> JSONResponse:
+    """A new session for ``user``; ``password_hash``: a log-in's, the hash its password was checked against (the
+    session is refused as a wrong password if the password changed meanwhile: :meth:`Store.add_token`)."""
     lobby = lobby_of(request)
     token, digest = auth.new_token()
     days = lobby.settings.token_days
-    await lobby.store.add_token(digest, user.id, datetime.now(UTC) + timedelta(days=days))
+    if not await lobby.store.add_token(digest, user.id, datetime.now(UTC) + timedelta(days=days),
+                                       password_hash=password_hash):
+        raise ApiError("bad_login", "wrong name or password", 401)
     resp = JSONResponse({"user": await profile(lobby, user), "token": token}, status_code=status)
     resp.set_cookie(
         auth.COOKIE,
@@ -332,9 +337,11 @@ async def login(request: Request) -> Response:
     user = found[0]
     if user.blocked:  # told only to whoever knows the password
         raise blocked_error()
-    if pw_hash is not None and auth.needs_rehash(pw_hash):
-        await lobby.store.set_password_hash(user.id, await auth.hash_password(password))
-    return await session_response(request, user)
+    assert pw_hash is not None  # (it verified)
+    resp = await session_response(request, user, password_hash=pw_hash)
+    if auth.needs_rehash(pw_hash):
+        await lobby.store.set_password_hash(user.id, await auth.hash_password(password), was=pw_hash)
+    return resp
 
 
 @endpoint

@@ -532,16 +532,32 @@ class Store:
             if hit:
                 await s.execute(update(Deal).where(Deal.id == deal_id).values(seats=rows))
 
-    async def set_password_hash(self, user_id: int, password_hash: str) -> None:
+    async def set_password_hash(self, user_id: int, password_hash: str, *, was: str | None = None) -> None:
+        """Write the account's password hash; with ``was``, only if it is still that one (a log-in rehashing the
+        password it checked must not write the old password over a change made meanwhile)."""
         async with self.sessions.begin() as s:
-            await s.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+            q = update(User).where(User.id == user_id).values(password_hash=password_hash)
+            if was is not None:
+                q = q.where(User.password_hash == was)
+            await s.execute(q)
 
-    async def add_token(self, token_hash: str, user_id: int, expires_at: datetime) -> None:
-        """A new session of the user (and its start as the account's last log-in)."""
+    async def add_token(self, token_hash: str, user_id: int, expires_at: datetime, *,
+                        password_hash: str | None = None) -> bool:
+        """A new session of the user (and its start as the account's last log-in).  ``password_hash``: a log-in's,
+        the hash its password was checked against — the session is written only if the account's password is
+        still that one, checked on the locked row as the session is written (a password changed meanwhile ended
+        the account's other sessions, and this one, made with the old password, would have outlived the change);
+        ``False`` then, and nothing is written."""
         now = utcnow()
         async with self.sessions.begin() as s:
+            q = update(User).where(User.id == user_id).values(last_login_at=now)
+            if password_hash is not None:
+                q = q.where(User.password_hash == password_hash)
+            res = await s.execute(q)
+            if password_hash is not None and int(res.rowcount) != 1:  # type: ignore[attr-defined]
+                return False
             s.add(Token(token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at))
-            await s.execute(update(User).where(User.id == user_id).values(last_login_at=now))
+        return True
 
     async def user_for_token(self, token_hash: str) -> UserInfo | None:
         found = await self.token_info(token_hash)
