@@ -220,6 +220,30 @@ async def test_a_log_in_checked_against_the_old_password_gets_no_session_after_t
     assert (await owner.get("/api/me"))["name"] == "pw-race"  # the session that changed it goes on
 
 
+async def test_two_password_changes_at_once_from_two_sessions_let_one_through(server: LiveServer) -> None:
+    """Two sessions (the owner's and a thief's who knows the old password) changing the password at once: both
+    checked the old password before either wrote, both were answered 200, the last write's password stood and
+    each dropped the other's session — the owner could be left with neither his session nor his password.  The
+    change is written only if the password is still the one checked: one goes through, the other is told the
+    old password is wrong."""
+    owner = await Client.register(server, "pw-twice", "old-secret")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        thief_token = (await h.post("/api/login", json={"name": "pw-twice", "password": "old-secret"})).json()["token"]
+    thief = Client(server, thief_token, owner.user)
+    async with owner.api() as ho, thief.api() as ht:
+        await ho.get("/api/health"), await ht.get("/api/health")  # connections open: the changes arrive together
+        r1, r2 = await asyncio.gather(ho.post("/api/password", json={"old": "old-secret", "new": "owners-new"}),
+                                      ht.post("/api/password", json={"old": "old-secret", "new": "thiefs-new"}))
+        assert sorted((r1.status_code, r2.status_code)) == [200, 401], (r1.text, r2.text)
+        won, new = (ho, "owners-new") if r1.status_code == 200 else (ht, "thiefs-new")
+        lost = ht if won is ho else ho
+        assert (await won.get("/api/me")).status_code == 200  # the session that changed it goes on
+        assert (await lost.get("/api/me")).status_code == 401  # the other's ended with the change
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        for pw, code in ((new, 200), ("old-secret", 401), ({"owners-new": "thiefs-new"}.get(new, "owners-new"), 401)):
+            assert (await h.post("/api/login", json={"name": "pw-twice", "password": pw})).status_code == code, pw
+
+
 # ---------------------------------------------------------------------------------------- 3. no token in URLs
 async def test_tokens_are_never_read_from_or_logged_with_the_url(
         start_server: StartServer, caplog: pytest.LogCaptureFixture) -> None:

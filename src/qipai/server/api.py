@@ -400,10 +400,11 @@ async def change_password(request: Request) -> Response:
         await backoff.fail(key, address)
         raise ApiError("bad_login", "the old password is wrong", 401)
     await backoff.clear(key, address)
-    await lobby.store.set_password_hash(user.id, await auth.hash_password(new))
     token = _token(request)
     keep = auth.token_hash(token) if token else None
-    await lobby.store.drop_tokens(user.id, keep=keep)
+    # written only if the password is still the one just checked (another change at the same moment: one goes)
+    if not await lobby.store.change_password(user.id, await auth.hash_password(new), was=current, keep=keep):
+        raise ApiError("bad_login", "the old password is wrong", 401)
     lobby.end_sessions(user.id, "password_changed", keep=keep)
     return JSONResponse({"ok": True})
 

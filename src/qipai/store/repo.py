@@ -541,6 +541,23 @@ class Store:
                 q = q.where(User.password_hash == was)
             await s.execute(q)
 
+    async def change_password(self, user_id: int, password_hash: str, *, was: str, keep: str | None) -> bool:
+        """The player's own password change: the new hash is written, and every session of the account but
+        ``keep`` (a token hash: the one that asked) dropped, in one transaction — only if the hash is still
+        ``was``, the one the old password was checked against.  ``False`` (nothing written) when it changed
+        meanwhile: two changes sent at once from two sessions each checked the old password, both went through,
+        and each dropped the other's session."""
+        async with self.sessions.begin() as s:
+            res = await s.execute(update(User).where(User.id == user_id, User.password_hash == was)
+                                  .values(password_hash=password_hash))
+            if int(res.rowcount) != 1:  # type: ignore[attr-defined]
+                return False
+            q = delete(Token).where(Token.user_id == user_id)
+            if keep is not None:
+                q = q.where(Token.token_hash != keep)
+            await s.execute(q)
+        return True
+
     async def add_token(self, token_hash: str, user_id: int, expires_at: datetime, *,
                         password_hash: str | None = None) -> bool:
         """A new session of the user (and its start as the account's last log-in).  ``password_hash``: a log-in's,
@@ -603,14 +620,6 @@ class Store:
     async def drop_token(self, token_hash: str) -> None:
         async with self.sessions.begin() as s:
             await s.execute(delete(Token).where(Token.token_hash == token_hash))
-
-    async def drop_tokens(self, user_id: int, keep: str | None = None) -> None:
-        """Drop every session token of a user (but ``keep``, a token hash)."""
-        async with self.sessions.begin() as s:
-            q = delete(Token).where(Token.user_id == user_id)
-            if keep is not None:
-                q = q.where(Token.token_hash != keep)
-            await s.execute(q)
 
     async def blocked_among(self, user_ids: Sequence[int]) -> set[int]:
         """Which of these accounts are blocked."""
