@@ -174,3 +174,27 @@ async def test_not_enough_points(server: LiveServer) -> None:
         r for r in rooms if r["id"] == "classic-100"
     ).items()
     await poor.close()
+
+
+async def test_text_with_a_nul_character_names_nothing(start_server: StartServer) -> None:
+    """PostgreSQL's text holds no NUL character: a name or a match id with one, looked up as it came, failed in
+    the database with an encoding error and was answered 500 — the log-in too, before any session.  Such text
+    names nobody and no match, on every database alike."""
+    server = await start_server()
+    c = await Client.register(server, "nul-probe")
+    async with httpx.AsyncClient(base_url=server.http) as h:
+        r = await h.post("/api/login", json={"name": "nul\x00probe", "password": "secret-pw"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login", r.text
+    async with c.api() as h:
+        for method, path, body, status, code in (
+            ("GET", "/api/users?name=nul%00probe", None, 404, "unknown_user"),
+            ("POST", "/api/friends", {"name": "nul\x00probe"}, 404, "unknown_user"),
+            ("POST", "/api/matches/m1/register", {"partner_name": "a\x00b"}, 404, "unknown_user"),
+            ("GET", "/api/matches/m%00x", None, 404, "unknown_match"),
+            ("GET", "/api/matches/m%00x/deals", None, 404, "unknown_match"),
+            ("POST", "/api/matches/m%00x/register", {}, 404, "unknown_match"),
+            ("POST", "/api/matches/m%00x/withdraw", {}, 404, "unknown_match"),
+        ):
+            r = await h.request(method, path, json=body)
+            assert r.status_code == status and r.json()["error"]["code"] == code, (path, r.status_code, r.text)
+    assert (await c.get("/api/me"))["name"] == "nul-probe"  # (and the account answers as before)

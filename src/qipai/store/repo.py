@@ -371,6 +371,13 @@ def _match_of(tags: dict[str, Any] | None) -> str | None:
     return mid[:32] if isinstance(mid, str) else None
 
 
+def _storable(key: str) -> bool:
+    """Whether a client's text can name a row: PostgreSQL's text holds no NUL character (a query with one fails
+    with an encoding error, which was a 500), and no name or id ever stored has one (names refuse control
+    characters, ids are made here): such text names nothing, on every database alike."""
+    return "\x00" not in key
+
+
 def _iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
@@ -481,6 +488,8 @@ class Store:
 
     async def login_info(self, name: str) -> tuple[UserInfo, str | None] | None:
         """The user called ``name`` (any case) and their password hash."""
+        if not _storable(name):
+            return None
         async with self.sessions() as s:
             u = await s.scalar(select(User).where(User.name_key == name_key(name), User.is_bot.is_(False)))
             return None if u is None else (_user(u), u.password_hash)
@@ -787,6 +796,8 @@ class Store:
     async def find_user(self, name: str) -> UserInfo | None:
         """The account called ``name`` (any case, look-alike letters too: its name key), bots' and guests'
         included; ``#<id>`` names an account by its id."""
+        if not _storable(name):
+            return None
         async with self.sessions() as s:
             if name.startswith("#") and name[1:].isascii() and name[1:].isdigit():  # not "#²", "#٣"
                 uid = int(name[1:])
@@ -1120,6 +1131,8 @@ class Store:
         """A match's settled deals, newest first: each with its table's key in the match (``1.2.3``: stage 1,
         round 2, table 3; ``1.d7``: the 7th table of a 打立出局 stage), the players, their user ids and scores.
         ``user_id``: only the deals that user played; ``before``: a deal id, for paging."""
+        if not _storable(match_id):
+            return []
         async with self.sessions() as s:
             q = (
                 select(Deal, GameTable.tags)
@@ -1716,6 +1729,8 @@ class Store:
             return {r.user_id: int(r.entrant[1:]) for r in rows if r.entrant[:1] == "t" and r.entrant[1:].isdigit()}
 
     async def match(self, match_id: str) -> MatchRow | None:
+        if not _storable(match_id):
+            return None
         async with self.sessions() as s:
             m = await s.get(Match, match_id)
             return None if m is None else self._match(m)
