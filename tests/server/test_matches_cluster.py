@@ -309,3 +309,45 @@ async def test_a_long_take_over_renews_the_leases_it_already_holds() -> None:
         for key, token in d.leases.items():
             await cl.release(key, token)
         await cl.redis.aclose()
+
+
+async def test_a_player_active_in_a_match_another_node_drives_is_withdrawn_from_one_starting_here(
+        cluster: Cluster, pg_db: Database) -> None:  # noqa: F811 (the imported fixture)
+    """RULES-matches §2.3.4: a player may be registered in several matches, but active in one started match only;
+    one that starts while he is active in another withdraws him with a full refund.  A node only looked at the
+    matches it drives itself: a match starting on one node kept, and seated, a player active in a match another
+    node drives — two matches, two seats at once."""
+    defn = {"preset": "sit_and_go_9", "entry": {"fee": 10, "start_delay_s": 0}, "round_gap_s": 60,
+            "stages": [{"rounds": [{"deals": 1, "advance": 9}, {"deals": 1}]}]}
+    n1, n2, _n3 = cluster.nodes
+    async with httpx.AsyncClient(base_url=n1.url) as h:
+        r = await h.post("/api/register", json={"name": "two-matches", "password": "secret-pw"})
+        assert r.status_code == 201, r.text
+        me = r.json()["user"]["id"]
+        auth = {"Authorization": f"Bearer {r.json()['token']}"}
+    first = await full_match(n1.url, defn, auth)  # driven by n1: it starts at once, full
+    conn = await asyncpg.connect(dsn(pg_db.url))
+    try:
+        for _ in range(300):
+            if await conn.fetchval("SELECT status FROM matches WHERE id = $1", first) == "running":
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the first match did not start")
+        second = await full_match(n2.url, defn, auth)  # driven by n2, while he plays the first
+        for _ in range(300):
+            if await conn.fetchval("SELECT status FROM matches WHERE id = $1", second) == "running":
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the second match did not start")
+        async with httpx.AsyncClient(base_url=n2.url, headers=auth) as h:
+            card = (await h.get(f"/api/matches/{second}")).json()
+            mine = (await h.get("/api/matches/mine")).json()["matches"]
+        assert card["me"] is None or card["me"]["status"] != "in", card["me"]
+        money = await conn.fetch("SELECT kind, delta FROM match_money WHERE match_id = $1 AND user_id = $2 "
+                                 "ORDER BY created_at", second, me)
+        assert [(m["kind"], m["delta"]) for m in money] == [("fee", -10), ("refund", 10)], money
+        assert {m["match"]: m["status"] for m in mine}[first] == "in", mine
+    finally:
+        await conn.close()

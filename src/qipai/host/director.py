@@ -472,15 +472,25 @@ class Director:
             async with run.lock:
                 w = next_wakeup(run.state)
                 if w is not None and w <= now:
-                    await self.step(run, "tick", now, busy=self.busy(run.id))
+                    await self.step(run, "tick", now, busy=await self.busy(run))
 
-    def busy(self, except_match: str) -> list[str]:
-        """Players active in another started match (§2.3.4)."""
+    async def busy(self, run: MatchRun) -> list[str]:
+        """Players active in another started match (§2.3.4): one this node drives, or (several nodes, when ``run``
+        may begin now) one another node drives, as the database has it — a match starting here kept, and seated,
+        a player active in a match of another node."""
         out: list[str] = []
         for r in self.runs.values():
-            if r.id == except_match or r.state.phase != "running":
+            if r.id == run.id or r.state.phase != "running":
                 continue
             out.extend(p for e in r.state.entrants.values() if e.status == "in" and not e.bot for p in e.players)
+        if self.networked and run.state.phase in ("registration", "starting"):
+            users = {u for e in run.state.entrants.values() if not e.bot for p in e.players
+                     if (u := user_of(p)) is not None}
+            for row in await self.store.started_matches_among(list(users), exclude=run.id):
+                if row.id in self.runs:  # (counted above, as this node has it now)
+                    continue
+                other = run_from_row(row)
+                out.extend(player_id(u) for u in sorted(users) if _plays_in(other, u))
         return out
 
     # ------------------------------------------------------------------------------------------ matches

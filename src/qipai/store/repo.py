@@ -1752,6 +1752,19 @@ class Store:
                  .order_by(Match.created_at, Match.id))
             return [self._match(m) for m in (await s.scalars(q)).all()]
 
+    async def started_matches_among(self, user_ids: Sequence[int], *, exclude: str | None = None) -> list[MatchRow]:
+        """The started matches (``starting`` or ``running``) any of these users has an entry in, but ``exclude``
+        (each match's state says whether they still play there)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return []
+        entered = select(MatchPlayer.match_id).where(MatchPlayer.user_id.in_(ids))
+        q = select(Match).where(Match.status.in_(["starting", "running"]), Match.id.in_(entered)).order_by(Match.id)
+        if exclude is not None:
+            q = q.where(Match.id != exclude)
+        async with self.sessions() as s:
+            return [self._match(m) for m in (await s.scalars(q)).all()]
+
     async def match_money(self, match_id: str) -> list[dict[str, Any]]:
         async with self.sessions() as s:
             rows = (await s.scalars(select(MatchMoney).where(MatchMoney.match_id == match_id)
