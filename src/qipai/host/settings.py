@@ -158,6 +158,9 @@ class Settings:
     """救济: points given once a day to a player below the lowest room's minimum (0: none)."""
     relief_hours: float = 24.0
     """How often a player may receive relief."""
+    leaderboard_tz: str = "UTC"
+    """The time zone (IANA name, e.g. ``Asia/Shanghai``) whose midnights begin the weekly and monthly
+    leaderboards (周榜 from Monday 00:00, 月榜 from the 1st)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses of reverse proxies whose ``X-Forwarded-For`` is believed (none by default)."""
     login_backoff_after: int = 5

@@ -27,11 +27,12 @@ from qipai.host.cluster import CLUSTER_UNREACHABLE
 from qipai.host.director import MatchRun, run_from_row
 from qipai.host.limits import RateLimiter
 from qipai.host.lobby import Lobby, RemoteSeat
+from qipai.host.periods import PERIODS, period_bounds, zone
 from qipai.host.table import Table, TableError
 from qipai.server import auth
 from qipai.server.auth import AuthError
 from qipai.server.jsonin import BadJson, loads_limited
-from qipai.store import NameTaken, NotAGuest, Standing, TooManyFriends, UserInfo
+from qipai.store import NameTaken, NotAGuest, PeriodStanding, Standing, TooManyFriends, UserInfo
 from qipai.store.names import name_key
 from qipai.tournaments import definition_data
 
@@ -543,14 +544,28 @@ def _int_param(request: Request, name: str, default: int | None, lo: int, hi: in
     return v
 
 
+def leaderboard_now() -> datetime:
+    """The instant whose week or month a period leaderboard shows (tests move it)."""
+    return datetime.now(UTC)
+
+
 @endpoint
 async def leaderboard(request: Request) -> Response:
+    """排行榜: ``GET /api/leaderboard?game=G&period=all|week|month&limit&offset`` — ``all`` ranks by points now;
+    ``week`` (周榜) and ``month`` (月榜) by the points won at the deals settled in the current ISO week or calendar
+    month, midnights in ``--leaderboard-tz`` (:meth:`Store.period_leaderboard`)."""
     game = game_param(request)
     limit = _int_param(request, "limit", 50, 1, 200) or 50
     offset = _int_param(request, "offset", 0, 0, 10**9) or 0
+    period = request.query_params.get("period", "all")
+    if period not in PERIODS:
+        raise ApiError("bad_param", f"period must be one of {', '.join(PERIODS)}", param="period",
+                       allowed=list(PERIODS))
     lobby = lobby_of(request)
     store = lobby.store
     title = lobby.factory(game).title
+    if period != "all":
+        return JSONResponse(await _period_board(request, game, period, limit, offset))
 
     def row(rank: int, u: UserInfo, st: Standing) -> dict[str, Any]:
         return {"rank": rank, **u.public(), "points": st.points, "title": title(st.points),
@@ -564,12 +579,37 @@ async def leaderboard(request: Request) -> Response:
         else:
             rank = offset + i + 1 if i else await store.leaderboard_rank(game, st.points)
         users.append(row(rank, u, st))
-    out: dict[str, Any] = {"game": game, "users": users}
+    out: dict[str, Any] = {"game": game, "period": "all", "users": users}
     viewer = await current_user(request, required=False)
     mine = await store.leaderboard_entry(game, viewer.id) if viewer is not None else None
     if mine is not None:  # the viewer's own place (我的排名), on this page or not
         out["me"] = row(await store.leaderboard_rank(game, mine[1].points), *mine)
     return JSONResponse(out)
+
+
+async def _period_board(request: Request, game: str, period: str, limit: int, offset: int) -> dict[str, Any]:
+    """周榜 / 月榜: the rows as the all-time board's (``points``: won in the period, ``games_played`` and ``wins``:
+    its deals; ``title``: by the points now), with the period's ``since`` and ``until`` (ISO 8601, UTC) and
+    ``tz``."""
+    lobby = lobby_of(request)
+    store = lobby.store
+    title = lobby.factory(game).title
+    tz_name = lobby.settings.leaderboard_tz
+    since, until = period_bounds(period, zone(tz_name), leaderboard_now())
+
+    def row(rank: int, u: UserInfo, st: PeriodStanding) -> dict[str, Any]:
+        return {"rank": rank, **u.public(), "points": st.points, "title": title(st.total),
+                "games_played": st.deals, "wins": st.wins}
+
+    out: dict[str, Any] = {"game": game, "period": period, "since": since.isoformat(), "until": until.isoformat(),
+                           "tz": tz_name,
+                           "users": [row(*r) for r in await store.period_leaderboard(game, since, until, limit,
+                                                                                     offset)]}
+    viewer = await current_user(request, required=False)
+    mine = await store.period_leaderboard(game, since, until, user_id=viewer.id) if viewer is not None else []
+    if mine:
+        out["me"] = row(*mine[0])
+    return out
 
 
 @endpoint

@@ -200,6 +200,7 @@ def _check_values(settings: Settings) -> None:
     from qipai.bots import bot_names
     from qipai.core.registry import game_names
     from qipai.host.director import parse_pools
+    from qipai.host.periods import zone
 
     def flag(name: str) -> str:
         return "--" + name.replace("_", "-")
@@ -210,6 +211,10 @@ def _check_values(settings: Settings) -> None:
             raise ValueError(f"{flag(name)} must be {'above' if name in POSITIVE else 'at least'} 0, got {v}")
     if settings.max_message_bytes < MIN_MESSAGE_BYTES:
         raise ValueError(f"--max-message-bytes must be at least {MIN_MESSAGE_BYTES}, got {settings.max_message_bytes}")
+    try:
+        zone(settings.leaderboard_tz)
+    except ValueError as e:
+        raise ValueError(f"--leaderboard-tz: {e}") from None
     if settings.log_level.lower() not in LOG_LEVELS:
         raise ValueError(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {settings.log_level!r}")
     known = {name for g in game_names() for name in bot_names(g)}

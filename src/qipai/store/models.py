@@ -215,7 +215,8 @@ class Deal(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
-    __table_args__ = (Index("ix_deals_status", "status"),)
+    __table_args__ = (Index("ix_deals_status", "status"), Index("ix_deals_game_finished", "game", "finished_at"))
+    """``ix_deals_game_finished``: a game's deals settled in a period (周榜 / 月榜: ``Store.period_leaderboard``)."""
 
 
 class JournalEntry(Base):

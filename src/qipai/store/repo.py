@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select, text, true, update
+from sqlalchemy import case, delete, func, insert, or_, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -275,6 +275,19 @@ class TableInfo:
     """The game's match state between deals, as last saved."""
     tags: dict[str, Any] | None = None
     """What the table belongs to (tournaments); ``managed`` tables start deals only when told."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodStanding:
+    """An account's row of a period board (周榜 / 月榜): the points its deals of ``game`` settled in the period won
+    it, those deals and its wins among them; ``total``: its points in the game now (its title)."""
+
+    user_id: int
+    game: str
+    points: int
+    deals: int
+    wins: int
+    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -1082,6 +1095,49 @@ class Store:
             return None
         u, g = row
         return _user(u), Standing(u.id, game, g.points, g.games_played, g.wins, {})
+
+    @staticmethod
+    def _period_board(game: str, since: datetime, until: datetime) -> Any:
+        """The period board of ``game`` as a subquery, in one aggregate over the deals settled in
+        ``[since, until)``: per ranked player (registered, no bot, not blocked by the operator) ``uid``,
+        ``points`` (the sum of his seats' settled points: deal results only — no relief, no start grant, no match
+        fee, refund or prize, which are ledger entries without a deal), ``deals`` and ``wins``, and his ``rank``
+        (1 + the players with more points: ties share it).  Served by ``ix_deals_game_finished`` (the period's
+        deals of the game) and ``ix_deal_players_deal_id`` (their seats); a deal that was aborted or failed has no
+        seats and counts nothing."""
+        since, until = since.astimezone(UTC), until.astimezone(UTC)  # (SQLite compares the UTC text)
+        wins = func.coalesce(func.sum(case((DealPlayer.won.is_(True), 1), else_=0)), 0)
+        agg = (select(DealPlayer.user_id.label("uid"), func.coalesce(func.sum(DealPlayer.delta), 0).label("points"),
+                      func.count().label("deals"), wins.label("wins"))
+               .join(Deal, Deal.id == DealPlayer.deal_id)
+               .join(User, User.id == DealPlayer.user_id)
+               .where(Deal.game == game, Deal.finished_at >= since, Deal.finished_at < until,
+                      User.is_guest.is_(False), User.is_bot.is_(False), User.blocked_at.is_(None))
+               .group_by(DealPlayer.user_id)).subquery()
+        return select(agg, func.rank().over(order_by=agg.c.points.desc()).label("rank")).subquery()
+
+    @classmethod
+    def period_query(cls, game: str, since: datetime, until: datetime, limit: int = 50, offset: int = 0,
+                     user_id: int | None = None) -> Any:
+        """The query of :meth:`period_leaderboard` (a page, or ``user_id``'s row)."""
+        board = cls._period_board(game, since, until)
+        q = (select(board.c.rank, board.c.points, board.c.deals, board.c.wins, User, UserGame.points)
+             .join(User, User.id == board.c.uid)
+             .outerjoin(UserGame, (UserGame.user_id == board.c.uid) & (UserGame.game == game)))
+        if user_id is not None:
+            return q.where(board.c.uid == user_id)
+        return q.order_by(board.c.points.desc(), User.id).limit(limit).offset(offset)
+
+    async def period_leaderboard(self, game: str, since: datetime, until: datetime, limit: int = 50,
+                                 offset: int = 0, *, user_id: int | None = None
+                                 ) -> list[tuple[int, UserInfo, PeriodStanding]]:
+        """周榜 / 月榜: the registered players who played ``game`` in ``[since, until)``, ranked by the points its
+        deals won them (see :meth:`_period_board`), as ``(rank, user, standing)``; ``user_id``: only his row
+        (none where he did not play then)."""
+        async with self.sessions() as s:
+            rows = (await s.execute(self.period_query(game, since, until, limit, offset, user_id))).all()
+        return [(int(rank), _user(u), PeriodStanding(u.id, game, int(points), int(deals), int(wins), int(total or 0)))
+                for rank, points, deals, wins, u, total in rows]
 
     # ----------------------------------------------------------------- history and records
     async def history(self, user_id: int, limit: int = 50, before: int | None = None,
