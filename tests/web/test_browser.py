@@ -519,6 +519,7 @@ def test_every_page_fits_a_phone_in_both_languages(browser: Browser, server: Thr
     page, errors = new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
     sign_up(page, server.url, "phone-pages")
     routes = ["#/lobby", "#/matches", "#/leaderboard", "#/leaderboard/shengji", "#/leaderboard/mahjong",
+              "#/leaderboard/doudizhu/week", "#/leaderboard/doudizhu/month",
               "#/profile"]
     for lang in ("zh", "en"):
         page.evaluate(f"() => localStorage.setItem('qipai.lang', '{lang}')")

@@ -298,6 +298,10 @@ def crawl(page: Page, url: str, lang: str, names: list[str]) -> dict[str, str]:
         go(page, f"{url}/#/leaderboard/{game}", "section")
         page.wait_for_timeout(200)
         harvest(page, seen)
+    for period in ("week", "month"):  # 周榜 / 月榜
+        go(page, f"{url}/#/leaderboard/doudizhu/{period}", ".period-tabs")
+        page.wait_for_timeout(200)
+        harvest(page, seen)
     go(page, f"{url}/#/player/crawler-{lang}", ".player-card")  # 玩家资料 (his own: its deals, every game)
     harvest(page, seen)
     go(page, url + "/#/player/nobody-here", ".player-missing .form-error")

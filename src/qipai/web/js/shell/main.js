@@ -1,5 +1,5 @@
 // The app shell: header, routes (#/login, #/lobby, #/table, #/invite/CODE, #/profile, #/player/NAME,
-// #/leaderboard[/GAME], #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
+// #/leaderboard[/GAME[/week|month]], #/replay/ID), session, and the table page (a TableFrame around the view of the table's game).
 import { h, add, fill, clear, api, toast, dropToasts, relangToasts } from "./util.js";
 import { t, setLang, lang, onLang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
@@ -201,7 +201,7 @@ function render() {
       cleanup = friendsPage(app, { go });
       break;
     case "leaderboard":
-      cleanup = leaderboardPage(app, { game: parts[2] });
+      cleanup = leaderboardPage(app, { game: parts[2], period: parts[3] });
       break;
     case "matches":
       cleanup = parts[2] ? matchPage(app, { id: decodeURIComponent(parts[2]) }) : matchesPage(app);

@@ -1,6 +1,6 @@
 // The pages other than the table: log in / sign up / guest, lobby, invite links, profile, leaderboard.
 import { h, add, fill, clear, morph, api, toast, modal, fmtDelta, fmtTime } from "./util.js";
-import { t, displayName, errorText } from "./i18n.js";
+import { t, lang, displayName, errorText } from "./i18n.js";
 import { conn } from "./conn.js";
 import { store, setUser, spectate, subscribe, notify, refreshUser, seated } from "./store.js";
 import { loadAllViews, gameInfo, gameName, presetName, presetDesc, roleName, titleName } from "./games.js";
@@ -570,28 +570,62 @@ function stat(label, value, key) {
 }
 
 // ---------------------------------------------------------------------------------------------- leaderboard
-export function leaderboardPage(root, { game } = {}) {
+/** The boards of a game: 总榜 (points now), 周榜 and 月榜 (points won this ISO week / calendar month, as the server
+ * counts them in its operator's time zone). */
+export const LB_PERIODS = ["all", "week", "month"];
+
+/** ``#/leaderboard/GAME[/PERIOD]`` (the all-time board has no period in its address). */
+export function leaderboardHref(game, period = "all") {
+  return `#/leaderboard/${game}` + (period && period !== "all" ? `/${period}` : "");
+}
+
+/** The time zones whose time is Beijing time (北京时间). */
+const BEIJING = ["Asia/Shanghai", "PRC", "Asia/Chongqing", "Asia/Harbin"];
+
+/** When a period board began (``since``, an ISO instant) as a date in the server's time zone ``tz``. */
+function lbSince(since, tz, weekday) {
+  try {
+    return new Date(since).toLocaleDateString(lang === "zh" ? "zh-CN" : "en-GB",
+      { timeZone: tz, month: "long", day: "numeric", weekday: weekday ? "short" : undefined });
+  } catch {
+    return fmtTime(since);
+  }
+}
+
+export function leaderboardPage(root, { game, period } = {}) {
   const box = h("section.leaderboard", h("p.muted", "…"));
   fill(root, box);
   let cancelled = false;
+  period = LB_PERIODS.includes(period) ? period : "all";
   (async () => {
     try {
       const games = await loadAllViews();
       const name = game || games.find((g) => g.web)?.name || games[0]?.name;
-      const { users, me } = await api("GET", `leaderboard?limit=100&game=${encodeURIComponent(name)}`);
+      const data = await api("GET", `leaderboard?limit=100&game=${encodeURIComponent(name)}&period=${period}`);
+      const { users, me } = data;
       if (cancelled) return;
+      const all = period === "all";
+      const pts = (n) => (all ? String(n) : fmtDelta(n) || "0");
       // 我的排名: the viewer's own place, above the table (he may be far below its hundred rows)
-      const mine = me ? h("p.lb-me", { "data-rank": me.rank }, t("lb_my_rank", { n: me.rank, points: me.points }))
-        : store.user ? h("p.lb-me.muted", t(store.user.is_guest ? "lb_guest" : "lb_not_ranked")) : null;
-      const tabs = games.length > 1 ? h("div.tabs.game-tabs", games.map((g) => h("a.tab", { href: `#/leaderboard/${g.name}`,
+      const mine = me ? h("p.lb-me", { "data-rank": me.rank }, t(`lb_my_rank_${period}`, { n: me.rank, points: pts(me.points) }))
+        : store.user ? h("p.lb-me.muted", t(store.user.is_guest ? "lb_guest" : `lb_not_ranked_${period}`)) : null;
+      const tabs = games.length > 1 ? h("div.tabs.game-tabs", games.map((g) => h("a.tab", { href: leaderboardHref(g.name, period),
         class: g.name === name ? "on" : undefined, "data-game": g.name }, gameName(g.name)))) : null;
-      fill(box, h("div.panel", h("h1", t("leaderboard")), tabs, mine,
-        h("table.grid.lb", { dataset: { game: name } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")), h("th", t("title")),
-          h("th", t("points")), h("th", t("games_played")))),
+      const periods = h("div.tabs.period-tabs", { role: "tablist" }, LB_PERIODS.map((p) => h("a.tab", {
+        href: leaderboardHref(name, p), class: p === period ? "on" : undefined, "data-period": p,
+        "aria-selected": p === period ? "true" : "false" }, t(`lb_period_${p}`))));
+      const zone = BEIJING.includes(data.tz) ? t("lb_tz_beijing") : ["UTC", "Etc/UTC"].includes(data.tz) ? t("lb_tz_utc")
+        : t("lb_tz", { tz: data.tz });
+      const since = all ? null : h("p.muted.lb-since", t(`lb_since_${period}`, { date: lbSince(data.since, data.tz, period === "week"), tz: zone }));
+      fill(box, h("div.panel", h("h1", t("leaderboard")), tabs, periods, since, mine,
+        h("table.grid.lb", { dataset: { game: name, period } }, h("thead", h("tr", h("th", t("rank")), h("th", t("player")),
+          h("th.lb-title", t("title")), h("th", t(all ? "points" : `lb_points_${period}`)), h("th", t("games_played")),
+          all ? null : h("th", t("lb_wins")))),
         h("tbody", users.map((u) => h("tr", { class: store.user && u.id === store.user.id ? "me" : undefined },
-          h("td", String(u.rank)), h("td.name", playerLink(u.name)), h("td", titleName(name, u.title)), h("td", String(u.points)),
-          h("td", String(u.games_played)))))),
-        users.length ? null : h("p.muted.lb-empty", t("lb_empty"))));
+          h("td", String(u.rank)), h("td.name", playerLink(u.name)), h("td.lb-title", titleName(name, u.title)),
+          h("td.lb-points", { class: all ? undefined : u.points > 0 ? "pos" : u.points < 0 ? "neg" : undefined }, pts(u.points)),
+          h("td", String(u.games_played)), all ? null : h("td", String(u.wins)))))),
+        users.length ? null : h("p.muted.lb-empty", t(`lb_empty_${period}`))));
     } catch (ex) {
       fill(box, h("p.form-error", errorText(ex.code, ex.params)));
     }
