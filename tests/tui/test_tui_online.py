@@ -967,3 +967,56 @@ async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
     await cy.expect(r"等待 alice 同意（unfriend alice 撤回申请）。", since=since)
     assert deal[2]
     assert await alice.quit() == 0 and await bob.quit() == 0 and await cy.quit() == 0
+
+
+async def test_top_shows_the_leaderboards_of_this_week_and_this_month(start: ServerMaker,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``top [GAME] [week|month]`` (排行榜, 周榜, 月榜): the first ten of a board and one's own place, in both
+    languages; the server's week is Asia/Shanghai's (its clock fixed on a Wednesday), the deals dated in the
+    database: one on 1 December in Shanghai (the month's), one on Monday 7 December at 00:30 there (the week's)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import update
+
+    from qipai.store import SettleRow, TableInfo
+    from qipai.store.models import Deal
+
+    monkeypatch.setattr("qipai.server.api.leaderboard_now", lambda: datetime(2026, 12, 9, 12, 0, tzinfo=UTC))
+    server = await start(leaderboard_tz="Asia/Shanghai")
+    store = server.lobby.store
+    ann, bo = await Client.register(server, "ann"), await Client.register(server, "bo")
+    await store.create_table(TableInfo("T-top", "doudizhu", None, {"preset": "classic"}, False, None, "passive",
+                                       "heuristic", 0, None), 3)
+    for n, (when, a, b) in enumerate(((datetime(2026, 11, 30, 17, 0, tzinfo=UTC), -50, 50),
+                                      (datetime(2026, 12, 6, 16, 30, tzinfo=UTC), 30, -30))):
+        d = await store.start_deal("T-top", n, "doudizhu", {"preset": "classic"}, n, {}, [])
+        await store.settle(d, "doudizhu", {}, {}, [SettleRow(ann.user["id"], 0, a, "landlord", a > 0),
+                                                  SettleRow(bo.user["id"], 1, b, "farmer", b > 0)])
+        async with store.sessions.begin() as s:
+            await s.execute(update(Deal).where(Deal.id == d).values(finished_at=when))
+    zh = Player(server, name="ann", password="secret-pw", lang="zh")
+    await zh.expect(r"大厅 > ")
+    zh.type("top 周")
+    await zh.expect(r"斗地主 周榜（自 2026-12-07 0 点起的牌局得分，Asia/Shanghai 时间；救济和比赛奖金不计）：\n"
+                    r"    1\. ann +\+30  1 局 胜 1  \S+\n    2\. bo +-30  1 局 胜 0  [^\n]+\n"
+                    r"我的本周排名：第 1 名（本周 \+30 分）。")
+    zh.type("排行榜 麻将 month")
+    await zh.expect(r"麻将 月榜（自 2026-12-01 0 点起.*\n  本月还没有人上榜。\n你本月还没有上榜：本月打一局就上榜。")
+    since = len(zh.screen)
+    zh.type("top")
+    await zh.expect(r"斗地主 总榜（按现有积分）：\n    1\. bo +20  2 局 胜 1  \S+\n    2\. ann +-20  2 局 胜 1",
+                    since=since)
+    zh.type("top 年")
+    await zh.expect(r"top：'年' 既不是游戏（doudizhu shengji mahjong）也不是周期")
+    en = Player(server, name="bo", password="secret-pw", lang="en")
+    await en.expect(r"lobby > ")
+    en.type("top month doudizhu")
+    await en.expect(r"Dou Dizhu leaderboard, this month \(points won at the deals since 2026-12-01, 00:00 "
+                    r"Asia/Shanghai; relief and match prizes do not count\):\n"
+                    r"    1\. bo +\+20  2 deals, 1 win  [^\n]+\n    2\. ann +-20  2 deals, 1 win  [^\n]+\n"
+                    r"Your place this month: No\. 1 \(\+20 points this month\)\.")
+    en.type("top week")
+    await en.expect(r"Your place this week: No\. 2 \(-30 points this week\)\.")
+    en.type("help")
+    await en.expect(r"top \[GAME\] \[week\|month\] \(the leaderboard: 排行榜, 周榜, 月榜\)")
+    assert await zh.quit() == 0 and await en.quit() == 0

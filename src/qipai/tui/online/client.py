@@ -6,7 +6,8 @@ bots by quick match — through the server's JSON API and WebSocket protocol (do
   password or a taken name is a :class:`LoginError` (one line).
 - **The lobby**: ``rooms`` (and the public tables one may watch), ``tables``, ``quick ROOM``, ``create ROOM`` (a
   private table: its invite code is printed), ``join CODE`` (``join`` alone: the latest invitation), ``watch TABLE
-  [CODE]`` (观战: ``spectate``), ``me``, ``help``, ``quit``.
+  [CODE]`` (观战: ``spectate``), ``me``, ``top [GAME] [week|month]`` (排行榜: the first ten of the all-time board,
+  周榜 or 月榜, and your place; anywhere), ``help``, ``quit``.
 - **Friends** (好友, :mod:`.friends`), in the lobby and at a table: ``friends``, ``friend NAME``, ``accept NAME``,
   ``decline NAME``, ``unfriend NAME``, ``block NAME`` (拉黑), ``unblock NAME``, ``invite NAME`` (to the private
   table one sits at); requests, acceptances, removals and invitations are one line each as they come.
@@ -35,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import IO, Any, Protocol
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
 
@@ -65,6 +67,13 @@ _WATCH = ("watch", "spectate", "观战")
 _TABLES = ("tables", "牌桌")
 _JOIN = ("join", "加入")
 _RULES = ("rules", "规则", "玩法", "玩法说明")
+_TOP = ("top", "leaderboard", "排行", "排行榜")
+_PERIOD_WORDS = {"week": ("week", "weekly", "周", "周榜", "本周"), "month": ("month", "monthly", "月", "月榜", "本月"),
+                 "all": ("all", "总", "总榜")}
+"""``top``'s period words → the period of ``GET /api/leaderboard``."""
+
+TOP_ROWS = 10
+"""The rows ``top`` shows of a leaderboard."""
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """Seconds before each try to open a dropped connection again (the last repeats)."""
@@ -923,6 +932,9 @@ class OnlineClient:
             return
         if await self.friends.command(word, rest):  # (好友: in the lobby, at a table, watching one)
             return
+        if word in _TOP:  # (排行榜: anywhere too)
+            await self.show_top(rest)
+            return
         if self.table is None:
             await self.lobby_line(word, rest, text)
         else:
@@ -1253,6 +1265,54 @@ class OnlineClient:
                 watchers=tr(lang, "watchers", n=n) if n else ""))
         if limit is not None and len(tables) > limit:
             self.emit(tr(lang, "more_tables", n=len(tables) - limit), style="dim")
+
+    async def show_top(self, rest: str) -> None:
+        """``top [GAME] [week|month]``: the first ten of a game's leaderboard (the game of the table one is at, else
+        Dou Dizhu; 总榜 unless ``week`` 周榜 or ``month`` 月榜) and this player's own place."""
+        lang = self.lang
+        game = str(self.table.get("game")) if self.table is not None and self.table.get("game") else "doudizhu"
+        period = "all"
+        for arg in rest.lower().split():
+            named = next((g for g, words in GAME_WORDS.items() if arg in (g, words[0], words[1].lower())), None)
+            when = next((p for p, words in _PERIOD_WORDS.items() if arg in words), None)
+            if named is not None:
+                game = named
+            elif when is not None:
+                period = when
+            else:
+                self.error(tr(lang, "top_arg", arg=arg[:32], games=" ".join(GAME_WORDS)))
+                return
+        data = await self.get("/api/leaderboard?" + urlencode({"game": game, "period": period, "limit": TOP_ROWS}))
+        if not isinstance(data, dict):
+            return
+        word = GAME_WORDS.get(game, (game, game))[0 if lang == "zh" else 1]
+        since = ""
+        if period != "all":
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                from zoneinfo import ZoneInfo
+
+                at = datetime.fromisoformat(str(data.get("since"))).astimezone(ZoneInfo(str(data.get("tz"))))
+                since = tr(lang, "top_since", date=at.strftime("%Y-%m-%d"), tz=data.get("tz"))
+        self.emit(tr(lang, f"top_head_{period}", game=word, since=since), style="bold")
+        users = [u for u in data.get("users") or [] if isinstance(u, Mapping)]
+
+        def pts(n: Any) -> str:
+            return str(n) if period == "all" else f"{int(n or 0):+d}"
+
+        for u in users:
+            self.emit(tr(lang, "top_line", rank=u.get("rank"), name=display_name(str(u.get("name")), lang)[:16],
+                         points=pts(u.get("points")), played=u.get("games_played"), wins=u.get("wins"),
+                         title=title_words(game, u.get("title"), lang)),
+                      style="bold" if u.get("id") == self.user.get("id") else "")
+        if not users:
+            self.emit(tr(lang, f"top_empty_{period}"), style="dim")
+        me = data.get("me")
+        if isinstance(me, Mapping):
+            self.emit(tr(lang, f"top_me_{period}", n=me.get("rank"), points=pts(me.get("points"))), style="green")
+        elif self.user.get("is_guest"):
+            self.emit(tr(lang, "top_guest"), style="dim")
+        else:
+            self.emit(tr(lang, f"top_not_ranked_{period}"), style="dim")
 
     async def show_me(self) -> None:
         """The account's points in each game."""

@@ -273,7 +273,8 @@ _EN: dict[str, str] = {
     "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
                    "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
                    "to watch) · watch TABLE (watch a table: 观战) · me (your points) · rules ROOM or PRESET (how "
-                   "to play: 玩法说明) · profile NAME (a player's profile: 玩家资料) · friends (好友: your friends and "
+                   "to play: 玩法说明) · profile NAME (a player's profile: 玩家资料) · "
+                   "top [GAME] [week|month] (the leaderboard: 排行榜, 周榜, 月榜) · friends (好友: your friends and "
                    "requests) · friend NAME (ask a player) · "
                    "accept NAME · decline NAME · unfriend NAME · "
                    "block NAME (拉黑: no more requests from them) · unblock NAME · help · quit"),
@@ -292,6 +293,23 @@ _EN: dict[str, str] = {
     "profile_rel_blocked": " (blocked by you)",
     "profile_game": "  {game}: {points} points, {title}, {played} {played|deal|deals}, win rate {rate}, {rank}",
     "profile_rank": "No. {n} on the leaderboard",
+    "top_arg": ("top: {arg!r} is neither a game ({games}) nor a period (week, month): type top [GAME] "
+                "[week|month]."),
+    "top_head_all": "{game} leaderboard (all time: points now):",
+    "top_head_week": "{game} leaderboard, this week{since}:",
+    "top_head_month": "{game} leaderboard, this month{since}:",
+    "top_since": " (points won at the deals since {date}, 00:00 {tz}; relief and match prizes do not count)",
+    "top_line": "  {rank:>3}. {name:<16} {points:>7}  {played} {played|deal|deals}, {wins} {wins|win|wins}  {title}",
+    "top_empty_all": "  Nobody is on this board yet.",
+    "top_empty_week": "  Nobody is on this week's board yet.",
+    "top_empty_month": "  Nobody is on this month's board yet.",
+    "top_me_all": "Your place: No. {n} ({points} points).",
+    "top_me_week": "Your place this week: No. {n} ({points} points this week).",
+    "top_me_month": "Your place this month: No. {n} ({points} points this month).",
+    "top_not_ranked_all": "You are not on this board yet: play a deal of this game to be.",
+    "top_not_ranked_week": "You are not on this week's board yet: play a deal this week to be.",
+    "top_not_ranked_month": "You are not on this month's board yet: play a deal this month to be.",
+    "top_guest": "Guests are not on the boards: register to be.",
     "profile_unranked": "not ranked",
     "profile_recent": "Latest {n} {n|deal|deals}:",
     "profile_no_deals": "No finished deals yet.",
@@ -328,7 +346,8 @@ _EN: dict[str, str] = {
     "is_ready": "{name} is ready.",
     "table_help": ("At the table: your moves as the prompt says · auto (托管 on/off) · say PHRASE (quick chat; "
                    "say alone lists them) · seats · bots (creator: bots take the empty seats) · invite NAME (a "
-                   "friend to this private table) · friends · profile NAME (a player's profile) · rules (how to "
+                   "friend to this private table) · friends · profile NAME (a player's profile) · "
+                   "top [week|month] (this game's leaderboard) · rules (how to "
                    "play at this table: 玩法说明) · leave · help"),
     "not_your_turn": "Not your turn: wait for {name} (or type help).",
     "not_your_turn_anyone": "Not your turn: wait (or type help).",
@@ -377,7 +396,7 @@ _EN: dict[str, str] = {
     "spectator_prompt": "watching table {table} · leave · help",
     "spectator_cannot": "You only watch this table: you cannot play here (type leave to go back to the lobby).",
     "spectator_help": ("Watching (观战): the moves show as they happen · seats · rules (how to play) · friends · "
-                       "profile NAME · "
+                       "profile NAME · top [week|month] (leaderboard) · "
                        "join [CODE] (stop watching and sit at a friend's table) · leave (back to the lobby) · help · "
                        "quit"),
     "unwatched": "You stopped watching the table.",
@@ -455,7 +474,9 @@ _ZH: dict[str, str] = {
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
     "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
                    "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
-                   "me 我的积分 · rules 房间或玩法 玩法说明 · profile 玩家名 玩家资料 · friends 好友和好友申请 · "
+                   "me 我的积分 · rules 房间或玩法 玩法说明 · profile 玩家名 玩家资料 · "
+                   "top [游戏] [week|month] 排行榜（总榜、周榜、月榜）· "
+                   "friends 好友和好友申请 · "
                    "friend 玩家名 加好友 · accept 玩家名 同意 · decline 玩家名 拒绝 · unfriend 玩家名 删除好友 · "
                    "block 玩家名 拉黑 · unblock 玩家名 取消拉黑 · "
                    "help 帮助 · quit 退出"),
@@ -473,6 +494,23 @@ _ZH: dict[str, str] = {
     "profile_rel_blocked": "（已拉黑）",
     "profile_game": "  {game}：{points} 分，{title}，{played} 局，胜率 {rate}，{rank}",
     "profile_rank": "排行榜第 {n} 名",
+    "top_arg": ("top：{arg!r} 既不是游戏（{games}）也不是周期（week 周榜、month 月榜）："
+                "请输入 top [游戏] [week|month]。"),
+    "top_head_all": "{game} 总榜（按现有积分）：",
+    "top_head_week": "{game} 周榜{since}：",
+    "top_head_month": "{game} 月榜{since}：",
+    "top_since": "（自 {date} 0 点起的牌局得分，{tz} 时间；救济和比赛奖金不计）",
+    "top_line": "  {rank:>3}. {name:<16} {points:>7}  {played} 局 胜 {wins}  {title}",
+    "top_empty_all": "  还没有人上榜。",
+    "top_empty_week": "  本周还没有人上榜。",
+    "top_empty_month": "  本月还没有人上榜。",
+    "top_me_all": "我的排名：第 {n} 名（{points} 分）。",
+    "top_me_week": "我的本周排名：第 {n} 名（本周 {points} 分）。",
+    "top_me_month": "我的本月排名：第 {n} 名（本月 {points} 分）。",
+    "top_not_ranked_all": "你还没有上榜：在这个游戏里打一局就上榜。",
+    "top_not_ranked_week": "你本周还没有上榜：本周打一局就上榜。",
+    "top_not_ranked_month": "你本月还没有上榜：本月打一局就上榜。",
+    "top_guest": "游客不上榜：注册账号以后就上榜。",
     "profile_unranked": "未上榜",
     "profile_recent": "最近 {n} 局：",
     "profile_no_deals": "还没有打完的牌局。",
@@ -509,7 +547,8 @@ _ZH: dict[str, str] = {
     "is_ready": "{name} 已准备。",
     "table_help": ("牌桌上：按提示出牌 · auto 托管/解除托管 · say 快捷语（只输入 say 列出全部）· seats 座位 · "
                    "bots 电脑补位（开桌的人）· invite 玩家名 邀请好友到这张私人桌 · friends 好友 · "
-                   "profile 玩家名 玩家资料 · rules 玩法说明（本桌规则）· leave 离开 · help 帮助"),
+                   "profile 玩家名 玩家资料 · top [week|month] 本游戏排行榜 · rules 玩法说明（本桌规则）· leave 离开 · "
+                   "help 帮助"),
     "not_your_turn": "还没轮到你：等待 {name}（或输入 help）。",
     "not_your_turn_anyone": "还没轮到你：请等一下（或输入 help）。",
     "auto_on": "已托管：服务器替你出牌。输入 auto 解除托管。",
@@ -556,6 +595,7 @@ _ZH: dict[str, str] = {
     "spectator_prompt": "观战牌桌 {table} · leave 离开 · help",
     "spectator_cannot": "你只是在观战：不能在这桌出牌（输入 leave 回到大厅）。",
     "spectator_help": ("观战中：出牌随时显示 · seats 座位 · rules 玩法说明 · friends 好友 · profile 玩家名 玩家资料 · "
+                       "top [week|month] 排行榜 · "
                        "join [邀请码] 不再观战，坐到好友的桌 · leave 离开（回到大厅）· help 帮助 · quit 退出"),
     "unwatched": "你不再观战这张牌桌。",
     # 断线
