@@ -330,6 +330,7 @@ def test_serve_refuses_a_bad_port_database_url_or_data_folder_before_starting(tm
         (("--max-message-bytes", "0"), "--max-message-bytes must be at least 1024"),
         (("--seat-bot", "nobot"), "no game has a bot 'nobot'"),
         (("--log-level", "foo"), "--log-level must be one of"),
+        (("--leaderboard-tz", "Mars/Olympus"), "--leaderboard-tz: no time zone 'Mars/Olympus'"),
         (("--redis-url", "garbage"), "--redis-url must be redis://"),
         (("--matches", "garbage"), "--matches: unknown preset 'garbage'"),
         (("--matches", '[{"preset": "nope"}]'), "--matches: unknown preset 'nope'"),
