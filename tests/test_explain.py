@@ -173,6 +173,25 @@ def test_doudizhu_words_follow_the_options() -> None:
     assert "no score" in four["bidding"]  # (redeal_then_dissolve)
 
 
+def test_doudizhu_examples_are_chains_the_table_allows() -> None:
+    """A chain's example is of a length the table plays: a straight of 6 at least read "e.g. 34567", a bomb of 6
+    at least "e.g. 88888", a plane of 3 at least "e.g. 333444+57"; the usual example where the table allows it."""
+    classic = words("doudizhu", "en")["kinds"]
+    for eg in ("e.g. 34567.", "e.g. 334455.", "e.g. 333444.", "e.g. 333444+57.", "e.g. 333444+5577."):
+        assert eg in classic, eg
+    longer = words("doudizhu", "zh", straight_min=6, pair_straight_min=4, plane_min=3)["kinds"]
+    assert "顺子：至少 6 张点数相连的单牌，如 345678。" in longer
+    assert "连对：至少 4 对点数相连的对子，如 33445566。" in longer
+    assert "飞机：至少 3 个点数相连的三张，如 333444555。" in longer
+    assert "飞机带单：飞机的每个三张各带一张，如 333444555+68Q。" in longer
+    assert "飞机带对：飞机的每个三张各带一对，如 333444555+6688QQ。" in longer
+    shorter = words("doudizhu", "en", straight_min=3, straight_max=4)["kinds"]
+    assert "Straight: 3 to 4 singles in a row, e.g. 3456." in shorter
+    big = words("doudizhu", "en", preset="four_player", bomb_min=6)["kinds"]
+    assert "Bomb: 6 to 8 of a rank, e.g. 888888." in big
+    assert "e.g. 88888." in words("doudizhu", "en", preset="four_player")["kinds"]
+
+
 def test_shengji_words_follow_the_options() -> None:
     preset = words("shengji")
     assert "罚 10 分" in preset["throws"] and "甩牌罚分" in preset["points"]

@@ -60,18 +60,18 @@ ZH: dict[str, str] = {
     "kind_triple": "三张：三张同点，如 999。",
     "kind_triple_single": "三带一：三张同点带一张，如 999+3。",
     "kind_triple_pair": "三带一对：三张同点带一对，如 999+33。",
-    "kind_straight": "顺子：至少 {min} 张点数相连的单牌，如 34567。",
-    "kind_straight_max": "顺子：{min} 到 {max} 张点数相连的单牌，如 34567。",
-    "kind_pair_straight": "连对：至少 {min} 对点数相连的对子，如 334455。",
-    "kind_pair_straight_max": "连对：{min} 到 {max} 对点数相连的对子，如 334455。",
-    "kind_plane": "飞机：至少 {min} 个点数相连的三张，如 333444。",
-    "kind_plane_max": "飞机：{min} 到 {max} 个点数相连的三张，如 333444。",
-    "kind_plane_singles": "飞机带单：飞机的每个三张各带一张，如 333444+57。",
-    "kind_plane_pairs": "飞机带对：飞机的每个三张各带一对，如 333444+5577。",
+    "kind_straight": "顺子：至少 {min} 张点数相连的单牌，如 {eg}。",
+    "kind_straight_max": "顺子：{min} 到 {max} 张点数相连的单牌，如 {eg}。",
+    "kind_pair_straight": "连对：至少 {min} 对点数相连的对子，如 {eg}。",
+    "kind_pair_straight_max": "连对：{min} 到 {max} 对点数相连的对子，如 {eg}。",
+    "kind_plane": "飞机：至少 {min} 个点数相连的三张，如 {eg}。",
+    "kind_plane_max": "飞机：{min} 到 {max} 个点数相连的三张，如 {eg}。",
+    "kind_plane_singles": "飞机带单：飞机的每个三张各带一张，如 {eg}。",
+    "kind_plane_pairs": "飞机带对：飞机的每个三张各带一对，如 {eg}。",
     "kind_four_two_singles": "四带二：四张同点带两张，如 6666+39（不算炸弹）。",
     "kind_four_two_pairs": "四带两对：四张同点带两对，如 6666+3399（不算炸弹）。",
     "kind_bomb": "炸弹：四张同点，如 8888。",
-    "kind_bomb2": "炸弹：{min} 到 8 张同点，如 88888。",
+    "kind_bomb2": "炸弹：{min} 到 8 张同点，如 {eg}。",
     "kind_rocket": "火箭（王炸）：小王加大王。",
     "kind_rocket2": "天王炸：两张小王加两张大王。",
     "chains": "顺子、连对和飞机只用 3 到 A 的牌，不能有 2 和王。带的牌不能和主体同点，两张王不能一起当带牌。",
@@ -185,18 +185,18 @@ EN: dict[str, str] = {
     "kind_triple": "Triple: three of a rank, e.g. 999.",
     "kind_triple_single": "Triple + single: a triple with one card, e.g. 999+3.",
     "kind_triple_pair": "Triple + pair: a triple with a pair, e.g. 999+33.",
-    "kind_straight": "Straight: {min} or more singles in a row, e.g. 34567.",
-    "kind_straight_max": "Straight: {min} to {max} singles in a row, e.g. 34567.",
-    "kind_pair_straight": "Pair straight: {min} or more pairs in a row, e.g. 334455.",
-    "kind_pair_straight_max": "Pair straight: {min} to {max} pairs in a row, e.g. 334455.",
-    "kind_plane": "Plane: {min} or more triples in a row, e.g. 333444.",
-    "kind_plane_max": "Plane: {min} to {max} triples in a row, e.g. 333444.",
-    "kind_plane_singles": "Plane + singles: a plane with one card for each triple, e.g. 333444+57.",
-    "kind_plane_pairs": "Plane + pairs: a plane with a pair for each triple, e.g. 333444+5577.",
+    "kind_straight": "Straight: {min} or more singles in a row, e.g. {eg}.",
+    "kind_straight_max": "Straight: {min} to {max} singles in a row, e.g. {eg}.",
+    "kind_pair_straight": "Pair straight: {min} or more pairs in a row, e.g. {eg}.",
+    "kind_pair_straight_max": "Pair straight: {min} to {max} pairs in a row, e.g. {eg}.",
+    "kind_plane": "Plane: {min} or more triples in a row, e.g. {eg}.",
+    "kind_plane_max": "Plane: {min} to {max} triples in a row, e.g. {eg}.",
+    "kind_plane_singles": "Plane + singles: a plane with one card for each triple, e.g. {eg}.",
+    "kind_plane_pairs": "Plane + pairs: a plane with a pair for each triple, e.g. {eg}.",
     "kind_four_two_singles": "Four + two singles: four of a rank with two cards, e.g. 6666+39 (not a bomb).",
     "kind_four_two_pairs": "Four + two pairs: four of a rank with two pairs, e.g. 6666+3399 (not a bomb).",
     "kind_bomb": "Bomb: four of a rank, e.g. 8888.",
-    "kind_bomb2": "Bomb: {min} to 8 of a rank, e.g. 88888.",
+    "kind_bomb2": "Bomb: {min} to 8 of a rank, e.g. {eg}.",
     "kind_rocket": "Rocket: the small and the big joker.",
     "kind_rocket2": "Rocket: both small and both big jokers.",
     "chains": (
@@ -330,25 +330,53 @@ def explain(options: Mapping[str, Any], lang: Lang) -> list[Section]:
     return sections
 
 
+_LABELS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+"""The ranks a chain or a kicker of an example may use, low to high (a chain stops at A)."""
+
+
+def _eg(units: int, width: int, kickers: int = 0) -> str:
+    """An example of a chain of ``units`` ranks from 3, each ``width`` times, and ``kickers`` cards (1) or pairs
+    (2) a unit of other ranks (``_eg(2, 3, 1)`` → ``333444+57``): the table's own lengths, never a chain it
+    refuses (a straight of 6 at least read "e.g. 34567")."""
+    chain = "".join(r * width for r in _LABELS[:units])
+    if not kickers:
+        return chain
+    rest = _LABELS[units:]
+    # (5 and 7 after 333444: kickers apart, as a player shows them; a 10 last, where it reads as 1 and 0)
+    spare = sorted(rest[::2] + rest[1::2], key=lambda r: r == "10")[:units]
+    return chain + "+" + "".join(r * kickers for r in sorted(spare, key=_LABELS.index))
+
+
+def _length(default: int, low: int, high: int) -> int:
+    """An example's length: the usual one (a straight of 5) where the table allows it, else its nearest bound."""
+    return max(low, min(default, high))
+
+
 def _kind(w: Say, o: Rules, kind: str) -> str:
-    """One combination's line."""
+    """One combination's line, its example of a length the table allows."""
     two = o.decks == 2
     if kind == "pair" and two:
         return w("kind_pair2")
     if kind == "straight":
         return w(
-            "kind_straight_max" if o.straight_max < 12 else "kind_straight", min=o.straight_min, max=o.straight_max
+            "kind_straight_max" if o.straight_max < 12 else "kind_straight", min=o.straight_min, max=o.straight_max,
+            eg=_eg(_length(5, o.straight_min, o.straight_max), 1),
         )
     if kind == "pair_straight":  # (the JS words said "or more" whatever the longest: wrong at a table with one)
         return w(
             "kind_pair_straight_max" if o.pair_straight_max < 12 else "kind_pair_straight",
             min=o.pair_straight_min,
             max=o.pair_straight_max,
+            eg=_eg(_length(3, o.pair_straight_min, o.pair_straight_max), 2),
         )
+    plane = _length(2, o.plane_min, o.plane_max)
     if kind == "plane":
-        return w("kind_plane_max" if o.plane_max < 12 else "kind_plane", min=o.plane_min, max=o.plane_max)
+        return w("kind_plane_max" if o.plane_max < 12 else "kind_plane", min=o.plane_min, max=o.plane_max,
+                 eg=_eg(plane, 3))
+    if kind in ("plane_singles", "plane_pairs"):
+        return w("kind_" + kind, eg=_eg(plane, 3, 1 if kind == "plane_singles" else 2))
     if kind == "bomb" and two:
-        return w("kind_bomb2", min=o.bomb_min)
+        return w("kind_bomb2", min=o.bomb_min, eg="8" * max(5, o.bomb_min))
     if kind == "rocket" and two:
         return w("kind_rocket2")
     return w("kind_" + kind)
