@@ -388,3 +388,40 @@ def test_the_rules_page_asks_the_server_in_the_chosen_language(browser: Browser,
     expect(page.locator(".rules-page .rules-section")).to_have_count(0)
     page.context.close()
     assert not errors, errors
+
+
+def test_a_late_answer_opens_no_rules_on_the_page_the_player_went_to(browser: Browser, server: ThreadServer) -> None:
+    """The table's rules asked of a slow server, and the player goes to the leaderboard meanwhile: the answer
+    opened the table's rules over the leaderboard (a dialog of a page he had left)."""
+    page, errors = lang_page(browser, "zh")
+    as_guest(page, server.url)
+    quick_match(page)
+    page.route("**/api/rules/**", lambda route: (page.wait_for_timeout(800), route.continue_()))
+    table(page).locator('[data-action="rules"]').click()
+    page.evaluate("() => { location.hash = '#/leaderboard'; }")
+    expect(page.locator("section.leaderboard table.lb")).to_be_visible()
+    page.wait_for_timeout(1500)  # the answer has come
+    expect(page.locator("#modal-root .dialog")).to_have_count(0)
+    # back at the table, it opens as it did
+    page.unroute("**/api/rules/**")
+    page.evaluate("() => { location.hash = '#/table'; }")
+    table(page).locator('[data-action="rules"]').click()
+    expect(page.locator("#rules-dialog .rules-section").first).to_be_visible()
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("hash_", ["#/rules/%", "#/rules/doudizhu/%E0"])
+def test_a_badly_encoded_rules_address_still_shows_the_rules(browser: Browser, server: ThreadServer,
+                                                            hash_: str) -> None:
+    """A hand-typed address with a stray % (``#/rules/%``) threw in the router ("URI malformed") and the page stayed
+    blank: it shows the rules page, as for a game or preset it does not know."""
+    page, errors = lang_page(browser, "en")
+    page.goto(server.url + "/" + hash_)
+    expect(page.locator(".rules-page h1")).to_have_text("How to play")
+    if "doudizhu" in hash_:  # an unknown preset: the game's first
+        expect(page.locator('.rules-page .rules-section[data-part="kinds"]')).to_be_visible()
+    else:
+        expect(page.locator(".rules-page .msg.error")).to_be_visible()
+    page.context.close()
+    assert not errors, errors

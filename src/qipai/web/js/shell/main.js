@@ -25,6 +25,16 @@ let afterLogin = null; // the page a logged-out visitor asked for (an invite lin
 /** The page a hash names (``#/rules/mahjong`` → ``rules``). */
 const pageOf = (hash) => hash.replace(/^#\/?/, "").split("/")[0];
 
+/** A part of the hash as it was typed before its percent-encoding (one badly encoded by hand, ``#/rules/%``, is
+ * read as it is: decodeURIComponent threw, and the page was never drawn). */
+function unhash(part) {
+  try {
+    return decodeURIComponent(part || "");
+  } catch {
+    return part || "";
+  }
+}
+
 /** The pages a logged-out visitor may open: the log-in, and the rules (open to everyone). */
 const OPEN_PAGES = ["login", "rules"];
 
@@ -176,7 +186,7 @@ function render() {
       cleanup = lobbyPage(app, { go });
       break;
     case "invite":
-      cleanup = invitePage(app, { code: decodeURIComponent(parts[2] || "").toUpperCase(), go });
+      cleanup = invitePage(app, { code: unhash(parts[2]).toUpperCase(), go });
       break;
     case "table":
       if (!store.tableId) {
@@ -191,8 +201,7 @@ function render() {
       break;
     case "player": {
       // (a name badly percent-encoded by hand is read as it is: the server says nobody is called so)
-      let name = parts.slice(2).join("/");
-      try { name = decodeURIComponent(name); } catch { /* as typed */ }
+      const name = unhash(parts.slice(2).join("/"));
       if (!name) return go("#/leaderboard");
       cleanup = playerPage(app, { name });
       break;
@@ -204,13 +213,13 @@ function render() {
       cleanup = leaderboardPage(app, { game: parts[2], period: parts[3] });
       break;
     case "matches":
-      cleanup = parts[2] ? matchPage(app, { id: decodeURIComponent(parts[2]) }) : matchesPage(app);
+      cleanup = parts[2] ? matchPage(app, { id: unhash(parts[2]) }) : matchesPage(app);
       break;
     case "replay":
       cleanup = replayPage(app, { id: Number(parts[2]) });
       break;
     case "rules":
-      cleanup = rulesPage(app, { game: decodeURIComponent(parts[2] || ""), preset: decodeURIComponent(parts[3] || "") });
+      cleanup = rulesPage(app, { game: unhash(parts[2]), preset: unhash(parts[3]) });
       break;
     default:
       go("#/lobby");

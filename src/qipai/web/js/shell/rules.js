@@ -30,14 +30,17 @@ export function rulesBody(sections) {
 
 /** The rules of the table one sits at or watches (its game and options), in a dialog. */
 export async function openRules(game, rawOptions) {
+  // an answer that comes once the player has gone elsewhere (a slow server; the table left) opens nothing there
+  const page = location.hash;
   let words;
   try {
     await loadAllViews();
     words = await fetchRules(game, rawOptions || {});
   } catch (ex) {
-    toast(() => errorText(ex.code, ex.params), "error", 5000);
+    if (location.hash === page) toast(() => errorText(ex.code, ex.params), "error", 5000);
     return;
   }
+  if (location.hash !== page) return;
   const preset = rawOptions?.preset ?? words.preset ?? gameInfo(game)?.presets?.[0];
   modal({ id: "rules-dialog", wide: true, title: `${t("rules_title")} · ${presetName(game, preset)}`,
     body: h("div.rules-dialog", rulesBody(words.sections)) });
