@@ -81,6 +81,9 @@ async def test_guests_bots_blocked_accounts_and_nobody_have_no_profile(start_ser
     assert (await refusal(ann, bot.name, 404, "no_profile"))["params"]["reason"] == "bot"
     assert (await refusal(ann, "nobody-here", 404, "unknown_user"))["params"] == {"name": "nobody-here"}
     await refusal(ann, "x" * 65, 404, "unknown_user")
+    # a name with a "/" (no name has one) is nobody's, not a path the server lacks ("no such endpoint")
+    for odd in ("a/b", "ann/", "../ann"):
+        assert (await refusal(ann, odd, 404, "unknown_user"))["params"] == {"name": odd}
     # an account the operator blocked is as one that is not (nobody else is told he is blocked)
     bob = await Client.register(server, "bob")
     await ann.get("/api/players/bob")

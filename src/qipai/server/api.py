@@ -1401,7 +1401,7 @@ routes = [
     Route("/api/me", me),
     Route("/api/users", user_lookup),
     Route("/api/users/{user_id}", user_profile),
-    Route("/api/players/{name}", player_profile),
+    Route("/api/players/{name:path}", player_profile),  # (a "/" typed in a name: nobody, not "no such endpoint")
     Route("/api/friends", friends),
     Route("/api/friends", friend_request, methods=["POST"]),
     Route("/api/friends/{user_id}/accept", friend_accept, methods=["POST"]),
