@@ -102,6 +102,8 @@ def test_friends_request_accept_invite_and_remove(browser: Browser, server: Thre
     bob.locator('section.profile [data-action="open-friends"]').click()
     kept = bob.locator(".friend-invites li.friend")
     expect(kept.locator(".fname")).to_have_text("annie")
+    # whose invitation it is leads to his profile, as the other names on the page do
+    expect(kept.locator("a.player-link.fname")).to_have_attribute("href", "#/player/annie")
     expect(kept.locator(".fstate")).to_have_text("Dou Dizhu")
     shot(bob, "friends-invitation-en.png")
     kept.locator('[data-action="join-invite"]').click()

@@ -113,7 +113,7 @@ export function friendsPage(root, { go }) {
     const invites = open.length ? h("div.panel.friend-invites",
       h("h2", t("friends_invites")),
       h("ul.friend-list", open.map((x) => h("li.friend", { dataset: { invite: x.code } },
-        h("span.fname", displayName(x.user?.name || "")),
+        playerLink(x.user?.name || "", { cls: ".fname" }),  // (whose table: his profile, as every name here)
         h("span.fstate.muted", gameName(x.game) || ""),
         h("span.factions", h("a.btn.small.primary", { href: `#/invite/${encodeURIComponent(x.code)}`, dataset: { action: "join-invite" } },
           t("friend_notice_join"))))))) : null;
