@@ -1331,3 +1331,27 @@ def test_a_language_switch_keeps_the_raised_tile(browser: Browser, server: Threa
     assert sent and sent[-1].split()[-1] == tile, sent
     assert not errors, errors
     page.context.close()
+
+
+def test_a_language_switch_keeps_the_claim_whose_ways_are_shown(browser: Browser, server: ThreadServer) -> None:
+    """A phone's claim row folded (吃（5）) and the player tapped 吃 to see its ways: the page drawn again in the
+    other language went back to the claims, the window counting down meanwhile; the ways stay, and one is sent."""
+    page, errors = logged_in(browser, server, "zh", True)
+    page.set_viewport_size({"width": 360, "height": 740})
+    g, seat = reach_claim(lambda legal: len(legal) >= 6)
+    ft = MahjongTable(page, g, you=seat)
+    ft.extra_state = {"deadline_ms": 60_000}
+    ft.open()
+    main = page.locator(".tablev.live .act-main")
+    chis = [a for a in g.legal_actions(seat) if a.startswith("chi")]
+    main.locator('[data-action="claim-chi"]').tap()
+    expect(main.locator("button")).to_have_count(len(chis) + 1)
+    page.locator("#langbtn").click()
+    expect(page.locator("#langbtn")).to_have_text("中文")
+    expect(main.locator('[data-action="claim-back"]')).to_have_text("Back")
+    expect(main.locator("button")).to_have_count(len(chis) + 1)
+    main.locator(f'[data-action="{chis[0]}"]').tap()
+    sent = ft.sent("action")
+    assert sent[-1]["action"] == chis[0] and sent[-1]["decision"] == g.decision_index(seat), sent[-1]
+    assert not errors, errors
+    page.context.close()

@@ -281,15 +281,16 @@ export class MahjongView extends TableView {
     for (let i = 1; i < raised.length; i++) raised[i].classList.remove("raised");
   }
 
-  /** What the page drawn again in place (a language switch) keeps: the raised tile of this decision
-   * (shell/main.js). */
+  /** What the page drawn again in place (a language switch) keeps: the raised tile of this decision, and in a
+   * claim window the claim whose ways the row shows (吃 ①②③: it went back to the claims) (shell/main.js). */
   keep() {
-    return { selected: this.selected, selFor: this.selFor };
+    return { selected: this.selected, selFor: this.selFor, claimPick: this.claimPick };
   }
 
   restore(kept) {
-    if (!kept.selected || kept.selFor !== this.selFor) return;
-    this.selected = kept.selected;
+    if (kept.selFor !== this.selFor || !(kept.selected || kept.claimPick)) return;
+    this.selected = kept.selected ?? null;
+    this.claimPick = kept.claimPick ?? null;
     this.renderHand();
     this.renderActions();
   }
