@@ -13,7 +13,17 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from web_helpers import ThreadServer, lang_page, log_in, play_a_deal_together, shot, sign_up, table, web_settings
+from web_helpers import (
+    ThreadServer,
+    as_guest,
+    lang_page,
+    log_in,
+    play_a_deal_together,
+    shot,
+    sign_up,
+    table,
+    web_settings,
+)
 
 POOL = {
     "name": "sng",
@@ -139,5 +149,28 @@ def test_the_page_on_a_phone_in_english_and_from_a_matchs_standings(browser: Bro
     shot(page, "player-en-phone.png")
     box.locator(".player-recent").scroll_into_view_if_needed()
     shot(page, "player-en-phone-deals.png")
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_guest_who_saves_his_account_on_the_page_may_add_the_player(browser: Browser, server: ThreadServer) -> None:
+    """A guest reads a player's page (no 加好友: a guest has no friends) and saves his account from the header: the
+    page went on offering him nothing but 拉黑 until a reload."""
+    httpx.post(f"{server.url}/api/register", json={"name": "xena", "password": "secret-pw"}).raise_for_status()
+    page, errors = lang_page(browser, "zh")
+    as_guest(page, server.url)
+    page.goto(f"{server.url}/#/player/xena")
+    player_page(page, "xena")
+    box = page.locator("section.player")
+    expect(box.locator('[data-action="player-block"]')).to_be_visible()
+    expect(box.locator('[data-action="player-add-friend"]')).to_have_count(0)
+    page.locator('#userbox [data-action="save-account"]').click()
+    page.fill('#save-account input[name="name"]', "yuri")
+    page.fill('#save-account input[name="password"]', "secret-pw")
+    page.fill('#save-account input[name="password2"]', "secret-pw")
+    page.locator('[data-action="save-account-submit"]').click()
+    expect(page.locator("#save-account")).to_have_count(0)
+    box.locator('[data-action="player-add-friend"]').click()
+    expect(box.locator(".player-card")).to_have_attribute("data-relation", "outgoing")
     page.context.close()
     assert not errors, errors

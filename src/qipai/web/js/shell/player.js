@@ -4,7 +4,7 @@
 // match's standings, the seat card).
 import { h, fill, api, toast, fmtDelta, fmtTime } from "./util.js";
 import { t, displayName, errorText } from "./i18n.js";
-import { store } from "./store.js";
+import { store, subscribe } from "./store.js";
 import { loadAllViews, gameName, presetName, roleName, titleName } from "./games.js";
 
 /** Whether a name has a profile: a guest's (``guest-<hex>``) and a bot's have none. */
@@ -118,5 +118,17 @@ export function playerPage(root, { name }) {
     document.title = `${shown} · ${t("app_name")}`;
   };
   load();
-  return () => { cancelled = true; };
+  // the viewer's account changed (a guest saved it, or renamed): what he may do here (加好友) and what the player is
+  // to him are asked again
+  let viewer = store.user && `${store.user.id}:${store.user.name}:${!!store.user.is_guest}`;
+  const offUser = subscribe((what, u) => {
+    const now = u && `${u.id}:${u.name}:${!!u.is_guest}`;
+    if (what !== "user" || cancelled || now === viewer) return;
+    viewer = now;
+    load();
+  });
+  return () => {
+    cancelled = true;
+    offUser();
+  };
 }
