@@ -174,3 +174,36 @@ def test_a_guest_who_saves_his_account_on_the_page_may_add_the_player(browser: B
     expect(box.locator(".player-card")).to_have_attribute("data-relation", "outgoing")
     page.context.close()
     assert not errors, errors
+
+
+def test_a_replays_players_lead_to_their_profiles_and_its_name_to_its_rules(
+    browser: Browser, server: ThreadServer
+) -> None:
+    """The replay of a deal (from a player's page) named its players with no way to their pages and its rules with
+    no way to read them: another player's avatar leads to his profile, the deal's name opens the rules it was
+    played by; the viewer's own seat and a bot's lead nowhere."""
+    play_a_deal_together(server, ["abe", "bea", "cal"])
+    page, errors = lang_page(browser, "zh")
+    log_in(page, server.url, "abe")
+    page.goto(f"{server.url}/#/player/bea")
+    player_page(page, "bea")
+    page.locator('section.player .player-recent [data-action="replay"]').first.click()
+    felt = page.locator("section.replay .tablev")
+    expect(felt).to_be_visible()
+    links = felt.locator('a.avatar[data-action="seat-profile"]')
+    expect(links).to_have_count(2)  # bea and cal, not abe's own seat
+    assert sorted(links.evaluate_all("els => els.map((e) => e.getAttribute('href'))")) == [
+        "#/player/bea",
+        "#/player/cal",
+    ]
+    felt.locator('[data-action="rules"]').click()
+    dialog = page.locator("#rules-dialog")
+    expect(dialog.locator(".dialog-head h2")).to_have_text("玩法说明 · 经典斗地主")
+    expect(dialog.locator('.rules-section[data-part="kinds"]')).to_be_visible()
+    page.keyboard.press("Escape")
+    felt.locator('a.avatar[href="#/player/cal"]').click()
+    player_page(page, "cal")
+    page.go_back()  # the back button returns to the replay
+    expect(page.locator("section.replay .tablev")).to_be_visible()
+    page.context.close()
+    assert not errors, errors

@@ -351,7 +351,8 @@ export class TableFrame {
       this.matchBarEl(),
       // the table's name opens its 玩法说明 (this table's options): a button of its own had no room on a phone's
       // bar (the menu went down a line, and the felt lost it)
-      this.live
+      // (a replay's too: the rules its deal was played by)
+      table?.game
         ? h("button.preset.rules-open", { type: "button", "data-action": "rules", title: t("rules_title"),
           "aria-label": `${t("rules_title")} · ${title}`, onclick: () => openRules(table?.game, table?.options) }, title,
         icon("help", 13))
@@ -407,12 +408,16 @@ export class TableFrame {
     const ready = this.readyList();
     if (ready && ready[seat]) add(badges, h("span.badge.ready", { "data-ready": seat }, "✓ " + t("ready_done")));
     // another player's avatar opens his card (加好友, 拉黑: as JJ and 欢乐斗地主 do from the seat)
-    const person = this.live && s && !s.bot && s.user_id && s.user_id !== store.user?.id;
-    const avatar = h("div.avatar", { class: s ? undefined : "empty",
-      ...(person ? { role: "button", tabindex: "0", "data-action": "seat-card", "aria-label": t("seat_card_of", { name }),
+    const person = s && !s.bot && s.user_id && s.user_id !== store.user?.id;
+    // in a replay (no table to stay at) another registered player's avatar leads to his profile
+    const profile = !this.live && person && hasProfile(s.name);
+    const avatar = h(profile ? "a.avatar" : "div.avatar", { class: s ? undefined : "empty",
+      ...(person && this.live ? { role: "button", tabindex: "0", "data-action": "seat-card", "aria-label": t("seat_card_of", { name }),
         onclick: () => this.seatCard(s), onkeydown: (e) => {
           if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); this.seatCard(s); }
-        } } : {}) },
+        } } : {}),
+      ...(profile ? { href: playerHref(s.name), "data-action": "seat-profile", "aria-label": `${t("seat_view_profile")} · ${name}`,
+        title: t("seat_view_profile") } : {}) },
       s ? (name || "?").slice(0, 1).toUpperCase() : "?");
     // a player's title and points; at a match table every seat's (a bot's too) match points instead of the points
     // of the lobby, which that table does not move (RULES-matches.md §4)
