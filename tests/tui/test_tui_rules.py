@@ -176,6 +176,11 @@ def test_qipai_rules_explain_on_the_command_line() -> None:
     out = qipai("rules", "--game", "shengji", "--explain", "four_deck", "-o", "throws=off", "--lang", "zh")
     assert out.returncode == 0, out.stderr
     assert "本桌不能甩牌" in out.stdout.replace("\n", "") and "甩牌失败" not in out.stdout.replace("\n", "")
+    # a list option, its names a comma apart (the letters of "single,pair,bomb" were read as its names)
+    out = qipai("rules", "--explain", "classic", "-o", "kinds=single,pair,bomb", "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    said = " ".join(out.stdout.split())
+    assert "Pair: two of a rank" in said and "Bomb: four of a rank" in said and "Straight:" not in said
     for args, says in (
         (("--game", "mahjong", "--explain", "classic"), "unknown preset 'classic' for mahjong"),
         (("--game", "chess", "--explain", "x"), "unknown game 'chess'"),

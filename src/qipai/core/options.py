@@ -215,6 +215,9 @@ def options_from_text(declared: OptionSet, raw: Mapping[str, Any]) -> dict[str, 
     ...                   Option("throws", bool, True), Option("limit", int, None, lo=1, hi=9, nullable=True)])
     >>> options_from_text(opts, {"level": "2", "step": "20", "throws": "off", "limit": "none"})
     {'level': '2', 'step': 20, 'throws': False, 'limit': None}
+    >>> options_from_text(OptionSet([Option("kinds", list, [], choices=("single", "pair", "bomb"))]),
+    ...                   {"kinds": "single, pair,bomb"})
+    {'kinds': ['single', 'pair', 'bomb']}
     >>> options_from_text(opts, {"speed": "1"})
     Traceback (most recent call last):
     ...
@@ -233,6 +236,8 @@ def options_from_text(declared: OptionSet, raw: Mapping[str, Any]) -> dict[str, 
             out[k] = v
         elif opt.nullable and v.lower() in ("none", "null", ""):
             out[k] = None
+        elif opt.kind is list:  # (names a comma apart: list("single") gave its letters)
+            out[k] = [x.strip() for x in v.split(",") if x.strip()]
         elif opt.kind is bool:
             low = v.lower()
             if low not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
