@@ -180,11 +180,20 @@ def test_a_replays_players_lead_to_their_profiles_and_its_name_to_its_rules(
     browser: Browser, server: ThreadServer
 ) -> None:
     """The replay of a deal (from a player's page) named its players with no way to their pages and its rules with
-    no way to read them: another player's avatar leads to his profile, the deal's name opens the rules it was
-    played by; the viewer's own seat and a bot's lead nowhere."""
+    no way to read them, as the history of one's own profile named them: another player's avatar (his name in the
+    history) leads to his profile, the deal's name opens the rules it was played by; the viewer's own seat and a
+    bot's lead nowhere."""
     play_a_deal_together(server, ["abe", "bea", "cal"])
     page, errors = lang_page(browser, "zh")
     log_in(page, server.url, "abe")
+    # his own profile's history names the others of each deal as links to their pages (his own name is words)
+    page.goto(f"{server.url}/#/profile")
+    who = page.locator("section.profile td.who").first
+    expect(who).to_have_text("abe · bea · cal")
+    assert who.locator("a.player-link").evaluate_all("els => els.map((e) => e.getAttribute('href'))") == [
+        "#/player/bea",
+        "#/player/cal",
+    ]
     page.goto(f"{server.url}/#/player/bea")
     player_page(page, "bea")
     page.locator('section.player .player-recent [data-action="replay"]').first.click()

@@ -498,7 +498,8 @@ export function profilePage(root) {
         h("td", d.escaped ? h("span.badge.off.esc", t("escape_mark")) : d.won === true ? t("won") : d.won === false ? t("lost") : ""),
         h("td.delta", { class: d.delta > 0 ? "pos" : d.delta < 0 ? "neg" : undefined }, fmtDelta(d.delta)),
         h("td", d.points_after ?? ""),
-        h("td.who", (d.players || []).map(displayName).join(" · ")),
+        // (the others lead to their profiles, as a name does wherever it is shown)
+        h("td.who", (d.players || []).flatMap((n, i) => [i ? " · " : null, n === me.name ? displayName(n) : playerLink(n)])),
         h("td", h("a.btn.small.ghost", { href: `#/replay/${d.deal_id}`, "data-action": "replay" }, t("replay"))));
       const rows = hist.deals.map(historyRow);
       // 更多: the next 50 older deals (the page showed the latest 50 and no way to the others)
