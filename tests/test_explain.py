@@ -192,6 +192,20 @@ def test_doudizhu_examples_are_chains_the_table_allows() -> None:
     assert "e.g. 88888." in words("doudizhu", "en", preset="four_player")["kinds"]
 
 
+def test_doudizhu_names_only_the_chains_and_kickers_the_table_plays() -> None:
+    """四人亮牌 has no straights, and a private table may have no chains or no kickers at all: the words said
+    "straights, pair straights and planes use 3 to A" and told the kickers' rules all the same."""
+    show = words("doudizhu", "en", preset="four_player_show")["kinds"]
+    assert "Pair straights and planes use 3 to A only" in show and "Straights," not in show
+    assert "A kicker never has the rank of the main part" in show
+    straights = words("doudizhu", "zh", kinds=["single", "pair", "straight", "bomb", "rocket"])["kinds"]
+    assert "\n顺子只用 3 到 A 的牌，不能有 2 和王。\n火箭最大" in straights and "带的牌不能" not in straights
+    plain = words("doudizhu", "en", kinds=["single", "pair", "bomb"])["kinds"]
+    assert "3 to A" not in plain and "kicker never" not in plain
+    kicked = words("doudizhu", "en", kinds=["single", "plane_singles"])["kinds"]
+    assert "Planes use 3 to A only" in kicked and "A kicker never" in kicked
+
+
 def test_shengji_words_follow_the_options() -> None:
     preset = words("shengji")
     assert "罚 10 分" in preset["throws"] and "甩牌罚分" in preset["points"]

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from ...core.explain import Item, Lang, Section, Words
@@ -74,7 +74,12 @@ ZH: dict[str, str] = {
     "kind_bomb2": "炸弹：{min} 到 8 张同点，如 {eg}。",
     "kind_rocket": "火箭（王炸）：小王加大王。",
     "kind_rocket2": "天王炸：两张小王加两张大王。",
-    "chains": "顺子、连对和飞机只用 3 到 A 的牌，不能有 2 和王。带的牌不能和主体同点，两张王不能一起当带牌。",
+    "chains": "{names}只用 3 到 A 的牌，不能有 2 和王。",
+    "chain_straight": "顺子",
+    "chain_pair_straight": "连对",
+    "chain_plane": "飞机",
+    "and": "和",
+    "kickers": "带的牌不能和主体同点，两张王不能一起当带牌。",
     "beats": (
         "火箭最大，谁也管不了。炸弹比火箭以外的牌都大，炸弹之间比点数。其余的牌只能用同一牌型、同样张数、"
         "点数更大的牌管上：顺子、连对、飞机比最大的那一组，带牌的比三张或四张的部分，带的牌不管大小。"
@@ -199,10 +204,12 @@ EN: dict[str, str] = {
     "kind_bomb2": "Bomb: {min} to 8 of a rank, e.g. {eg}.",
     "kind_rocket": "Rocket: the small and the big joker.",
     "kind_rocket2": "Rocket: both small and both big jokers.",
-    "chains": (
-        "Straights, pair straights and planes use 3 to A only: never a 2 or a joker. A kicker never has "
-        "the rank of the main part, and the two jokers are never kickers together."
-    ),
+    "chains": "{names} use 3 to A only: never a 2 or a joker.",
+    "chain_straight": "Straights",
+    "chain_pair_straight": "pair straights",
+    "chain_plane": "planes",
+    "and": " and ",
+    "kickers": "A kicker never has the rank of the main part, and the two jokers are never kickers together.",
     "beats": (
         "The rocket beats everything. A bomb beats anything but the rocket; bombs compare by rank. Anything "
         "else is beaten only by the same combination, the same number of cards, higher: chains by their "
@@ -311,7 +318,11 @@ def explain(options: Mapping[str, Any], lang: Lang) -> list[Section]:
         Section(
             "kinds",
             w("kinds"),
-            (tuple(_kind(w, o, k) for k in KINDS if k in kinds), w("chains"), w("beats2" if two else "beats")),
+            (
+                tuple(_kind(w, o, k) for k in KINDS if k in kinds),
+                *_chains(w, lang, kinds),
+                w("beats2" if two else "beats"),
+            ),
         ),
         Section("play", w("play"), (w("play_text"),)),
         Section("scoring", w("scoring"), _scoring(w, o)),
@@ -352,6 +363,28 @@ def _length(default: int, low: int, high: int) -> int:
     return max(low, min(default, high))
 
 
+CHAINS = ("straight", "pair_straight", "plane")
+KICKERS = ("triple_single", "triple_pair", "plane_singles", "plane_pairs", "four_two_singles", "four_two_pairs")
+
+
+def _chains(w: Say, lang: Lang, kinds: Collection[str]) -> list[str]:
+    """What chains and kickers may hold, for the kinds the table plays only (a table without straights read
+    "straights … use 3 to A")."""
+    out: list[str] = []
+    chains = [
+        w("chain_" + k)
+        for k in CHAINS
+        if k in kinds or (k == "plane" and {"plane_singles", "plane_pairs"} & set(kinds))
+    ]
+    if chains:
+        sep = "、" if lang == "zh" else ", "
+        names = chains[0] if len(chains) == 1 else sep.join(chains[:-1]) + w("and") + chains[-1]
+        out.append(w("chains", names=names[:1].upper() + names[1:]))
+    if any(k in kinds for k in KICKERS):
+        out.append(w("kickers"))
+    return [" ".join(out) if lang == "en" else "".join(out)] if out else []
+
+
 def _kind(w: Say, o: Rules, kind: str) -> str:
     """One combination's line, its example of a length the table allows."""
     two = o.decks == 2
@@ -359,7 +392,9 @@ def _kind(w: Say, o: Rules, kind: str) -> str:
         return w("kind_pair2")
     if kind == "straight":
         return w(
-            "kind_straight_max" if o.straight_max < 12 else "kind_straight", min=o.straight_min, max=o.straight_max,
+            "kind_straight_max" if o.straight_max < 12 else "kind_straight",
+            min=o.straight_min,
+            max=o.straight_max,
             eg=_eg(_length(5, o.straight_min, o.straight_max), 1),
         )
     if kind == "pair_straight":  # (the JS words said "or more" whatever the longest: wrong at a table with one)
@@ -371,8 +406,9 @@ def _kind(w: Say, o: Rules, kind: str) -> str:
         )
     plane = _length(2, o.plane_min, o.plane_max)
     if kind == "plane":
-        return w("kind_plane_max" if o.plane_max < 12 else "kind_plane", min=o.plane_min, max=o.plane_max,
-                 eg=_eg(plane, 3))
+        return w(
+            "kind_plane_max" if o.plane_max < 12 else "kind_plane", min=o.plane_min, max=o.plane_max, eg=_eg(plane, 3)
+        )
     if kind in ("plane_singles", "plane_pairs"):
         return w("kind_" + kind, eg=_eg(plane, 3, 1 if kind == "plane_singles" else 2))
     if kind == "bomb" and two:
