@@ -155,7 +155,7 @@ def test_the_page_on_a_phone_in_english_and_from_a_matchs_standings(browser: Bro
 
 def test_a_guest_who_saves_his_account_on_the_page_may_add_the_player(browser: Browser, server: ThreadServer) -> None:
     """A guest reads a player's page (no 加好友: a guest has no friends) and saves his account from the header: the
-    page went on offering him nothing but 拉黑 until a reload."""
+    page went on offering him nothing but 拉黑 until a reload (and his own, "a guest has no profile", stayed so)."""
     httpx.post(f"{server.url}/api/register", json={"name": "xena", "password": "secret-pw"}).raise_for_status()
     page, errors = lang_page(browser, "zh")
     as_guest(page, server.url)
@@ -172,6 +172,20 @@ def test_a_guest_who_saves_his_account_on_the_page_may_add_the_player(browser: B
     expect(page.locator("#save-account")).to_have_count(0)
     box.locator('[data-action="player-add-friend"]').click()
     expect(box.locator(".player-card")).to_have_attribute("data-relation", "outgoing")
+    # a guest on his own page (a guest has none) who saves his account is shown his page by its new name
+    page.context.clear_cookies()
+    page.reload()
+    as_guest(page, server.url)
+    guest = page.evaluate("() => window.qipai.store.user.name")
+    page.goto(f"{server.url}/#/player/{guest}")
+    expect(box.locator(".form-error")).to_have_attribute("data-code", "no_profile")
+    page.locator('#userbox [data-action="save-account"]').click()
+    page.fill('#save-account input[name="name"]', "zora")
+    page.fill('#save-account input[name="password"]', "secret-pw")
+    page.fill('#save-account input[name="password2"]', "secret-pw")
+    page.locator('[data-action="save-account-submit"]').click()
+    player_page(page, "zora")
+    expect(box.locator('[data-action="own-profile"]')).to_be_visible()
     page.context.close()
     assert not errors, errors
 

@@ -119,12 +119,19 @@ export function playerPage(root, { name }) {
   };
   load();
   // the viewer's account changed (a guest saved it, or renamed): what he may do here (加好友) and what the player is
-  // to him are asked again
+  // to him are asked again; his own page follows him to his new name
   let viewer = store.user && `${store.user.id}:${store.user.name}:${!!store.user.is_guest}`;
+  let ownName = store.user?.name;
   const offUser = subscribe((what, u) => {
     const now = u && `${u.id}:${u.name}:${!!u.is_guest}`;
     if (what !== "user" || cancelled || now === viewer) return;
     viewer = now;
+    const was = ownName;
+    ownName = u?.name;
+    if (u && was && u.name !== was && name.trim().toLowerCase() === was.toLowerCase()) {
+      location.hash = playerHref(u.name);
+      return;
+    }
     load();
   });
   return () => {
