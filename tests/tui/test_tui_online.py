@@ -940,7 +940,8 @@ async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
     since = len(alice.screen)
     alice.type("profile BOB")
     await alice.expect(r"Player bob:\n  Dou Dizhu: \d+ points, \w+, 1 deal, win rate (0|100)%, No\. \d+ on the "
-                       r"leaderboard\n  Shengji: 1000 points, \w+, 0 deals, win rate —, not ranked\n", since=since)
+                       r"leaderboard\n  Shengji: 1000 points, \w+, 0 deals, win rate —, not ranked\n"
+                       r"  Mahjong: 1000 points, \w+, 0 deals", since=since)  # (not "mahjong" among the others)
     deal = await alice.expect(r"Latest 1 deal:\n  \d{4}-\d\d-\d\d \d\d:\d\d  Dou Dizhu \(classic\)  (won|lost) "
                               r"[+-]\d+  · replay: http://[^ ]+/#/replay/(\d+)\n", since=since)
     await alice.expect(r"Type friend bob to ask to be friends, block bob to block\.", since=since)

@@ -344,8 +344,9 @@ class Friends:
         c.emit(tr(lang, "profile_head", name=shown,
                   relation=tr(lang, f"profile_rel_{rel}") if rel in _RELATIONS else ""), style="bold")
 
-        def game_word(g: str) -> str:
-            return GAME_WORDS.get(g, (g, g))[0 if lang == "zh" else 1]
+        def game_word(g: str) -> str:  # (each at the head of a line's entry: "Mahjong", as "Dou Dizhu")
+            word = str(GAME_WORDS.get(g, (g, g))[0 if lang == "zh" else 1])
+            return word[:1].upper() + word[1:]
 
         for game, g in (data.get("games") or {}).items():
             if not isinstance(g, Mapping):
