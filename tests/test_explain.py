@@ -206,6 +206,14 @@ def test_doudizhu_names_only_the_chains_and_kickers_the_table_plays() -> None:
     assert "Planes use 3 to A only" in kicked and "A kicker never" in kicked
 
 
+def test_doudizhu_times_a_double_only_where_the_table_has_one() -> None:
+    """A table without a doubling phase read "20 s for each bid or double": a double it has no way to make."""
+    assert "20 s for each bid, 20 s for each play." in words("doudizhu", "en")["time"]
+    assert "叫牌每次 20 秒，地主的第一手 30 秒" in words("doudizhu", "zh", preset="jj")["time"]
+    assert "20 s for each bid or double," in words("doudizhu", "en", preset="chengdu")["time"]
+    assert "叫牌和加倍每次 20 秒" in words("doudizhu", "zh", show_hand=True)["time"]
+
+
 def test_shengji_words_follow_the_options() -> None:
     preset = words("shengji")
     assert "罚 10 分" in preset["throws"] and "甩牌罚分" in preset["points"]

@@ -121,8 +121,10 @@ ZH: dict[str, str] = {
     ),
     "leave": "牌局中离开不扣分：系统替你托管打完这局。",
     "time": "时间与托管",
-    "timers": "叫牌和加倍每次 {bid} 秒，出牌每次 {play} 秒。",
-    "timers_first": "叫牌和加倍每次 {bid} 秒，地主的第一手 {first} 秒，以后出牌每次 {play} 秒。",
+    "timers": "{what}每次 {bid} 秒，出牌每次 {play} 秒。",
+    "timers_first": "{what}每次 {bid} 秒，地主的第一手 {first} 秒，以后出牌每次 {play} 秒。",
+    "timed_bid": "叫牌",
+    "timed_bid_double": "叫牌和加倍",
     "timeout": "超时：叫牌算不叫，首出打最小的一张单牌，跟牌算不要，并且进入托管。",
     "auto_passive": "托管（可以随时开关）：能不出就不出，首出打最小的单牌，只剩一张时能出就出。",
     "auto_smart": "托管（可以随时开关）：由电脑替你打。",
@@ -258,10 +260,10 @@ EN: dict[str, str] = {
     ),
     "leave": "Leaving during a deal costs nothing extra: auto-play finishes the deal for you.",
     "time": "Time and auto-play",
-    "timers": "{bid} s for each bid or double, {play} s for each play.",
-    "timers_first": (
-        "{bid} s for each bid or double, {first} s for the landlord's first play, {play} s for every other play."
-    ),
+    "timers": "{bid} s for each {what}, {play} s for each play.",
+    "timers_first": "{bid} s for each {what}, {first} s for the landlord's first play, {play} s for every other play.",
+    "timed_bid": "bid",
+    "timed_bid_double": "bid or double",
     "timeout": (
         "Out of time: a bid counts as a pass, a lead plays the lowest single, a follow passes — and auto-play "
         "takes over."
@@ -307,6 +309,7 @@ def explain(options: Mapping[str, Any], lang: Lang) -> list[Section]:
         ),
         Section("bidding", w("bidding"), (w("bid_call" if o.bidding == "call" else "bid_score"), tuple(bidding_rules))),
     ]
+    timed = w("timed_bid_double" if o.chengdu_doubling or o.show_hand else "timed_bid")
     if o.chengdu_doubling or o.show_hand:
         doubling: list[Item] = []
         if o.chengdu_doubling:
@@ -330,9 +333,10 @@ def explain(options: Mapping[str, Any], lang: Lang) -> list[Section]:
             "time",
             w("time"),
             (
-                w("timers_first", bid=o.bid_seconds, first=o.first_play_seconds, play=o.play_seconds)
+                # (a table with no doubling has no double to time: "each bid or double" puzzled)
+                w("timers_first", what=timed, bid=o.bid_seconds, first=o.first_play_seconds, play=o.play_seconds)
                 if o.first_play_seconds != o.play_seconds
-                else w("timers", bid=o.bid_seconds, play=o.play_seconds),
+                else w("timers", what=timed, bid=o.bid_seconds, play=o.play_seconds),
                 w("timeout"),
                 w("auto_smart" if o.autoplay == "smart" else "auto_passive"),
             ),
