@@ -988,3 +988,39 @@ def test_a_match_tables_top_bar_keeps_the_match_to_one_line_on_a_phone(browser: 
         assert g["tbar"]["h"] <= plain["tbar"]["h"] + g["bar"]["h"] + 10, (what, plain["tbar"])
         assert not errors, errors
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_phone_at_a_match_table_still_opens_the_tables_rules(browser: Browser, server: ThreadServer,
+                                                              lang: str) -> None:
+    """A phone's match table gives the bar's first line to the match and left out the game's name — and with it
+    the one way to the table's 玩法说明 (its name opens them): its ? stays, beside the stake, and opens them."""
+    from qipai.games.doudizhu.rules import PRESETS
+    from qipai.games.doudizhu.state import Game
+
+    hands = ["3S 3H 3C 4S 4H 4C 4D 5S 6S 7S 8S 8H 9S TS JS QS KS", "B R 2S 2H 2C 2D AS AH AC AD KH KC KD QH QC QD JH",
+             "3D 5H 5C 5D 6H 6C 6D 7H 7C 7D 8C 8D 9H 9C 9D TH TC"]
+    page, errors = lang_page(browser, lang, phone=True, viewport={"width": 360, "height": 640})
+    as_guest(page, server.url)
+    uid = page.evaluate("() => window.qipai.store.user.id")
+    standings = [{"place": i, "entrant": f"e{i}", "users": [uid if i == 2 else 1000 + i], "status": "in",
+                  "points": 0} for i in range(1, 4)]
+    page.route(re.compile(r".*/api/matches/M1$"), answer_json({**MATCH_CARD, "standings": standings}))
+    ft = FakeTable(page, Game.from_deal(PRESETS["classic"], hands, "TD JC JD", first_bidder=0))
+    ft.extra_table.update(match_id="M1")
+    ft.open()
+    expect(page.locator('.tablev.live .tbar .match-bar[data-match="M1"] .match-bar-place')).to_be_visible()
+    rules = page.locator('.tablev.live .tbar [data-action="rules"]')
+    expect(rules).to_be_visible()
+    box = rules.bounding_box()
+    assert box and box["width"] >= 20 and box["height"] >= 20, box  # a finger's target, not a dot
+    g = page.evaluate(TOP_BAR)
+    assert g["wide"] <= 360 and g["tbar"]["b"] <= g["felt"]["t"] + 0.5, g
+    rules.tap()
+    dialog = page.locator("#rules-dialog")
+    expect(dialog.locator(".dialog-head h2")).to_have_text("玩法说明 · 经典斗地主" if lang == "zh"
+                                                             else "How to play · Classic")
+    expect(dialog.locator('.rules-section[data-part="kinds"]')).to_be_visible()
+    shot(page, f"match-table-rules-{lang}-360.png")
+    page.context.close()
+    assert not errors, errors
