@@ -957,6 +957,9 @@ async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
     await cy.expect(re.escape(guest.user["name"]) + r" 是游客，没有玩家资料")
     cy.type("profile nobody-here")
     await cy.expect(r"没有叫 nobody-here 的玩家")
+    for odd in ("..", "a/b"):  # (the path's dots and a "/": HTTP 404 and "no such endpoint")
+        cy.type(f"profile {odd}")
+        await cy.expect(rf"没有叫 {re.escape(odd)} 的玩家")
     cy.type("profile")
     await cy.expect(r"请输入 profile NAME")
     # what she is to him follows the friends commands

@@ -106,6 +106,10 @@ def test_a_players_profile_from_his_seat_the_leaderboard_and_the_friends_page(
     expect(page.locator("section.player .form-error")).to_contain_text("是游客，没有玩家资料")
     page.goto(f"{server.url}/#/player/nobody-at-all")
     expect(page.locator("section.player .form-error")).to_have_text("没有叫 nobody-at-all 的玩家")
+    # names no player has, however typed: ".." (the browser asked for /api/ itself: "no such endpoint"), a "/"
+    for odd, shown in (("..", ".."), ("a%2Fb", "a/b"), ("%2E", ".")):
+        page.goto(f"{server.url}/#/player/{odd}")
+        expect(page.locator("section.player .form-error")).to_have_text(f"没有叫 {shown} 的玩家")
     page.context.close()
     assert not errors, errors
 

@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .words import display_name, title_words, tr
+from .words import display_name, error_words, title_words, tr
 
 if TYPE_CHECKING:
     from .client import OnlineClient
@@ -335,6 +335,9 @@ class Friends:
         from .client import GAME_WORDS
 
         lang, c = self.lang, self.client
+        if name.strip(" .") == "":  # ("." and "..": the path's own dots, never a name — the answer was HTTP 404)
+            c.error(error_words(lang, "unknown_user", {"name": name}))
+            return
         data = await c.get(f"/api/players/{quote(name, safe='')}")
         if not isinstance(data, dict):
             return

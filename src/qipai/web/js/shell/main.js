@@ -202,7 +202,7 @@ function render() {
     case "player": {
       // (a name badly percent-encoded by hand is read as it is: the server says nobody is called so)
       const name = unhash(parts.slice(2).join("/"));
-      if (!name) return go("#/leaderboard");
+      if (!name.trim()) return go("#/leaderboard");
       cleanup = playerPage(app, { name });
       break;
     }

@@ -39,6 +39,9 @@ export function playerPage(root, { name }) {
   const load = async () => {
     let p, games;
     try {
+      // ("." and "..", no name, are the path's own dots to the browser: it asked for /api/ and was told "no such
+      // endpoint")
+      if (/^[\s.]+$/.test(name)) throw Object.assign(new Error(name), { code: "unknown_user", params: { name } });
       [p, games] = await Promise.all([api("GET", `players/${encodeURIComponent(name)}`), loadAllViews()]);
     } catch (ex) {
       if (cancelled) return;
