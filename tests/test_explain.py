@@ -206,6 +206,18 @@ def test_doudizhu_names_only_the_chains_and_kickers_the_table_plays() -> None:
     assert "Planes use 3 to A only" in kicked and "A kicker never" in kicked
 
 
+def test_doudizhu_says_what_beats_what_with_the_bombs_and_rocket_the_table_has() -> None:
+    """A table without bombs or a rocket read "the rocket beats everything. A bomb beats anything but the rocket"."""
+    none = words("doudizhu", "en", kinds=["single", "pair", "straight"])["kinds"]
+    assert "rocket" not in none and "bomb" not in none.lower()
+    assert "A play is beaten only by the same combination" in none
+    bombs = words("doudizhu", "zh", kinds=["single", "bomb"])["kinds"]
+    assert "炸弹比其他的牌都大，炸弹之间比点数。其余的牌只能用" in bombs and "火箭" not in bombs
+    rocket = words("doudizhu", "en", kinds=["single", "rocket"])["kinds"]
+    assert "The rocket beats everything. Anything else is beaten only" in rocket and "A bomb" not in rocket
+    assert "A bomb beats anything but the rocket; bombs compare by rank." in words("doudizhu", "en")["kinds"]
+
+
 def test_doudizhu_times_a_double_only_where_the_table_has_one() -> None:
     """A table without a doubling phase read "20 s for each bid or double": a double it has no way to make."""
     assert "20 s for each bid, 20 s for each play." in words("doudizhu", "en")["time"]

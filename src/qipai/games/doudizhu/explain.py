@@ -80,14 +80,17 @@ ZH: dict[str, str] = {
     "chain_plane": "飞机",
     "and": "和",
     "kickers": "带的牌不能和主体同点，两张王不能一起当带牌。",
-    "beats": (
-        "火箭最大，谁也管不了。炸弹比火箭以外的牌都大，炸弹之间比点数。其余的牌只能用同一牌型、同样张数、"
-        "点数更大的牌管上：顺子、连对、飞机比最大的那一组，带牌的比三张或四张的部分，带的牌不管大小。"
+    "beats_rocket": "{rocket}最大，谁也管不了。",
+    "beats_bomb": "炸弹比{over}都大，炸弹之间比点数。",
+    "beats_bomb2": "炸弹比{over}都大；炸弹之间张数多的大，张数一样比点数。",
+    "over_rocket": "{rocket}以外的牌",
+    "over_all": "其他的牌",
+    "beats_rest": (
+        "{what}只能用同一牌型、同样张数、点数更大的牌管上：顺子、连对、飞机比最大的那一组，带牌的比三张或四张的部分，"
+        "带的牌不管大小。"
     ),
-    "beats2": (
-        "天王炸最大，谁也管不了。炸弹比天王炸以外的牌都大；炸弹之间张数多的大，张数一样比点数。其余的牌只能用同一牌型"
-        "、同样张数、点数更大的牌管上：顺子、连对、飞机比最大的那一组，带牌的比三张或四张的部分，带的牌不管大小。"
-    ),
+    "rest_other": "其余的牌",
+    "rest_all": "每一手牌",
     "play": "出牌",
     "play_text": (
         "地主先出。轮到你时，可以出一手管得上的牌，也可以不出；其他人都不要了，最后出牌的人重新出，出什么牌型都行。"
@@ -212,17 +215,17 @@ EN: dict[str, str] = {
     "chain_plane": "planes",
     "and": " and ",
     "kickers": "A kicker never has the rank of the main part, and the two jokers are never kickers together.",
-    "beats": (
-        "The rocket beats everything. A bomb beats anything but the rocket; bombs compare by rank. Anything "
-        "else is beaten only by the same combination, the same number of cards, higher: chains by their "
+    "beats_rocket": "The {rocket} beats everything.",
+    "beats_bomb": "A bomb beats {over}; bombs compare by rank.",
+    "beats_bomb2": "A bomb beats {over}; a bomb of more cards beats one of fewer, equal sizes compare by rank.",
+    "over_rocket": "anything but the {rocket}",
+    "over_all": "any other play",
+    "beats_rest": (
+        "{what} is beaten only by the same combination, the same number of cards, higher: chains by their "
         "highest part, combinations with kickers by their triple or four (kickers do not count)."
     ),
-    "beats2": (
-        "The rocket beats everything. A bomb beats anything but the rocket; a bomb of more cards beats one "
-        "of fewer, equal sizes compare by rank. Anything else is beaten only by the same combination, the "
-        "same number of cards, higher: chains by their highest part, combinations with kickers by their "
-        "triple or four (kickers do not count)."
-    ),
+    "rest_other": "Anything else",
+    "rest_all": "A play",
     "play": "Play",
     "play_text": (
         "The landlord leads. In your turn, play something that beats the last play, or pass; when everyone "
@@ -324,7 +327,7 @@ def explain(options: Mapping[str, Any], lang: Lang) -> list[Section]:
             (
                 tuple(_kind(w, o, k) for k in KINDS if k in kinds),
                 *_chains(w, lang, kinds),
-                w("beats2" if two else "beats"),
+                _beats(w, lang, o),
             ),
         ),
         Section("play", w("play"), (w("play_text"),)),
@@ -360,6 +363,19 @@ def _eg(units: int, width: int, kickers: int = 0) -> str:
     # (5 and 7 after 333444: kickers apart, as a player shows them; a 10 last, where it reads as 1 and 0)
     spare = sorted(rest[::2] + rest[1::2], key=lambda r: r == "10")[:units]
     return chain + "+" + "".join(r * kickers for r in sorted(spare, key=_LABELS.index))
+
+
+def _beats(w: Say, lang: Lang, o: Rules) -> str:
+    """What beats what, for the bombs and rocket the table has (one without either read "the rocket beats
+    everything")."""
+    rocket = w("rocket_name2" if o.decks == 2 else "rocket_name1")
+    rockets, bombs = "rocket" in o.kinds, "bomb" in o.kinds
+    parts = [w("beats_rocket", rocket=rocket)] if rockets else []
+    if bombs:
+        over = w("over_rocket", rocket=rocket) if rockets else w("over_all")
+        parts.append(w("beats_bomb2" if o.decks == 2 else "beats_bomb", over=over))
+    parts.append(w("beats_rest", what=w("rest_other" if rockets or bombs else "rest_all")))
+    return ("" if lang == "zh" else " ").join(parts)
 
 
 def _length(default: int, low: int, high: int) -> int:
