@@ -159,7 +159,10 @@ def _explain_rules(game: str, preset: str, pairs: list[str] | None, lang: str) -
         _fail(f"unknown game {game!r}: choose one of {', '.join(game_names())}")
     factory = get_factory(game)
     if preset not in factory.info.presets:
-        _fail(f"unknown preset {preset!r} for {game}: choose one of {', '.join(factory.info.presets)}")
+        # (another game's preset, typed without its --game: say which game it is)
+        other = next((g for g in game_names() if preset in get_factory(g).info.presets), None)
+        hint = f" ({preset} is {other}'s: add --game {other})" if other else ""
+        _fail(f"unknown preset {preset!r} for {game}: choose one of {', '.join(factory.info.presets)}{hint}")
     try:
         raw = {**options_from_text(factory.info.options, pairs_from_text(pairs)), "preset": preset}
         shown = game_rules(game, raw, lang, preset=preset)

@@ -183,6 +183,7 @@ def test_qipai_rules_explain_on_the_command_line() -> None:
     assert "Pair: two of a rank" in said and "Bomb: four of a rank" in said and "Straight:" not in said
     for args, says in (
         (("--game", "mahjong", "--explain", "classic"), "unknown preset 'classic' for mahjong"),
+        (("--explain", "daqing"), "(daqing is mahjong's: add --game mahjong)"),  # (Dou Dizhu's presets by default)
         (("--game", "chess", "--explain", "x"), "unknown game 'chess'"),
         (("--game", "mahjong", "--explain", "daqing", "-o", "colour=red"), "unknown rule option"),
         (("--game", "mahjong", "--explain", "daqing", "--lang", "fr"), "--lang must be zh or en"),
