@@ -960,6 +960,11 @@ async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
     for odd in ("..", "a/b"):  # (the path's dots and a "/": HTTP 404 and "no such endpoint")
         cy.type(f"profile {odd}")
         await cy.expect(rf"没有叫 {re.escape(odd)} 的玩家")
+    # a guest's and a bot's seat typed as the table shows it (no account is called so): what they are
+    cy.type("profile 游客0427")
+    await cy.expect(r"游客0427 是游客，没有玩家资料")
+    cy.type("profile 电脑2号")
+    await cy.expect(r"电脑2号 是电脑，没有玩家资料")
     cy.type("profile")
     await cy.expect(r"请输入 profile NAME")
     # what she is to him follows the friends commands

@@ -21,6 +21,7 @@ messages (§3), in the lobby, at a table and while watching one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,10 @@ _LISTS = (("friend", "friends"), ("incoming", "incoming"), ("outgoing", "outgoin
 
 _RELATIONS = ("self", "friend", "outgoing", "incoming", "blocked")
 """The relations of ``GET /api/players/{name}`` worded in a profile's first line (``none`` is not)."""
+
+
+_SEAT_WORDS = re.compile(r"(游客|guest ?)\d{4}|(电脑\d+号|bot ?\d+|电脑（[\w-]+）|bot \([\w-]+\))", re.I)
+"""A guest's (group 1) or a bot's (group 2) name as :func:`~.words.display_name` shows it at a table."""
 
 
 def _when(iso: Any) -> str:
@@ -337,6 +342,10 @@ class Friends:
         lang, c = self.lang, self.client
         if name.strip(" .") == "":  # ("." and "..": the path's own dots, never a name — the answer was HTTP 404)
             c.error(error_words(lang, "unknown_user", {"name": name}))
+            return
+        # a guest's or a bot's seat as the table shows it (游客0427, Bot 2: no account is called so) has no profile
+        if seat := _SEAT_WORDS.fullmatch(name.strip()):
+            c.error(error_words(lang, "no_profile", {"name": name.strip(), "reason": "bot" if seat[2] else "guest"}))
             return
         data = await c.get(f"/api/players/{quote(name, safe='')}")
         if not isinstance(data, dict):
