@@ -234,3 +234,28 @@ def test_a_replays_players_lead_to_their_profiles_and_its_name_to_its_rules(
     expect(page.locator("section.replay .tablev")).to_be_visible()
     page.context.close()
     assert not errors, errors
+
+
+def test_the_tables_history_names_the_players_as_links(browser: Browser, server: ThreadServer) -> None:
+    """历史得分 at the table named the players of its deals in words: one who has left the table is named nowhere
+    else there. Another registered player's name leads to his profile; one's own is words."""
+    play_a_deal_together(server, ["dee", "eli", "fay"])
+    page, errors = lang_page(browser, "en")
+    log_in(page, server.url, "dee")
+    expect(table(page)).to_be_visible()
+    table(page).locator('[data-action="history"]').click()
+    head = page.locator("#history-dialog thead th")
+    expect(head).to_have_count(4)
+    links = page.locator("#history-dialog thead a.player-link")
+    assert sorted(links.evaluate_all("els => els.map((e) => e.getAttribute('href'))")) == [
+        "#/player/eli",
+        "#/player/fay",
+    ]
+    expect(head.filter(has_text="dee").locator("a")).to_have_count(0)
+    links.filter(has_text="fay").click()
+    player_page(page, "fay")
+    expect(page.locator("#history-dialog")).to_have_count(0)  # (the dialog stays with its page)
+    page.go_back()
+    expect(table(page)).to_be_visible()
+    page.context.close()
+    assert not errors, errors

@@ -12,7 +12,7 @@ import * as sound from "./sound.js";
 import { icon, isEmote } from "./icons.js";
 import { matchBar } from "./matches.js";
 import { openRules } from "./rules.js";
-import { hasProfile, playerHref } from "./player.js";
+import { hasProfile, playerHref, playerLink } from "./player.js";
 
 /** qipai.host.table.PHRASES: the quick-chat phrases and emotes (ids; the words are in i18n.js). */
 export const PHRASES = ["hurry", "nice_play", "well_played", "sorry", "oops", "again", "thanks", "wait", "good_luck", "bye"];
@@ -789,7 +789,9 @@ export class TableFrame {
       const n = table.players;
       const totals = new Array(n).fill(0);
       const names = results[results.length - 1].players;
-      const head = h("tr", h("th", "#"), names.map((nm) => h("th", displayName(nm) || "—")));
+      // (another registered player's name leads to his profile: one who left the table is named nowhere else here)
+      const head = h("tr", h("th", "#"), names.map((nm) => h("th", nm && nm !== store.user?.name && hasProfile(nm)
+        ? playerLink(nm) : displayName(nm) || "—")));
       const rows = results.map((r) => {
         r.scores.forEach((s, i) => { totals[i] += s; });
         const esc = r.escaped ?? store.escapes[r.deal];
