@@ -413,6 +413,12 @@ def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: Thr
     # the bots took their seats and the deal began (a bot that bids first may bid 3 at once: then it is play)
     expect(table(page)).to_have_attribute("data-phase", re.compile(r"^(bid|play)$"))
     expect(table(page).locator('.seat .badge.bot[data-bot="easy"]')).to_have_count(2)
+    # at the table too: its stake moves no points (the top bar said only the stake, as at any table)
+    expect(page.locator(".tablev.live .badge.practice")).to_have_text("No points")
+    page.locator('.tablev.live [data-action="rules"]').click()  # and its rules, which speak of the stake, say so
+    expect(page.locator("#rules-dialog .rules-no-points")).to_contain_text("plays for no points")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules-dialog")).to_have_count(0)
     created = [m for m in sent if m.get("type") == "create_table"]
     assert created and created[-1]["seat_bot"] == "easy" and created[-1]["room"] == "classic-1", created
     assert created[-1]["for_points"] is False, created

@@ -502,6 +502,8 @@ def test_a_language_switch_keeps_the_raised_cards(pages: Pages) -> None:
     player who switched mid-turn had to pick his play again). They stay raised, and 出牌 plays them."""
     page = pages.get()
     ft = lead_as_landlord(page)
+    expect(page.locator(".tablev.live .stake")).to_be_visible()
+    expect(page.locator(".tablev.live .badge.practice")).to_have_count(0)  # (a table for points says nothing)
     for key in "3334":
         page.keyboard.press(key)
     assert raised_ranks(page) == "3334"

@@ -28,8 +28,9 @@ export function rulesBody(sections) {
     (s.items || []).map((item) => (Array.isArray(item) ? h("ul", item.map((li) => h("li", li))) : h("p", item))))));
 }
 
-/** The rules of the table one sits at or watches (its game and options), in a dialog. */
-export async function openRules(game, rawOptions) {
+/** The rules of the table one sits at or watches (its game and options), in a dialog; ``forPoints`` false: a
+ * table for no points (the words speak of its stake: the dialog says first that no points move). */
+export async function openRules(game, rawOptions, { forPoints = true } = {}) {
   // an answer that comes once the player has gone elsewhere (a slow server; the table left) opens nothing there
   const page = location.hash;
   let words;
@@ -43,7 +44,8 @@ export async function openRules(game, rawOptions) {
   if (location.hash !== page) return;
   const preset = rawOptions?.preset ?? words.preset ?? gameInfo(game)?.presets?.[0];
   modal({ id: "rules-dialog", wide: true, title: `${t("rules_title")} · ${presetName(game, preset)}`,
-    body: h("div.rules-dialog", rulesBody(words.sections)) });
+    body: h("div.rules-dialog", forPoints ? null : h("p.rules-no-points", t("no_points_title")),
+      rulesBody(words.sections)) });
 }
 
 /** #/rules/<game>/<preset>: every game's rules, a tab for each game and each of its presets. */

@@ -354,10 +354,12 @@ export class TableFrame {
       // (a replay's too: the rules its deal was played by)
       table?.game
         ? h("button.preset.rules-open", { type: "button", "data-action": "rules", title: t("rules_title"),
-          "aria-label": `${t("rules_title")} · ${title}`, onclick: () => openRules(table?.game, table?.options) }, title,
+          "aria-label": `${t("rules_title")} · ${title}`, onclick: () => openRules(table?.game, table?.options, { forPoints: table?.for_points !== false }) }, title,
         icon("help", 13))
         : h("span.preset", title),
       opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
+      // a table for no points (bots weaker than the room's): its stake moves no one's points, and it says so
+      table?.for_points === false ? h("span.badge.practice", { title: t("no_points_title") }, t("no_points")) : null,
       code && this.live ? h("span.invite", { title: t("invite_code") }, `${t("invite_code")} `, h("b.code", code),
         h("button.btn.tiny.ghost", { type: "button", "data-action": "copy-invite", title: inviteLink(code),
           "aria-label": t("copy_link"), onclick: () => this.copyInvite(code) }, icon("link", 14))) : null,
