@@ -208,6 +208,26 @@ async def test_friends_at_a_private_table_by_invite_code_with_a_bot(start: Serve
     assert bob_account.user["name"] == "bob"
 
 
+async def test_a_table_for_no_points_says_so(start: ServerMaker) -> None:
+    """A private table for no points (made in the browser with bots weaker than the room's) was announced as any
+    other: a player joining it from the terminal had no way to know his points would not move."""
+    server = await start()
+    carol = await Client.register(server, "carol")
+    await carol.connect()
+    made = await carol.post("/api/tables", {"room": "classic-1", "for_points": False})
+    bob = Player(server, name="bob", password="secret-pw", register=True, lang="zh")
+    await bob.expect(r"已登录：bob（注册用户）。")
+    bob.type("join " + made["invite_code"])
+    await bob.expect(r"你坐在牌桌 \S+（斗地主，房间 classic-1），1 号座。")
+    await bob.expect(r"这桌不计分：输赢只记在这张桌上，不动你的积分。")
+    dave = Player(server, name="dave", password="secret-pw", register=True, lang="en")
+    await dave.expect(r"Logged in as dave \(registered\)\.")
+    dave.type("create classic-1")  # a table for points says nothing of it
+    await dave.expect(r"Invite code: ([A-Z0-9]{6})")
+    assert "no points" not in dave.screen
+    assert await bob.quit() == 0 and await dave.quit() == 0
+
+
 async def test_a_mahjong_deal_reaches_its_settlement(start: ServerMaker) -> None:
     server = await start(time_scale=0.03, **FAST_CLIENTS)
     p = Player(server, guest=True, lang="en")

@@ -818,6 +818,8 @@ class OnlineClient:
             else:
                 self.emit(tr(lang, "joined", table=view["id"], game=game_word, room=view.get("room") or "-",
                              seat=me), style="bold")
+            if view.get("for_points") is False:  # its stake moves no one's points
+                self.emit(tr(lang, "no_points"), style="bold")
             if view.get("invite_code"):
                 self.emit(tr(lang, "invite", code=view["invite_code"]), style="bold green")
         new = [s.get("name") if s else None for s in view.get("seats") or []]
