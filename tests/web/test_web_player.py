@@ -178,6 +178,7 @@ def test_a_guest_who_saves_his_account_on_the_page_may_add_the_player(browser: B
     expect(box.locator(".player-card")).to_have_attribute("data-relation", "outgoing")
     # a guest on his own page (a guest has none) who saves his account is shown his page by its new name
     page.context.clear_cookies()
+    page.goto(f"{server.url}/#/lobby")  # (not the player's page: it is kept for after the log-in, not the lobby)
     page.reload()
     as_guest(page, server.url)
     guest = page.evaluate("() => window.qipai.store.user.name")
