@@ -31,6 +31,7 @@ from qipai.host.cluster import Cluster, ClusterError, LocalCluster, RemoteError
 from qipai.host.events import TABLE_CLOSED, Bus, TableClosed
 from qipai.host.journal import JournalWriter
 from qipai.host.jsonenc import dumps
+from qipai.host.series import DEALS_MAX, DEALS_MIN
 from qipai.host.settings import Bot, Room, Settings
 from qipai.host.table import Conn, SeatState, Table, TableError
 from qipai.store import FencedOut, RunningDeal, Store, TableInfo, UserInfo
@@ -1032,6 +1033,7 @@ class Lobby:
         for_points: bool = True,
         tags: dict[str, Any] | None = None,
         seat_bot: str | None = None,
+        deals_total: int | None = None,
     ) -> Table:
         factory = self.factory(room.game)
         try:
@@ -1059,6 +1061,7 @@ class Lobby:
             fill_bots_after=fill_bots_after,
             for_points=for_points,
             match_state=factory.match_start(options),
+            deals_total=deals_total,
         )
         owner = await self._lease_new(info.id)
         await self.store.create_table(info, players, owner)
@@ -1302,11 +1305,18 @@ class Lobby:
         autoplay_bot: str | None,
         for_points: bool = True,
         seat_bot: str | None = None,
+        deals_total: int | None = None,
     ) -> tuple[Table, int]:
         """A private table in a room (its game, preset and stake), reached by its invite code; the creator sits.
 
         ``overrides`` change rule options within their declared ranges; at a table that plays for points
-        (``for_points``) options that move points keep the room's values."""
+        (``for_points``) options that move points keep the room's values.  ``deals_total``: the number of deals
+        the table plays (好友房局数, :data:`~qipai.host.series.DEALS_MIN`..:data:`~qipai.host.series.DEALS_MAX`)
+        before it closes with a final summary; ``None``: until its players leave."""
+        if deals_total is not None and (isinstance(deals_total, bool) or not isinstance(deals_total, int)
+                                        or not DEALS_MIN <= deals_total <= DEALS_MAX):
+            raise TableError("bad_options", f"deals: a number of deals ({DEALS_MIN}..{DEALS_MAX}) or null",
+                             option="deals", reason=f"{DEALS_MIN}..{DEALS_MAX}")
         room = self.room(room_id)
         self._storage_or_refuse()
         self._refuse_if_draining()
@@ -1342,6 +1352,7 @@ class Lobby:
                 autoplay_bot=bot,
                 for_points=for_points,
                 seat_bot=seat_bot,
+                deals_total=deals_total,
             )
             async with t.lock:
                 seat = await t.sit(user)

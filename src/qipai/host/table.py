@@ -55,6 +55,7 @@ from qipai.host.events import (
 )
 from qipai.host.jsonenc import dumps
 from qipai.host.limits import Bucket
+from qipai.host.series import final_summary
 from qipai.store import FencedOut, JournalRow, SettleRow, StoreFull, TableInfo, UserInfo
 
 if TYPE_CHECKING:
@@ -406,6 +407,7 @@ class Table:
             "ready_deadline_ms": None if self.ready is None or self.running
             else max(0, int((self.ready_until - self.now()) * 1000)),
             "deal_index": self.deal_index,
+            "deals_total": self.info.deals_total,
             "match": self.match,
             "match_id": self.match_id,
             "you": viewer,
@@ -699,6 +701,8 @@ class Table:
                 if best is None or d.at < best.at:
                     best = d
             return best
+        if self.series_over():
+            return Deadline(self.now(), "finish")
         if self.managed:
             return None  # the director starts deals and closes the table
         if not self.humans():
@@ -715,6 +719,16 @@ class Table:
         if deserted is not None and (due is None or deserted.at < due.at):
             return deserted
         return due
+
+    def series_over(self) -> bool:
+        """Whether this table was played for a set number of deals (好友房局数) and has settled them all (it closes
+        with its final summary); checked between deals, so also when a restart or another node restores it."""
+        total = self.info.deals_total
+        return total is not None and not self.running and not self.managed and self.deal_index >= total
+
+    def final_summary(self) -> dict[str, Any]:
+        """The final summary (大结算) of the table's deals so far (:func:`~qipai.host.series.final_summary`)."""
+        return final_summary(self.results, self.info.deals_total)
 
     def _deserted(self) -> Deadline | None:
         """When this table, between deals, closes for want of anyone: none of its seated players connected and
@@ -781,6 +795,8 @@ class Table:
                 await self._apply(d.seat, forced)
         elif d.what == "close":
             await self.close("empty")
+        elif d.what == "finish":
+            await self.close("finished", summary=self.final_summary())
         elif d.what == "deserted":
             log.info("table %s: nobody here for %.0f s between deals; closing it", self.id,
                      self.settings.deserted_close)
@@ -1458,6 +1474,7 @@ class Table:
                 "scores": list(scores),
                 "escaped": outcome.get("escaped"),
                 "players": [s.name if s else None for s in self.seats],
+                "user_ids": [s.user_id if s else None for s in self.seats],
                 "absent": [i for i, s in enumerate(self.seats) if s is not None and s.human and i not in self.present],
             }
         )
@@ -1488,7 +1505,9 @@ class Table:
         if self.fill_bots_after is not None and self.humans() and self.empty_seats():
             self.fill_at = self.now() + self.fill_bots_after
         self.broadcast_table()
-        if self.lobby.draining:
+        if self.series_over():
+            self.kick()  # the last of its deals: the table closes with its final summary
+        elif self.lobby.draining:
             self.lobby.hand_over_soon(self)  # this node is handing its tables over: now, between deals
 
     async def _settle_failed(self, e: BaseException, outcome: dict[str, Any]) -> None:
@@ -1523,7 +1542,9 @@ class Table:
         self.lobby.drop_local(self)
         self.kick()
 
-    async def close(self, reason: str, *, abort: bool = False) -> None:
+    async def close(self, reason: str, *, abort: bool = False, summary: dict[str, Any] | None = None) -> None:
+        """Close the table, telling its players and spectators (``summary``: the final summary of a table played
+        for a set number of deals, sent with the ``closed`` message)."""
         if self.closed:
             return
         self.closed = True
@@ -1535,6 +1556,8 @@ class Table:
         closed: dict[str, Any] = {"type": "closed", "table": self.id, "reason": reason}
         if self.tags.get("match_id"):
             closed["match"] = self.tags["match_id"]  # a match table: the client shows the match meanwhile
+        if summary is not None:
+            closed["summary"] = summary
         body = dumps(closed)
         for seat in range(self.players):
             for c in self._conns(seat):

@@ -28,6 +28,7 @@ from qipai.host.director import MatchRun, run_from_row
 from qipai.host.limits import RateLimiter
 from qipai.host.lobby import Lobby, RemoteSeat
 from qipai.host.periods import PERIODS, period_bounds, zone
+from qipai.host.series import DEALS_MAX, DEALS_MIN, final_summary
 from qipai.host.table import Table, TableError
 from qipai.server import auth
 from qipai.server.auth import AuthError
@@ -791,6 +792,25 @@ async def table_info(request: Request) -> Response:
     return JSONResponse(t.table_view(seat))
 
 
+@endpoint
+async def table_summary(request: Request) -> Response:
+    """The final summary (大结算) of a table played for a set number of deals, open or closed: each player's
+    total over its settled deals so far, ranked (``finished``: all of them were played).  For those who sat at
+    one of its deals."""
+    user = await need_user(request)
+    table_id = request.path_params["table_id"]
+    found = await lobby_of(request).store.finished_table(table_id)
+    if found is None:
+        raise ApiError("unknown_table", "no table played for a number of deals has this id", 404)
+    info, status, results = found
+    if not any(user.id in (r.get("user_ids") or ()) for r in results):
+        raise ApiError("private_table", "only those who played at this table read its summary", 403)
+    summary = final_summary(results, info.deals_total)
+    finished = info.deals_total is not None and len(results) >= info.deals_total
+    return JSONResponse({"table": table_id, "game": info.game, "room": info.room, "status": status,
+                         "finished": finished, "summary": summary})
+
+
 @contextlib.contextmanager
 def _invite_guess(request: Request) -> Iterator[None]:
     """Refuse a client address that tried too many wrong invite codes; count a wrong one."""
@@ -851,8 +871,13 @@ async def quick_match(request: Request) -> Response:
 async def create_table(request: Request) -> Response:
     user = await need_user(request)
     data = await body(request)
-    only_fields(data, "room", "options", "fill_bots_after", "autoplay_bot", "for_points", "seat_bot")
+    only_fields(data, "room", "options", "fill_bots_after", "autoplay_bot", "for_points", "seat_bot", "deals")
     lobby = lobby_of(request)
+    deals = data.get("deals")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int)
+                              or not DEALS_MIN <= deals <= DEALS_MAX):
+        raise ApiError("bad_field", f"deals is the number of deals the table plays ({DEALS_MIN}..{DEALS_MAX}) or "
+                                    "null (until its players leave)", field="deals", min=DEALS_MIN, max=DEALS_MAX)
     fill = data.get("fill_bots_after")
     if fill is not None and (isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600):
         raise ApiError("bad_field", "fill_bots_after is a number of seconds (0..3600) or null",
@@ -868,6 +893,7 @@ async def create_table(request: Request) -> Response:
         field(data, "autoplay_bot", str, required=False),
         for_points,
         field(data, "seat_bot", str, required=False),
+        deals,
     )
     return _seated(lobby, user.id, t, seat)
 
@@ -1422,6 +1448,7 @@ routes = [
     Route("/api/tables/join", join_table, methods=["POST"]),
     Route("/api/invites/{code}", invite_info),
     Route("/api/tables/{table_id}", table_info),
+    Route("/api/tables/{table_id}/summary", table_summary),
     Route("/api/tables/{table_id}/check", check_action, methods=["POST"]),
     Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
     Route("/api/tables/{table_id}/bots", fill_bots, methods=["POST"]),

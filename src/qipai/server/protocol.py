@@ -329,7 +329,7 @@ what it means.  Codes are stable; clients word them in the player's language fro
 NOTICE_CODES = ("storage_unavailable", "storage_restored")
 """Codes of ``notice`` messages."""
 
-CLOSE_REASONS = ("empty", "abandoned", "server_error", "settlement_failed", "closed", "match_table_done")
+CLOSE_REASONS = ("empty", "abandoned", "server_error", "settlement_failed", "closed", "match_table_done", "finished")
 """Reasons of ``closed`` (a table closed)."""
 
 
@@ -382,6 +382,10 @@ class TableView(BaseModel):
     ready step is pending)."""
     ready_deadline_ms: int | None
     deal_index: int
+    deals_total: int | None = None
+    """A private table played for a set number of deals (好友房局数): that number (it closes with a final summary
+    once ``deal_index`` reaches it; 第 ``deal_index + 1``/``deals_total`` 局 while a deal runs); ``None``:
+    open-ended."""
     match: dict[str, Any]
     """The game's match state between deals (Dou Dizhu: who bids first next)."""
     match_id: str | None = None
@@ -553,12 +557,62 @@ class DealOver(ServerBase):
     match_over: bool
 
 
+class SummaryRow(BaseModel):
+    """One player's line of a final summary: a seat and the name that held it over the table's deals."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    name: str
+    user_id: int | None
+    """The player's account (``None``: a bot)."""
+    total: int
+    """The sum of the player's scores over the deals (the table's own scores, as the history dialog sums them)."""
+    deals: int
+    won: int
+    """Deals with a positive score."""
+    best: int | None
+    last: int | None
+    """The score in the last deal (``None``: not seated then)."""
+    rank: int
+    """1, 2, …; equal totals share a rank."""
+    winner: bool
+    """First place, unless every total is the same."""
+
+
+class BestDeal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int
+    name: str
+    score: int
+    deal_index: int
+
+
+class FinalSummary(BaseModel):
+    """大结算: a table played for a set number of deals, at its end (``closed`` with reason ``finished``, and
+    ``GET /api/tables/{id}/summary``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deals_total: int | None
+    deals_played: int
+    players: list[SummaryRow]
+    """Ranked: the highest total first."""
+    winners: list[int]
+    """The winners' seats (none when every total is the same)."""
+    best_deal: BestDeal | None
+    """The best score anybody made in one deal (``None`` when nobody scored above 0)."""
+
+
 class Closed(ServerBase):
     type: Literal["closed"]
     table: str
     reason: str
     match: str | None = None
     """A match table: its match (the client shows the match card meanwhile)."""
+    summary: FinalSummary | None = None
+    """Reason ``finished`` (a table played for a set number of deals settled its last): the final summary."""
 
 
 class MatchEventMsg(ServerBase):

@@ -163,6 +163,9 @@ class GameTable(Base):
     """Whether deals here move the players' points (a private table may play for none)."""
     match_state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The game's match state between deals (who bids first next, team levels, the dealer…)."""
+    deals_total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A private table played for a set number of deals (好友房局数): it closes once that many are settled, with
+    a final summary (``None``: it goes on until its players leave)."""
     owner_node: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The node that last claimed the table (several nodes: see :mod:`qipai.host.cluster`)."""
     lease_token: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -275,6 +275,8 @@ class TableInfo:
     """The game's match state between deals, as last saved."""
     tags: dict[str, Any] | None = None
     """What the table belongs to (tournaments); ``managed`` tables start deals only when told."""
+    deals_total: int | None = None
+    """How many deals the table plays before it closes with a final summary (``None``: open-ended)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +377,7 @@ def _table(t: GameTable) -> TableInfo:
         for_points=t.for_points,
         match_state=None if t.match_state is None else dict(t.match_state),
         tags=None if t.tags is None else dict(t.tags),
+        deals_total=t.deals_total,
     )
 
 
@@ -1259,9 +1262,21 @@ class Store:
                     "scores": (d.outcome or {}).get("scores"),
                     "escaped": (d.outcome or {}).get("escaped"),
                     "players": [p.get("name") for p in d.seats],
+                    "user_ids": [p.get("user_id") for p in d.seats],
                 }
                 for d in rows
             ]
+
+    async def finished_table(self, table_id: str) -> tuple[TableInfo, str, list[dict[str, Any]]] | None:
+        """A table played for a set number of deals (好友房局数), with its status (``open`` or ``closed``) and its
+        settled deals (:meth:`table_results`), for its final summary; ``None`` for an unknown table or one that is
+        open-ended."""
+        async with self.sessions() as s:
+            t = await s.get(GameTable, table_id)
+            if t is None or t.deals_total is None:
+                return None
+            info, status = _table(t), t.status
+        return info, status, await self.table_results(table_id)
 
     async def points_after_last_deal(self, table_id: str) -> list[int] | None:
         """A match table's points after its last settled deal (each seat's table points when it began, moved
@@ -1378,6 +1393,7 @@ class Store:
                     match_state=t.match_state,
                     tags=t.tags,
                     match_id=_match_of(t.tags),
+                    deals_total=t.deals_total,
                     status="open",
                     created_by=t.created_by,
                     created_at=utcnow(),
