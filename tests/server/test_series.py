@@ -100,6 +100,18 @@ async def test_bad_deal_counts_are_refused(start_server: StartServer) -> None:
     await c.post(f"/api/tables/{made['table']}/leave")
     made = await c.post("/api/tables", {"room": "classic-1", "deals": 64})
     assert (await c.get(f"/api/tables/{made['table']}"))["deals_total"] == 64
+    await c.post(f"/api/tables/{made['table']}/leave")
+    # the same over the socket (the web client's create_table)
+    await c.connect()
+    mark = c.mark()
+    await c.send({"type": "create_table", "room": "classic-1", "deals": 0, "id": 5})
+    err = await c.error("bad_message", mark)
+    assert err["ref"] == 5 and "deals" in err["message"]
+    await c.send({"type": "create_table", "room": "classic-1", "deals": 4, "id": 6})
+    joined = await c.wait_for(lambda m: m["type"] == "joined", since=mark)
+    snap = await c.wait_for(lambda m: m["type"] == "snapshot" and m["table"]["id"] == joined["table"], since=mark)
+    assert snap["table"]["deals_total"] == 4
+    await c.close()
 
 
 async def test_a_restart_mid_series_keeps_the_count(start_server: StartServer) -> None:

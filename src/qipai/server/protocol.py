@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from qipai.host.series import DEALS_MAX, DEALS_MIN
+
 PROTOCOL_VERSION = 1
 
 TableId = Annotated[str, Field(min_length=1, max_length=16)]
@@ -58,6 +60,9 @@ class CreateTable(ClientBase):
     autoplay_bot: Annotated[str, Field(max_length=32)] | None = None
     seat_bot: Annotated[str, Field(max_length=32)] | None = None
     """The bot (a level such as ``easy``/``hard``, see ``/api/games``) that fills the empty seats."""
+    deals: Annotated[int, Field(ge=DEALS_MIN, le=DEALS_MAX)] | None = None
+    """好友房局数: the number of deals the table plays before it closes with a final summary; ``None``: until its
+    players leave."""
 
 
 class Join(ClientBase):

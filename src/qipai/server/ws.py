@@ -374,7 +374,7 @@ async def dispatch(conn: Connection, msg: Any) -> None:
             lobby.announce_seat(uid, where, seat, conn, ref)
         case CreateTable():
             t, seat = await lobby.create_private(uid, msg.room, msg.options, msg.fill_bots_after, msg.autoplay_bot,
-                                                 msg.for_points, msg.seat_bot)
+                                                 msg.for_points, msg.seat_bot, msg.deals)
             lobby.announce_seat(uid, t, seat, conn, ref)
         case Join():
             with _invite_guess(conn, "unknown_invite"):
