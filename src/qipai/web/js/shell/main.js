@@ -8,6 +8,7 @@ import { loadGames, gameInfo, loadView, titleName } from "./games.js";
 import { TableFrame } from "./table.js";
 import { authPage, lobbyPage, invitePage, profilePage, leaderboardPage, openSaveAccount } from "./pages.js";
 import { replayPage } from "./replay.js";
+import { showFinalSummary } from "./summary.js";
 import { playerPage } from "./player.js";
 import { rulesPage } from "./rules.js";
 import { matchesPage, matchPage } from "./matches.js";
@@ -21,6 +22,7 @@ let cleanup = null;
 let frame = null;
 let route = "";
 let afterLogin = null; // the page a logged-out visitor asked for (an invite link, a replay, a match…)
+let finalSummary = null; // 大结算 of a table that just ended, opened over the lobby once it is drawn
 
 /** The page a hash names (``#/rules/mahjong`` → ``rules``). */
 const pageOf = (hash) => hash.replace(/^#\/?/, "").split("/")[0];
@@ -145,6 +147,18 @@ async function mountTable() {
   }
 }
 
+/** The final summary of a table that just ended, if one waits (返回大厅 or closing it leaves the player in the
+ * lobby). */
+function openFinalSummary() {
+  const summary = finalSummary;
+  finalSummary = null;
+  if (!summary) return;
+  showFinalSummary(summary, () => {
+    if (store.redrawing) finalSummary = summary; // the lobby drawn again (a new language): it opens again
+    else if (route === "/table") go("#/lobby");
+  });
+}
+
 // ------------------------------------------------------------------------------------------------ routes
 /** The words naming a page in the window's title (大厅 · 棋牌); pages without are the site's name alone. */
 const PAGE_NAMES = { lobby: "nav_lobby", matches: "nav_matches", leaderboard: "nav_leaderboard",
@@ -225,6 +239,7 @@ function render() {
       go("#/lobby");
       return;
   }
+  if (parts[1] === "lobby") openFinalSummary();
   const name = PAGE_NAMES[parts[1]];
   document.title = name ? `${t(name)} · ${t("app_name")}` : t("app_name");
   // a new page takes the focus (it stayed on the link or button that went there, now gone or behind: a screen
@@ -267,6 +282,24 @@ subscribe((what, msg) => {
     toast(() => t("match_wait"), "info", 3500, "left");
     if (route === "/table") go(msg.match ? `#/matches/${encodeURIComponent(msg.match)}` : "#/matches");
     else renderHeader();
+    return;
+  }
+  if (what === "closed" && msg && msg.reason === "finished" && msg.summary) {
+    // a table played for a set number of deals ended: its final summary (大结算) over the lobby
+    finalSummary = msg.summary;
+    if (route === "/table" || route === "/lobby") go("#/lobby");
+    else openFinalSummary();
+    renderHeader();
+    return;
+  }
+  if (what === "table_gone" && msg?.table) {
+    // back online to find our table gone: one played for a set number of deals ended meanwhile (大结算)
+    api("GET", `tables/${encodeURIComponent(msg.table)}/summary`).then((r) => {
+      if (!r?.finished || store.tableId) return;
+      finalSummary = r.summary;
+      if (route === "/table" || route === "/lobby") go("#/lobby");
+      else openFinalSummary();
+    }).catch(() => { /* an open-ended table, or gone for another reason */ });
     return;
   }
   if (what === "left" || what === "closed") {

@@ -153,6 +153,10 @@ export function lobbyPage(root, { go }) {
     h("option", { value: "0" }, t("bots_secs", { n: 0 })),
     h("option", { value: "10" }, t("bots_secs", { n: 10 })),
     h("option", { value: "30" }, t("bots_secs", { n: 30 })));
+  // 局数: a table played for a set number of deals closes with a final summary (大结算); open-ended by default
+  const dealsSel = h("select", { name: "deals", "aria-label": t("deals_count") },
+    h("option", { value: "" }, t("deals_open")),
+    [4, 8, 16].map((n) => h("option", { value: String(n) }, t("deals_n", { n }))));
   // the strength of the bots that fill the seats, for a game that offers levels (/api/games: Dou Dizhu's
   // easy, normal, hard, expert; mahjong's and Shengji's easy, normal, hard); hidden for the others
   const levelSel = h("select", { name: "bot-level", "aria-label": t("bot_strength") });
@@ -189,12 +193,14 @@ export function lobbyPage(root, { go }) {
   const createForm = h("form.stack",
     h("label.row", h("span", t("room")), roomSel),
     h("label.row", h("span", t("bots_after")), botsSel),
+    h("label.row", h("span", t("deals_count")), dealsSel),
     levelRow, noPoints,
     h("button.btn.primary", { type: "submit", "data-action": "create" }, t("create")));
   createForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const msg = { type: "create_table", room: roomSel.value };
     if (botsSel.value !== "") msg.fill_bots_after = Number(botsSel.value);
+    if (dealsSel.value !== "") msg.deals = Number(dealsSel.value);
     if (!levelRow.hidden && levelSel.value) msg.seat_bot = levelSel.value;
     if (!levelRow.hidden && weaker()) msg.for_points = false;
     conn.send(msg);

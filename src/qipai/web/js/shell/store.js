@@ -151,8 +151,11 @@ conn.on((msg) => {
           store.tableId = msg.table;
         }
       } else if (seated()) {
-        // our seat is gone (table closed while we were away)
+        // our seat is gone (table closed while we were away): a table played for a set number of deals may have
+        // ended meanwhile (its final summary is still to be read)
+        const gone = store.tableId;
         resetTable();
+        notify("table_gone", { table: gone });
       } else if (store.tableId && store.spectating) {
         conn.send({ type: "spectate", table: store.tableId, invite: store.spectateInvite || undefined });
       }

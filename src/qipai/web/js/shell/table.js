@@ -341,6 +341,17 @@ export class TableFrame {
       bar.place ? h("span.match-bar-place", bar.place) : null);
   }
 
+  /** 第 3/8 局 at a table played for a set number of deals: the running deal, else the one just played (its
+   * settlement is on show until the next starts), 第 1 局 before the first; nothing at an open-ended table. */
+  dealsEl() {
+    const table = this.model.table;
+    const total = table?.deals_total;
+    if (!total) return null;
+    const index = table.deal_index || 0;
+    const n = Math.max(1, Math.min(total, table.status === "playing" ? index + 1 : index));
+    return h("span.deals-of", { dataset: { deal: n, total }, title: t("deal_of_title", { total }) }, t("deal_of", { n, total }));
+  }
+
   renderTop() {
     const { table, spectating } = this.model;
     const opts = table?.options || {};
@@ -360,6 +371,7 @@ export class TableFrame {
       opts.stake !== undefined ? h("span.stake", `${t("stake")} ${opts.stake}`) : null,
       // a table for no points (bots weaker than the room's): its stake moves no one's points, and it says so
       table?.for_points === false ? h("span.badge.practice", { title: t("no_points_title") }, t("no_points")) : null,
+      this.dealsEl(),
       code && this.live ? h("span.invite", { title: t("invite_code") }, `${t("invite_code")} `, h("b.code", code),
         h("button.btn.tiny.ghost", { type: "button", "data-action": "copy-invite", title: inviteLink(code),
           "aria-label": t("copy_link"), onclick: () => this.copyInvite(code) }, icon("link", 14))) : null,
