@@ -1049,3 +1049,36 @@ async def test_top_shows_the_leaderboards_of_this_week_and_this_month(start: Ser
     en.type("help")
     await en.expect(r"top \[GAME\] \[week\|month\] \(the leaderboard: 排行榜, 周榜, 月榜\)")
     assert await zh.quit() == 0 and await en.quit() == 0
+
+
+async def test_a_private_table_for_two_deals_ends_with_the_final_results(start: ServerMaker) -> None:
+    """``create ROOM DEALS``: the count in the table's words and each deal's header (Deal 1/2), and after the
+    second deal the final results (大结算) printed — every player's total ranked, the winner marked, oneself
+    named — and the player back in the lobby; a count out of range is refused before it is sent."""
+    server = await start()
+    p = Player(server, name="carol", password="secret-pw", register=True, lang="en")
+    await p.expect(r"lobby > ")
+    p.type("create classic-1 65")
+    await p.expect(r"DEALS is a number of deals from 1 to 64: create ROOM \[DEALS\]\.")
+    assert not server.lobby.tables
+    p.type("create classic-1 2")
+    await p.expect(r"This table plays 2 deals, then the final results\.")
+    table_id = next(iter(server.lobby.tables))
+    p.type("bots")
+    await p.expect(r"Deal 1/2")
+    await p.play_until(r"Deal 1 is over\.", hint_and_enter)
+    p.type("")  # 准备
+    await p.expect(r"Deal 2/2")
+    out = await p.play_until(r"All the table.s deals are played: it closes\.\nBack in the lobby\.", hint_and_enter)
+    await p.expect(r"lobby > ", since=len(p.screen) - len(out))
+    assert "Final results: 2 deals played" in out
+    lines = re.findall(r"^(\d)\. (.+?)  ([+-]\d+)  won (\d)/2  last ([+-]\d+)(  ← winner)?$", out, re.M)
+    assert len(lines) == 3, out
+    totals = [int(x[2]) for x in lines]
+    assert totals == sorted(totals, reverse=True) and sum(totals) == 0  # ranked; Dou Dizhu's scores add up to 0
+    assert sum(1 for x in lines if x[1] == "carol (you)") == 1
+    summary = (await Client(server, p.client.token, p.client.user).get(f"/api/tables/{table_id}/summary"))["summary"]
+    assert totals == [r["total"] for r in summary["players"]]
+    assert [bool(x[5]) for x in lines] == [r["winner"] for r in summary["players"]]
+    assert table_id not in server.lobby.tables
+    assert await p.quit() == 0

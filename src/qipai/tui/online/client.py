@@ -676,7 +676,11 @@ class OnlineClient:
                 self.to_lobby()
         elif kind == "closed":
             if self.table is not None and m.get("table") == self.table.get("id"):
-                self.emit(tr(lang, "closed", reason=m.get("reason")), style="yellow")
+                if m.get("reason") == "finished" and isinstance(m.get("summary"), dict):
+                    self.final_summary(m["summary"])
+                    self.emit(tr(lang, "final_closed"), style="yellow")
+                else:
+                    self.emit(tr(lang, "closed", reason=m.get("reason")), style="yellow")
                 self.to_lobby()
         elif kind == "error":
             self.on_error(m)
@@ -822,6 +826,8 @@ class OnlineClient:
                 self.emit(tr(lang, "no_points"), style="bold")
             if view.get("invite_code"):
                 self.emit(tr(lang, "invite", code=view["invite_code"]), style="bold green")
+            if view.get("deals_total"):
+                self.emit(tr(lang, "deals_table", total=view["deals_total"]))
         new = [s.get("name") if s else None for s in view.get("seats") or []]
         if announce or new != old:
             self.emit(self.seats_line())
@@ -865,7 +871,9 @@ class OnlineClient:
             if self.prompt_shown is not None:
                 self.console.print()
                 self.prompt_shown = None
-            self.console.rule(Text(tr(self.lang, "deal_start", n=n)))
+            total = self.table.get("deals_total")
+            self.console.rule(Text(tr(self.lang, "deal_start_of", n=n, total=total) if total
+                                   else tr(self.lang, "deal_start", n=n)))
         self.state = st
         self.state_at = time.monotonic()
         for line in view.events(st):
@@ -891,6 +899,28 @@ class OnlineClient:
                         self.emit(item)
                 if st.get("forced") and st.get("forced_in_ms") is not None:
                     self.emit(tr(self.lang, "forced", s=round(st["forced_in_ms"] / 1000, 1)), style="yellow")
+
+    def final_summary(self, summary: Mapping[str, Any]) -> None:
+        """大结算: a table played for a set number of deals ended — each player's total, ranked, the winners
+        marked, and the best deal."""
+        lang = self.lang
+        self.console.rule(Text(tr(lang, "final_head", n=int(summary.get("deals_played") or 0))), style="bold")
+        me = self.user.get("id")
+        for p in summary.get("players") or []:
+            name = display_name(str(p.get("name")), lang)
+            if me is not None and p.get("user_id") == me:
+                name = f"{name} ({'你' if lang == 'zh' else 'you'})"
+            last = p.get("last")
+            self.emit(tr(lang, "final_line", rank=p.get("rank"), name=name, total=int(p.get("total") or 0),
+                         won=p.get("won"), deals=p.get("deals"), last="—" if last is None else f"{int(last):+d}",
+                         mark=tr(lang, "final_winner") if p.get("winner") else ""),
+                      style="bold" if p.get("winner") else "")
+        if not summary.get("winners"):
+            self.emit(tr(lang, "final_no_winner"))
+        best = summary.get("best_deal")
+        if isinstance(best, dict):
+            self.emit(tr(lang, "final_best", name=display_name(str(best.get("name")), lang),
+                         score=int(best.get("score") or 0), n=int(best.get("deal_index") or 0) + 1))
 
     def on_deal_over(self, m: Mapping[str, Any]) -> None:
         """The settlement of a deal, and what it did to the points."""
@@ -970,10 +1000,16 @@ class OnlineClient:
             else:
                 await self.send({"type": "quick_match", "room": rest.split()[0]})
         elif word in ("create", "开桌"):
-            if not rest:
-                self.error(tr(lang, "need_arg", cmd="create", arg="ROOM"))
+            args = rest.split()
+            if not args:
+                self.error(tr(lang, "need_arg", cmd="create", arg="ROOM [DEALS]"))
+            elif len(args) > 1 and not (args[1].isdigit() and 1 <= int(args[1]) <= 64):
+                self.error(tr(lang, "bad_deals"))
             else:
-                await self.send({"type": "create_table", "room": rest.split()[0]})
+                msg: dict[str, Any] = {"type": "create_table", "room": args[0]}
+                if len(args) > 1:
+                    msg["deals"] = int(args[1])  # 好友房局数: the table closes with a final summary after them
+                await self.send(msg)
         elif word in _JOIN:
             code = self.join_code(rest)
             if code is not None:

@@ -270,8 +270,9 @@ _EN: dict[str, str] = {
     "guest": "guest",
     "registered": "registered",
     "welcome_table": "You sit at a table already: back to it.",
-    "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM (a private table "
-                   "for friends) · join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
+    "lobby_help": ("Lobby: rooms · quick ROOM (quick match, bots fill the seats) · create ROOM [DEALS] (a "
+                   "private table for friends; DEALS: played for that many deals, then the final results) · "
+                   "join CODE (a friend's table; join alone: the latest invitation) · tables (tables "
                    "to watch) · watch TABLE (watch a table: 观战) · me (your points) · rules ROOM or PRESET (how "
                    "to play: 玩法说明) · profile NAME (a player's profile: 玩家资料) · "
                    "top [GAME] [week|month] (the leaderboard: 排行榜, 周榜, 月榜) · friends (好友: your friends and "
@@ -338,6 +339,15 @@ _EN: dict[str, str] = {
     "tag_ready": "ready",
     "tag_you": "you",
     "deal_start": "Deal {n}",
+    "deal_start_of": "Deal {n}/{total}",
+    "deals_table": "This table plays {total} {total|deal|deals}, then the final results.",
+    "bad_deals": "DEALS is a number of deals from 1 to 64: create ROOM [DEALS].",
+    "final_head": "Final results: {n} {n|deal|deals} played",
+    "final_line": "{rank}. {name}  {total:+d}  won {won}/{deals}  last {last}{mark}",
+    "final_winner": "  ← winner",
+    "final_no_winner": "Nobody came out ahead.",
+    "final_best": "Best deal: {name} {score:+d} (deal {n}).",
+    "final_closed": "All the table's deals are played: it closes.",
     "between_prompt": "Enter: ready (准备) · bots · say · leave · help",
     "waiting_prompt": "waiting for players · bots · say · leave · help",
     "watch_prompt": "{name} to act · auto · say · leave · help",
@@ -473,7 +483,8 @@ _ZH: dict[str, str] = {
     "guest": "游客",
     "registered": "注册用户",
     "welcome_table": "你已经坐在一张牌桌上：回到牌桌。",
-    "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 开私人桌（邀请好友）· "
+    "lobby_help": ("大厅：rooms 房间列表 · quick 房间 快速开始（电脑补位）· create 房间 [局数] 开私人桌（邀请好友；"
+                   "局数：打完这么多局大结算）· "
                    "join 邀请码 加入好友的桌（只输入 join：最近的邀请）· tables 可以观战的牌桌 · watch 牌桌 观战 · "
                    "me 我的积分 · rules 房间或玩法 玩法说明 · profile 玩家名 玩家资料 · "
                    "top [游戏] [week|month] 排行榜（总榜、周榜、月榜）· "
@@ -540,6 +551,15 @@ _ZH: dict[str, str] = {
     "tag_ready": "已准备",
     "tag_you": "你",
     "deal_start": "第 {n} 局",
+    "deal_start_of": "第 {n}/{total} 局",
+    "deals_table": "这桌共打 {total} 局，打完大结算。",
+    "bad_deals": "局数是 1 到 64 的数：create 房间 [局数]。",
+    "final_head": "大结算：{n} 局打完",
+    "final_line": "第 {rank} 名 {name}  {total:+d}  胜 {won}/{deals} 局  末局 {last}{mark}",
+    "final_winner": "  ← 赢家",
+    "final_no_winner": "不分胜负。",
+    "final_best": "单局最高：{name} {score:+d}（第 {n} 局）。",
+    "final_closed": "这桌的局数打完了，牌桌关闭。",
     "between_prompt": "回车：准备 · bots 电脑补位 · say 快捷语 · leave 离开 · help",
     "waiting_prompt": "等待玩家 · bots 电脑补位 · say 快捷语 · leave 离开 · help",
     "watch_prompt": "等待 {name} · auto 托管 · say 快捷语 · leave 离开 · help",
