@@ -4,6 +4,7 @@ and the count surviving a restart."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from server_helpers import SQLITE_ONLY, Client, LiveServer, StartServer
@@ -137,3 +138,31 @@ async def test_a_restart_mid_series_keeps_the_count(start_server: StartServer) -
     assert {r["seat"]: r["total"] for r in closed["summary"]["players"]} == _totals([one, two])
     assert table not in second.lobby.tables
     await again.close()
+
+
+@SQLITE_ONLY
+async def test_a_table_restored_with_all_its_deals_settled_closes(start_server: StartServer) -> None:
+    """The server stopped between a table's last settlement and its closing (here: a 2-deal table after deal 1,
+    its count then written down as 1): restored, it closes at once, and its summary is there to read."""
+    import sqlite3
+
+    kw = {"ready_timeout": 60.0, "restore_grace": 60.0}
+    first = await start_server(**kw)
+    c, table, _ = await _two_deal_table(first, "cutoff")
+    one = await c.play_until_over()
+    await c.close()
+    await first.stop()
+    path = first.settings.database_url.split("///", 1)[1]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE tables SET deals_total = 1 WHERE id = ?", (table,))
+    second = await start_server(**kw)
+    for _ in range(200):
+        if table not in second.lobby.tables:
+            break
+        await asyncio.sleep(0.02)
+    assert table not in second.lobby.tables
+    again = Client(second, c.token, c.user)
+    got = await again.get(f"/api/tables/{table}/summary")
+    assert got["status"] == "closed" and got["finished"] and got["summary"]["deals_played"] == 1
+    assert {r["seat"]: r["total"] for r in got["summary"]["players"]} == _totals([one])
+    assert (await again.get("/api/me")).get("table") is None

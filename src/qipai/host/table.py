@@ -1489,8 +1489,9 @@ class Table:
         self.match = saved_match
         self.start_at = self.now() + self.settings.next_deal_delay
         self.ready_until = self.now() + max(self.settings.ready_timeout, self.settings.next_deal_delay)
-        self.ready = None if self.managed else {i: s is not None and (not s.human or s.leaving)
-                                                for i, s in enumerate(self.seats)}
+        # (no 准备 after the last deal of a table played for a set number of them: it closes)
+        self.ready = None if self.managed or self.series_over() else {
+            i: s is not None and (not s.human or s.leaving) for i, s in enumerate(self.seats)}
         self.broadcast({"type": "deal_over", "table": self.id, "deal": deal_id, "outcome": public, "changes": changes,
                         "match": match, "match_over": match_over})
         settled = DealSettled(self.id, deal_id, self.info.game, self.info.room, self.seat_refs(), outcome, match,
