@@ -127,3 +127,35 @@ def test_the_final_summary_in_english(browser: Browser, server: ThreadServer) ->
     expect(dlg).to_have_count(0)
     expect(page.locator("section.lobby")).to_be_visible()
     assert errors == []
+
+
+def test_back_online_after_the_end_the_summary_is_shown(browser: Browser, server: ThreadServer) -> None:
+    """A player whose connection was away when the table's last deal ended: back online, the server no longer
+    seats him, and the page reads the table's summary (GET /api/tables/ID/summary) and shows it over the lobby."""
+    page, errors = lang_page(browser, "zh")
+    as_guest(page, server.url)
+    made = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({room: 'classic-1', deals: 1, fill_bots_after: 0})})).json()""")
+    expect(table(page)).to_be_visible()
+    _autoplay_deal(page)
+    expect(table(page)).to_have_attribute("data-autoplay", "1")
+    page.evaluate("() => window.qipai.conn.stop()")
+    summary_url = f"/api/tables/{made['table']}/summary"
+    for _ in range(300):
+        if page.evaluate(f"async () => (await fetch('{summary_url}')).json()").get("finished"):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the table's deal did not end")
+    expect(page.locator("#final-summary")).to_have_count(0)
+    page.evaluate("() => window.qipai.conn.start()")
+    dlg = page.locator("#final-summary")
+    expect(dlg).to_be_visible(timeout=10_000)
+    expect(page.locator("section.lobby")).to_be_visible()
+    expect(dlg.locator(".final-played")).to_have_text("1 局打完")
+    expect(dlg.locator("tbody tr")).to_have_count(3)
+    expect(dlg.locator("tr.me")).to_have_count(1)
+    dlg.locator('[data-action="back-to-lobby"]').click()
+    expect(dlg).to_have_count(0)
+    assert errors == []
