@@ -39,14 +39,14 @@ def test_a_two_deal_table_shows_its_progress_and_final_summary(browser: Browser,
     # the form sends the count: a 4-deal table says 第 1/4 局
     deals.select_option("4")  # (no bots: the table waits for friends, and is left at once)
     form.locator('[data-action="create"]').click()
-    expect(table(page)).to_be_visible()
+    expect(table(page)).to_be_visible(timeout=15_000)  # (a cold server: the first table takes a while)
     expect(page.locator(".tinfo .deals-of")).to_have_text("第 1/4 局")
     assert page.evaluate("() => window.qipai.store.table.deals_total") == 4
     page.locator('.tablev.live [data-action="leave"]').click()
     expect(page.locator("section.lobby")).to_be_visible()
     # an open-ended table says nothing of deals
     form.locator('[data-action="create"]').click()
-    expect(table(page)).to_be_visible()
+    expect(table(page)).to_be_visible(timeout=15_000)  # (a cold server: the first table takes a while)
     expect(page.locator(".tablev.live .tmenu")).to_be_visible()
     expect(page.locator(".tinfo .deals-of")).to_have_count(0)
     page.locator('.tablev.live [data-action="leave"]').click()
@@ -56,7 +56,7 @@ def test_a_two_deal_table_shows_its_progress_and_final_summary(browser: Browser,
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({room: 'classic-1', deals: 2, fill_bots_after: 0})})).json()""")
     table_id = made["table"]
-    expect(table(page)).to_be_visible()
+    expect(table(page)).to_be_visible(timeout=15_000)  # (a cold server: the first table takes a while)
     expect(page.locator(".tinfo .deals-of")).to_have_text("第 1/2 局")
     _autoplay_deal(page)
     # deal 1 settled: its settlement with 准备, the bar still on deal 1 until deal 2 of 2 starts
@@ -111,7 +111,7 @@ def test_the_final_summary_in_english(browser: Browser, server: ThreadServer) ->
     page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({room: 'classic-1', deals: 1, fill_bots_after: 0})})).json()""")
-    expect(table(page)).to_be_visible()
+    expect(table(page)).to_be_visible(timeout=15_000)  # (a cold server: the first table takes a while)
     expect(page.locator(".tinfo .deals-of")).to_have_text("Deal 1/1")
     _autoplay_deal(page)
     dlg = page.locator("#final-summary")
@@ -137,7 +137,7 @@ def test_back_online_after_the_end_the_summary_is_shown(browser: Browser, server
     made = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
         headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({room: 'classic-1', deals: 1, fill_bots_after: 0})})).json()""")
-    expect(table(page)).to_be_visible()
+    expect(table(page)).to_be_visible(timeout=15_000)  # (a cold server: the first table takes a while)
     _autoplay_deal(page)
     expect(table(page)).to_have_attribute("data-autoplay", "1")
     page.evaluate("() => window.qipai.conn.stop()")
