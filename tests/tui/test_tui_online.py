@@ -178,6 +178,18 @@ async def test_guest_quick_match_plays_a_deal_to_the_settlement(start: ServerMak
     assert p.screen.rstrip().endswith("Bye.")
 
 
+async def a_deal_together(alice: Player, bob: Player) -> None:
+    """alice (English) makes a private table, bob (Chinese) joins it by its code, a bot fills the third seat, and
+    the two play one deal to its end."""
+    alice.type("create classic-1")
+    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
+    bob.type("join " + code)
+    await alice.expect(r"Seats: 0 You 1000 · 1 bob 1000 · 2 \(empty\)")
+    alice.type("bots")
+    await asyncio.gather(alice.play_until(r"Deal 1 is over\.", hint_and_enter),
+                         bob.play_until(r"第 1 局结束。", hint_and_enter))
+
+
 async def test_friends_at_a_private_table_by_invite_code_with_a_bot(start: ServerMaker) -> None:
     server = await start()
     bob_account = await Client.register(server, "bob")
@@ -867,13 +879,7 @@ async def test_the_players_of_a_deal_together_are_listed_as_recent(start: Server
     alice.type("friends")
     await alice.expect(r"No friends yet")
     assert "Played with lately" not in alice.screen
-    alice.type("create classic-1")
-    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
-    bob.type("join " + code)
-    await alice.expect(r"Seats: 0 You 1000 · 1 bob 1000 · 2 \(empty\)")
-    alice.type("bots")
-    await asyncio.gather(alice.play_until(r"Deal 1 is over\.", hint_and_enter),
-                         bob.play_until(r"第 1 局结束。", hint_and_enter))
+    await a_deal_together(alice, bob)
     since, since_b = len(alice.screen), len(bob.screen)
     alice.type("friends")
     await alice.expect(r"Played with lately \(最近同桌\):\n  bob +type friend bob to ask\n", since=since)
@@ -949,13 +955,7 @@ async def test_a_players_profile_from_the_terminal(start: ServerMaker) -> None:
     bob = Player(server, name="bob", password="secret-pw", lang="zh")
     await alice.expect(r"lobby > ")
     await bob.expect(r"大厅 > ")
-    alice.type("create classic-1")
-    code = (await alice.expect(r"Invite code: ([A-Z0-9]{6})"))[1]
-    bob.type("join " + code)
-    await alice.expect(r"Seats: 0 You 1000 · 1 bob 1000 · 2 \(empty\)")
-    alice.type("bots")
-    await asyncio.gather(alice.play_until(r"Deal 1 is over\.", hint_and_enter),
-                         bob.play_until(r"第 1 局结束。", hint_and_enter))
+    await a_deal_together(alice, bob)
     # at the table: bob played that deal with her, so its replay is his to open
     since = len(alice.screen)
     alice.type("profile BOB")
