@@ -378,6 +378,37 @@ def test_every_bot_and_level_has_a_name_in_both_languages(browser: Browser, serv
     assert not errors, errors
 
 
+def test_creating_a_table_waits_for_the_rooms(browser: Browser, server: ThreadServer) -> None:
+    """创建 pressed before the lobby's rooms had come (a slow server, a busy phone) sent a table of no room, refused
+    as unknown_room: it is offered once the rooms are there, and then makes the table."""
+    page, errors = new_page(browser)
+    sent: list[dict[str, object]] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda payload: sent.append(json.loads(payload)) if isinstance(payload, str) else None))
+    held: list[Any] = []
+    page.route("**/api/rooms", lambda route: held.append(route))  # (answered below, when the test says)
+    page.goto(server.url + "/#/login")
+    page.locator('[data-action="guest"]').click()
+    expect(page.locator("section.lobby")).to_be_visible()
+    page.wait_for_function("() => window.qipai.conn.status === 'open'")
+    create = page.locator('.private-panel [data-action="create"]')
+    expect(create).to_be_disabled()
+    create.click(force=True)  # (a press all the same: nothing is sent)
+    page.wait_for_timeout(300)
+    assert not [m for m in sent if m.get("type") == "create_table"], sent
+    assert held, "the lobby never asked for the rooms"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/rooms")
+    expect(create).to_be_enabled()
+    create.click()
+    expect(table(page)).to_be_visible(timeout=15_000)
+    made = [m for m in sent if m.get("type") == "create_table"]
+    assert len(made) == 1 and made[0]["room"], made
+    page.context.close()
+    assert not [e for e in errors if "unknown_room" in e], errors
+
+
 def test_a_private_table_chooses_its_bots_strength(browser: Browser, server: ThreadServer) -> None:
     """The create-table form offers the chosen room's game's levels (/api/games ``levels``) in words and sends
     the chosen one as ``seat_bot``; the server fills the seats with it.  Bots weaker than the room's make a table

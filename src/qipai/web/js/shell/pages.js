@@ -195,9 +195,11 @@ export function lobbyPage(root, { go }) {
     h("label.row", h("span", t("bots_after")), botsSel),
     h("label.row", h("span", t("deals_count")), dealsSel),
     levelRow, noPoints,
-    h("button.btn.primary", { type: "submit", "data-action": "create" }, t("create")));
+    // (pressed before the rooms came, it sent no room: refused as unknown_room; it waits for them)
+    h("button.btn.primary", { type: "submit", "data-action": "create", disabled: true }, t("create")));
   createForm.addEventListener("submit", (e) => {
     e.preventDefault();
+    if (!roomSel.value) return;
     const msg = { type: "create_table", room: roomSel.value };
     if (botsSel.value !== "") msg.fill_bots_after = Number(botsSel.value);
     if (dealsSel.value !== "") msg.deals = Number(dealsSel.value);
@@ -327,6 +329,7 @@ export function lobbyPage(root, { go }) {
     morph(roomsBox, box);
     morph(roomSel, options);
     if (prevRoom) roomSel.value = prevRoom;
+    createForm.querySelector('[data-action="create"]').disabled = !roomSel.value;
     drawLevels();
   }
   function drawTables(tables, friends = []) {
